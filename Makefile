@@ -1,0 +1,82 @@
+# mrdem: one library (common/ + formats/), many thin tools (tools/).
+#
+#   make            build every tool into bin/
+#   make check      build and run all tests (TAP, summarised by prove)
+#   make asan       the same tests under AddressSanitizer + UBSan
+#   make bench      print the benchmark figures
+#   make example    run the default example scene
+#   make install PREFIX=/usr/local
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+BIN     ?= bin
+OPT     ?= -O2 -g
+SAN     ?=
+
+PKGS      := yaml-0.1 zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lz)
+
+CFLAGS  := $(OPT) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+           -Wall -Wextra -fopenmp -MMD -MP -I. $(PKG_CFLAGS) $(SAN) $(EXTRA_CFLAGS)
+LDFLAGS := -fopenmp $(SAN) $(EXTRA_LDFLAGS)
+LDLIBS  := $(PKG_LIBS) -lm
+
+LIB_SRC   := $(sort $(wildcard common/*/*.c formats/*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB       := $(BUILD)/libmrdem.a
+TOOL_SRC  := $(sort $(wildcard tools/*.c))
+TOOLS     := $(TOOL_SRC:tools/%.c=$(BIN)/%)
+UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
+UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all check asan bench example install clean deps
+all: $(TOOLS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/%: $(BUILD)/tools/%.o $(LIB)
+	@mkdir -p $(BIN)
+	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(BENCH_LIBS) -o $@
+
+# Every test prints TAP; prove runs unit binaries and e2e scripts alike.
+check: $(TOOLS) $(UNITS)
+	MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) \
+	  prove --exec '' $(UNITS) tests/e2e/*.sh
+
+asan:
+	$(MAKE) check BUILD=build-asan BIN=build-asan/bin OPT='-O1 -g' \
+	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all'
+
+bench: $(TOOLS) $(BENCHES)
+	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+
+example: $(TOOLS)
+	./examples/run-default.sh
+
+install: $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/mrdem
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/mrdem/
+
+clean:
+	rm -rf build build-asan bin
+
+.SECONDARY:
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

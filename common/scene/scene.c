@@ -1,0 +1,140 @@
+#include "common/scene/scene.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/geom/quat.h"
+#include "common/tree/tree.h"
+#include "common/util/error.h"
+
+void mrdem_setup_default(struct mrdem_setup *s)
+{
+	memset(s, 0, sizeof *s);
+	s->force_model = MRDEM_FORCE_SPRING;
+	s->stiffness = 1000.0;
+	s->plane_epsilon = 0.01;
+	s->dt = 1e-4;
+	s->steps = 1000;
+	s->scheme = MRDEM_SCHEME_EXPLICIT_EULER;
+	s->output_every = 10;
+}
+
+void mrdem_setup_release(struct mrdem_setup *s)
+{
+	free(s->planes);
+	s->planes = NULL;
+	s->nplanes = 0;
+}
+
+void mrdem_particles_init(struct mrdem_particles *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+void mrdem_particles_release(struct mrdem_particles *p)
+{
+	free(p->id);
+	free(p->shape);
+	free(p->flags);
+	free(p->pos);
+	free(p->quat);
+	free(p->vel);
+	free(p->angvel);
+	free(p->density);
+	free(p->eps);
+	mrdem_particles_init(p);
+}
+
+void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap)
+{
+	if (cap <= p->cap)
+		return;
+	p->id = mrdem_xrealloc(p->id, cap * sizeof *p->id);
+	p->shape = mrdem_xrealloc(p->shape, cap * sizeof *p->shape);
+	p->flags = mrdem_xrealloc(p->flags, cap * sizeof *p->flags);
+	p->pos = mrdem_xrealloc(p->pos, cap * 3 * sizeof *p->pos);
+	p->quat = mrdem_xrealloc(p->quat, cap * 4 * sizeof *p->quat);
+	p->vel = mrdem_xrealloc(p->vel, cap * 3 * sizeof *p->vel);
+	p->angvel = mrdem_xrealloc(p->angvel, cap * 3 * sizeof *p->angvel);
+	p->density = mrdem_xrealloc(p->density, cap * sizeof *p->density);
+	p->eps = mrdem_xrealloc(p->eps, cap * sizeof *p->eps);
+	p->cap = cap;
+}
+
+size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t shape)
+{
+	if (p->n == p->cap)
+		mrdem_particles_reserve(p, p->cap ? 2 * p->cap : 16);
+	size_t i = p->n++;
+	p->id[i] = id;
+	p->shape[i] = shape;
+	p->flags[i] = 0;
+	memset(&p->pos[3 * i], 0, 3 * sizeof(double));
+	quat_identity(&p->quat[4 * i]);
+	memset(&p->vel[3 * i], 0, 3 * sizeof(double));
+	memset(&p->angvel[3 * i], 0, 3 * sizeof(double));
+	p->density[i] = 1.0;
+	p->eps[i] = 0.0;
+	return i;
+}
+
+void mrdem_frame_init(struct mrdem_frame *f)
+{
+	f->step = 0;
+	f->time = 0.0;
+	mrdem_particles_init(&f->p);
+}
+
+void mrdem_frame_release(struct mrdem_frame *f)
+{
+	mrdem_particles_release(&f->p);
+}
+
+void mrdem_scene_init(struct mrdem_scene *s)
+{
+	mrdem_setup_default(&s->setup);
+	s->nshapes = 0;
+	s->shapes = NULL;
+	mrdem_frame_init(&s->frame);
+}
+
+void mrdem_scene_release(struct mrdem_scene *s)
+{
+	for (uint32_t i = 0; i < s->nshapes; i++) {
+		free(s->shapes[i].name);
+		mrdem_mesh_release(&s->shapes[i].mesh);
+		mrdem_tree_free(s->shapes[i].tree);
+	}
+	free(s->shapes);
+	mrdem_setup_release(&s->setup);
+	mrdem_frame_release(&s->frame);
+	mrdem_scene_init(s);
+}
+
+uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *mesh)
+{
+	s->shapes = mrdem_xrealloc(s->shapes, (s->nshapes + 1) * sizeof *s->shapes);
+	struct mrdem_shape *sh = &s->shapes[s->nshapes];
+	sh->id = s->nshapes;
+	sh->name = mrdem_xstrdup(name ? name : "");
+	sh->mesh = *mesh;
+	sh->tree = NULL;
+	mrdem_mesh_init(mesh);
+	return s->nshapes++;
+}
+
+long mrdem_scene_find_shape(const struct mrdem_scene *s, const char *name)
+{
+	for (uint32_t i = 0; i < s->nshapes; i++)
+		if (!strcmp(s->shapes[i].name, name))
+			return i;
+	return -1;
+}
+
+double mrdem_particle_mass(const struct mrdem_scene *s, size_t i)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+		return 0.0;
+	return p->density[i] * s->shapes[p->shape[i]].mesh.mass.volume;
+}

@@ -1,0 +1,110 @@
+/* The simulation data model: shapes, particles, planes and parameters.
+ *
+ * Shapes are stored once and referenced by index from particles, so 24,576
+ * particles of one shape hold one mesh. Particle state is structure-of-
+ * arrays in double precision; each particle has a stable 64-bit id. */
+#ifndef MRDEM_SCENE_SCENE_H
+#define MRDEM_SCENE_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/mesh/mesh.h"
+
+struct mrdem_tree; /* surrogate tree, common/tree/tree.h */
+
+struct mrdem_shape {
+	uint32_t id;              /* index in the scene's shape table */
+	char *name;
+	struct mrdem_mesh mesh;
+	struct mrdem_tree *tree;  /* NULL until mrdem-tree has built it */
+};
+
+struct mrdem_plane {
+	double point[3];
+	double normal[3];         /* unit, pointing into the free half-space */
+};
+
+enum mrdem_scheme {
+	MRDEM_SCHEME_EXPLICIT_EULER = 0,
+	MRDEM_SCHEME_SYMPLECTIC_EULER = 1,
+	MRDEM_SCHEME_VELOCITY_VERLET = 2,
+	MRDEM_SCHEME_IMPLICIT_EULER = 3,
+};
+
+enum mrdem_force_model {
+	MRDEM_FORCE_SPRING = 0,          /* paper Sec. 2: Ks (1 - |n|/eps) sqrt(m_eff) */
+	MRDEM_FORCE_SPRING_DASHPOT = 1,  /* seed 004: kn delta - gamma_n m_eff v_n, Coulomb */
+};
+
+/* Global parameters; everything a step needs besides state and shapes. */
+struct mrdem_setup {
+	double gravity[3];               /* m/s^2 */
+	int force_model;                 /* enum mrdem_force_model */
+	double stiffness;                /* Ks (spring) or kn (spring-dashpot) */
+	double damping;                  /* gamma_n, 1/s (spring-dashpot) */
+	double friction;                 /* Coulomb coefficient, 0 = frictionless */
+	double plane_epsilon;            /* absolute halo of analytic planes */
+	double dt;                       /* s */
+	uint64_t steps;
+	int scheme;                      /* enum mrdem_scheme */
+	uint64_t output_every;           /* write a frame every N steps */
+	uint32_t nplanes;
+	struct mrdem_plane *planes;
+};
+
+enum {
+	MRDEM_PARTICLE_FIXED = 1, /* immovable obstacle (infinite mass) */
+};
+
+/* Particle state, structure of arrays. */
+struct mrdem_particles {
+	size_t n, cap;
+	uint64_t *id;
+	uint32_t *shape;     /* index into the shape table */
+	uint32_t *flags;     /* MRDEM_PARTICLE_* */
+	double *pos;         /* 3n, world position of the centre of mass, m */
+	double *quat;        /* 4n, orientation w x y z, body -> world */
+	double *vel;         /* 3n, m/s */
+	double *angvel;      /* 3n, world frame, rad/s */
+	double *density;     /* n, kg/m^3 (mass = density * shape volume) */
+	double *eps;         /* n, absolute halo width, m */
+};
+
+/* One snapshot in time. */
+struct mrdem_frame {
+	uint64_t step;
+	double time;
+	struct mrdem_particles p;
+};
+
+struct mrdem_scene {
+	struct mrdem_setup setup;
+	uint32_t nshapes;
+	struct mrdem_shape *shapes;
+	struct mrdem_frame frame;
+};
+
+void mrdem_setup_default(struct mrdem_setup *s);
+void mrdem_setup_release(struct mrdem_setup *s);
+
+void mrdem_particles_init(struct mrdem_particles *p);
+void mrdem_particles_release(struct mrdem_particles *p);
+void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap);
+/* Append a particle at rest with identity orientation; returns its index. */
+size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t shape);
+
+void mrdem_frame_init(struct mrdem_frame *f);
+void mrdem_frame_release(struct mrdem_frame *f);
+
+void mrdem_scene_init(struct mrdem_scene *s);
+void mrdem_scene_release(struct mrdem_scene *s);
+/* Add a shape (takes ownership of mesh contents and name); returns its index. */
+uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *mesh);
+/* Index of the shape with this name, or -1. */
+long mrdem_scene_find_shape(const struct mrdem_scene *s, const char *name);
+
+/* Mass and body-frame inertia (about com) of particle i; 0 mass for fixed. */
+double mrdem_particle_mass(const struct mrdem_scene *s, size_t i);
+
+#endif

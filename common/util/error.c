@@ -1,0 +1,92 @@
+#include "common/util/error.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Written once by main before any thread starts; read-only afterwards. */
+static const char *progname = "mrdem";
+
+void mrdem_set_progname(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+	if (argv0)
+		progname = slash ? slash + 1 : argv0;
+}
+
+const char *mrdem_progname(void)
+{
+	return progname;
+}
+
+static void report(const char *kind, const char *fmt, va_list ap)
+{
+	char msg[2048];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	fprintf(stderr, "%s: %s%s\n", progname, kind, msg);
+}
+
+int mrdem_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void mrdem_warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void mrdem_die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report("error: ", fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void *mrdem_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		mrdem_die("out of memory allocating %zu bytes", size);
+	return p;
+}
+
+void *mrdem_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		mrdem_die("out of memory allocating %zu x %zu bytes", n, size);
+	return p;
+}
+
+void *mrdem_xrealloc(void *p, size_t size)
+{
+	void *q = realloc(p, size ? size : 1);
+	if (!q)
+		mrdem_die("out of memory allocating %zu bytes", size);
+	return q;
+}
+
+void *mrdem_xmalloc_array(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		mrdem_die("allocation of %zu x %zu bytes overflows", n, size);
+	return mrdem_xmalloc(n * size);
+}
+
+char *mrdem_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(mrdem_xmalloc(n), s, n);
+}

@@ -1,0 +1,33 @@
+/* Error reporting and checked allocation shared by every tool.
+ *
+ * Library code reports a problem with mrdem_error() and returns -1 so the
+ * caller can unwind and clean up (git's error()); only tools' mains die.
+ * Messages are lowercase, name the input and say what is wrong. */
+#ifndef MRDEM_UTIL_ERROR_H
+#define MRDEM_UTIL_ERROR_H
+
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define MRDEM_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define MRDEM_PRINTF(a, b)
+#endif
+
+/* Set once at the start of main; prefixes every message. */
+void mrdem_set_progname(const char *argv0);
+const char *mrdem_progname(void);
+
+/* Print "prog: error: ..." to stderr; always returns -1. */
+int mrdem_error(const char *fmt, ...) MRDEM_PRINTF(1, 2);
+void mrdem_warning(const char *fmt, ...) MRDEM_PRINTF(1, 2);
+_Noreturn void mrdem_die(const char *fmt, ...) MRDEM_PRINTF(1, 2);
+
+/* Allocation that dies with a message on exhaustion or size overflow. */
+void *mrdem_xmalloc(size_t size);
+void *mrdem_xcalloc(size_t n, size_t size);
+void *mrdem_xrealloc(void *p, size_t size);
+void *mrdem_xmalloc_array(size_t n, size_t size);
+char *mrdem_xstrdup(const char *s);
+
+#endif

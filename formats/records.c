@@ -1,0 +1,581 @@
+#include "formats/records.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util/error.h"
+
+int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	const char *name = mrdem_record_name(rec->type);
+	return mrdem_error("%s: record %llu (%s) at byte %llu: %s", src ? src : "<stream>",
+			   (unsigned long long)rec->index, name ? name : "unknown",
+			   (unsigned long long)rec->offset, msg);
+}
+
+/* Common tail of every decoder: the payload must be consumed exactly. */
+static int finish(const struct mrdem_record *rec, const char *src, struct mrdem_cursor *c)
+{
+	if (c->bad)
+		return mrdem_record_error(rec, src, "payload too short (%zu bytes; corrupt record)",
+					  rec->len);
+	if (c->pos != c->len)
+		return mrdem_record_error(rec, src, "%zu unexpected bytes after the payload "
+					  "(length mismatch)", c->len - c->pos);
+	return 0;
+}
+
+/* First non-finite entry of v[0..n), or -1. */
+static long first_nonfinite(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return (long)i;
+	return -1;
+}
+
+/* ---- setup */
+
+void mrdem_encode_setup(struct mrdem_buf *b, const struct mrdem_setup *s)
+{
+	mrdem_buf_f64s(b, s->gravity, 3);
+	mrdem_buf_u32(b, (uint32_t)s->force_model);
+	mrdem_buf_f64(b, s->stiffness);
+	mrdem_buf_f64(b, s->damping);
+	mrdem_buf_f64(b, s->friction);
+	mrdem_buf_f64(b, s->plane_epsilon);
+	mrdem_buf_f64(b, s->dt);
+	mrdem_buf_u64(b, s->steps);
+	mrdem_buf_u32(b, (uint32_t)s->scheme);
+	mrdem_buf_u64(b, s->output_every);
+	mrdem_buf_u32(b, s->nplanes);
+	for (uint32_t i = 0; i < s->nplanes; i++) {
+		mrdem_buf_f64s(b, s->planes[i].point, 3);
+		mrdem_buf_f64s(b, s->planes[i].normal, 3);
+	}
+}
+
+int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct mrdem_setup *s)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	mrdem_setup_default(s);
+	mrdem_get_f64s(&c, s->gravity, 3);
+	s->force_model = (int)mrdem_get_u32(&c);
+	s->stiffness = mrdem_get_f64(&c);
+	s->damping = mrdem_get_f64(&c);
+	s->friction = mrdem_get_f64(&c);
+	s->plane_epsilon = mrdem_get_f64(&c);
+	s->dt = mrdem_get_f64(&c);
+	s->steps = mrdem_get_u64(&c);
+	s->scheme = (int)mrdem_get_u32(&c);
+	s->output_every = mrdem_get_u64(&c);
+	s->nplanes = mrdem_get_u32(&c);
+	if (!mrdem_cursor_has(&c, s->nplanes, 48)) {
+		s->nplanes = 0;
+		return finish(rec, src, &c) ? -1 : mrdem_record_error(rec, src, "bad plane count");
+	}
+	s->planes = mrdem_xcalloc(s->nplanes ? s->nplanes : 1, sizeof *s->planes);
+	for (uint32_t i = 0; i < s->nplanes; i++) {
+		mrdem_get_f64s(&c, s->planes[i].point, 3);
+		mrdem_get_f64s(&c, s->planes[i].normal, 3);
+	}
+	if (finish(rec, src, &c))
+		goto fail;
+	double scalars[] = {s->gravity[0], s->gravity[1], s->gravity[2], s->stiffness,
+			    s->damping, s->friction, s->plane_epsilon, s->dt};
+	if (first_nonfinite(scalars, 8) >= 0) {
+		mrdem_record_error(rec, src, "non-finite parameter");
+		goto fail;
+	}
+	if (s->force_model > MRDEM_FORCE_SPRING_DASHPOT || s->scheme > MRDEM_SCHEME_IMPLICIT_EULER) {
+		mrdem_record_error(rec, src, "unknown force model %d or scheme %d", s->force_model,
+				   s->scheme);
+		goto fail;
+	}
+	for (uint32_t i = 0; i < s->nplanes; i++)
+		if (first_nonfinite(s->planes[i].point, 3) >= 0 ||
+		    first_nonfinite(s->planes[i].normal, 3) >= 0) {
+			mrdem_record_error(rec, src, "plane %u is not finite", i);
+			goto fail;
+		}
+	return 0;
+fail:
+	mrdem_setup_release(s);
+	return -1;
+}
+
+/* ---- mesh */
+
+enum { MESH_FLAG_OPEN = 1 };
+
+void mrdem_encode_mesh(struct mrdem_buf *b, uint32_t id, const char *name,
+		       const struct mrdem_mesh *m)
+{
+	mrdem_buf_reserve(b, 128 + 24 * (size_t)m->nverts + 12 * (size_t)m->ntris);
+	mrdem_buf_u32(b, id);
+	mrdem_buf_str(b, name);
+	mrdem_buf_u32(b, m->open ? MESH_FLAG_OPEN : 0);
+	mrdem_buf_u32(b, m->nverts);
+	mrdem_buf_u32(b, m->ntris);
+	mrdem_buf_f64(b, m->mass.volume);
+	mrdem_buf_f64s(b, m->mass.com, 3);
+	mrdem_buf_f64s(b, m->mass.inertia, 6);
+	mrdem_buf_f64s(b, m->verts, 3 * (size_t)m->nverts);
+	mrdem_buf_u32s(b, m->tris, 3 * (size_t)m->ntris);
+}
+
+int mrdem_decode_mesh(const struct mrdem_record *rec, const char *src, uint32_t *id,
+		      char **name, struct mrdem_mesh *m)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	mrdem_mesh_init(m);
+	*name = NULL;
+	*id = mrdem_get_u32(&c);
+	*name = mrdem_get_str(&c);
+	uint32_t flags = mrdem_get_u32(&c);
+	uint32_t nv = mrdem_get_u32(&c), nt = mrdem_get_u32(&c);
+	struct mrdem_mass mass;
+	mass.volume = mrdem_get_f64(&c);
+	mrdem_get_f64s(&c, mass.com, 3);
+	mrdem_get_f64s(&c, mass.inertia, 6);
+	/* Check the counts against the bytes present before allocating. */
+	if (!mrdem_cursor_has(&c, (uint64_t)nv * 3, 8) ||
+	    !mrdem_cursor_has(&c, (uint64_t)nv * 24 + (uint64_t)nt * 12, 1)) {
+		c.bad = 1;
+		goto fail;
+	}
+	mrdem_mesh_alloc(m, nv, nt);
+	m->open = flags & MESH_FLAG_OPEN;
+	m->mass = mass;
+	mrdem_get_f64s(&c, m->verts, 3 * (size_t)nv);
+	mrdem_get_u32s(&c, m->tris, 3 * (size_t)nt);
+	if (finish(rec, src, &c))
+		goto fail_quiet;
+	if (flags & ~(uint32_t)MESH_FLAG_OPEN) {
+		mrdem_record_error(rec, src, "unknown mesh flags 0x%x", flags);
+		goto fail_quiet;
+	}
+	long bad = first_nonfinite(m->verts, 3 * (size_t)nv);
+	if (bad >= 0) {
+		mrdem_record_error(rec, src, "vertex %ld is not finite", bad / 3);
+		goto fail_quiet;
+	}
+	for (size_t i = 0; i < 3 * (size_t)nt; i++)
+		if (m->tris[i] >= nv) {
+			mrdem_record_error(rec, src, "triangle %zu uses vertex %u of %u", i / 3,
+					   m->tris[i], nv);
+			goto fail_quiet;
+		}
+	double mp[10] = {m->mass.volume};
+	memcpy(mp + 1, m->mass.com, sizeof m->mass.com);
+	memcpy(mp + 4, m->mass.inertia, sizeof m->mass.inertia);
+	if (first_nonfinite(mp, 10) >= 0 || (!m->open && !(m->mass.volume > 0))) {
+		mrdem_record_error(rec, src, "bad mass properties (volume %g)", m->mass.volume);
+		goto fail_quiet;
+	}
+	return 0;
+fail:
+	finish(rec, src, &c);
+fail_quiet:
+	free(*name);
+	*name = NULL;
+	mrdem_mesh_release(m);
+	return -1;
+}
+
+/* ---- frame */
+
+void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f)
+{
+	const struct mrdem_particles *p = &f->p;
+	size_t n = p->n;
+	mrdem_buf_reserve(b, 24 + n * (8 + 4 + 4 + 8 * 15));
+	mrdem_buf_u64(b, f->step);
+	mrdem_buf_f64(b, f->time);
+	mrdem_buf_u64(b, n);
+	mrdem_buf_u64s(b, p->id, n);
+	mrdem_buf_u32s(b, p->shape, n);
+	mrdem_buf_u32s(b, p->flags, n);
+	mrdem_buf_f64s(b, p->pos, 3 * n);
+	mrdem_buf_f64s(b, p->quat, 4 * n);
+	mrdem_buf_f64s(b, p->vel, 3 * n);
+	mrdem_buf_f64s(b, p->angvel, 3 * n);
+	mrdem_buf_f64s(b, p->density, n);
+	mrdem_buf_f64s(b, p->eps, n);
+}
+
+#define FRAME_BYTES_PER_PARTICLE (8 + 4 + 4 + 8 * 15)
+
+int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	mrdem_frame_init(f);
+	f->step = mrdem_get_u64(&c);
+	f->time = mrdem_get_f64(&c);
+	uint64_t n = mrdem_get_u64(&c);
+	if (!mrdem_cursor_has(&c, n, FRAME_BYTES_PER_PARTICLE)) {
+		c.bad = 1;
+		return finish(rec, src, &c);
+	}
+	struct mrdem_particles *p = &f->p;
+	mrdem_particles_reserve(p, n ? n : 1);
+	p->n = n;
+	mrdem_get_u64s(&c, p->id, n);
+	mrdem_get_u32s(&c, p->shape, n);
+	mrdem_get_u32s(&c, p->flags, n);
+	mrdem_get_f64s(&c, p->pos, 3 * n);
+	mrdem_get_f64s(&c, p->quat, 4 * n);
+	mrdem_get_f64s(&c, p->vel, 3 * n);
+	mrdem_get_f64s(&c, p->angvel, 3 * n);
+	mrdem_get_f64s(&c, p->density, n);
+	mrdem_get_f64s(&c, p->eps, n);
+	if (finish(rec, src, &c))
+		goto fail;
+	if (!isfinite(f->time)) {
+		mrdem_record_error(rec, src, "time is not finite");
+		goto fail;
+	}
+	const struct {
+		const char *what;
+		const double *v;
+		int dim;
+	} fields[] = {{"position", p->pos, 3},   {"orientation", p->quat, 4},
+		      {"velocity", p->vel, 3},   {"angular velocity", p->angvel, 3},
+		      {"density", p->density, 1}, {"epsilon", p->eps, 1}};
+	for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+		long bad = first_nonfinite(fields[k].v, fields[k].dim * n);
+		if (bad >= 0) {
+			size_t i = (size_t)bad / fields[k].dim;
+			mrdem_record_error(rec, src, "particle %zu (id %llu): %s is not finite", i,
+					   (unsigned long long)p->id[i], fields[k].what);
+			goto fail;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p->flags[i] & ~(uint32_t)MRDEM_PARTICLE_FIXED) {
+			mrdem_record_error(rec, src, "particle %zu: unknown flags 0x%x", i, p->flags[i]);
+			goto fail;
+		}
+	return 0;
+fail:
+	mrdem_frame_release(f);
+	return -1;
+}
+
+/* ---- stats */
+
+void mrdem_stats_init(struct mrdem_stats *s, const char *source, uint64_t step)
+{
+	memset(s, 0, sizeof *s);
+	s->source = mrdem_xstrdup(source ? source : "");
+	s->step = step;
+}
+
+void mrdem_stats_release(struct mrdem_stats *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->values);
+	free(s->source);
+	memset(s, 0, sizeof *s);
+}
+
+void mrdem_stats_add(struct mrdem_stats *s, const char *name, double value)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->names = mrdem_xrealloc(s->names, s->cap * sizeof *s->names);
+		s->values = mrdem_xrealloc(s->values, s->cap * sizeof *s->values);
+	}
+	s->names[s->n] = mrdem_xstrdup(name);
+	s->values[s->n++] = value;
+}
+
+void mrdem_encode_stats(struct mrdem_buf *b, const struct mrdem_stats *s)
+{
+	mrdem_buf_str(b, s->source);
+	mrdem_buf_u64(b, s->step);
+	mrdem_buf_u32(b, (uint32_t)s->n);
+	for (size_t i = 0; i < s->n; i++) {
+		mrdem_buf_str(b, s->names[i]);
+		mrdem_buf_f64(b, s->values[i]);
+	}
+}
+
+int mrdem_decode_stats(const struct mrdem_record *rec, const char *src, struct mrdem_stats *s)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	memset(s, 0, sizeof *s);
+	s->source = mrdem_get_str(&c);
+	s->step = mrdem_get_u64(&c);
+	uint32_t n = mrdem_get_u32(&c);
+	if (!s->source)
+		s->source = mrdem_xstrdup("");
+	for (uint32_t i = 0; i < n && !c.bad; i++) {
+		char *name = mrdem_get_str(&c);
+		double v = mrdem_get_f64(&c);
+		if (name) {
+			mrdem_stats_add(s, name, v);
+			free(name);
+		}
+	}
+	if (finish(rec, src, &c)) {
+		mrdem_stats_release(s);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- pairs */
+
+void mrdem_pairs_init(struct mrdem_pairs *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+void mrdem_pairs_release(struct mrdem_pairs *p)
+{
+	free(p->p);
+	mrdem_pairs_init(p);
+}
+
+void mrdem_pairs_push(struct mrdem_pairs *p, uint64_t a, uint64_t b)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 64;
+		p->p = mrdem_xrealloc(p->p, p->cap * sizeof *p->p);
+	}
+	p->p[p->n].a = a;
+	p->p[p->n++].b = b;
+}
+
+void mrdem_encode_pairs(struct mrdem_buf *b, const struct mrdem_pairs *p)
+{
+	mrdem_buf_reserve(b, 16 + 16 * p->n);
+	mrdem_buf_u64(b, p->step);
+	mrdem_buf_u64(b, p->n);
+	for (size_t i = 0; i < p->n; i++) {
+		mrdem_buf_u64(b, p->p[i].a);
+		mrdem_buf_u64(b, p->p[i].b);
+	}
+}
+
+int mrdem_decode_pairs(const struct mrdem_record *rec, const char *src, struct mrdem_pairs *p)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	mrdem_pairs_init(p);
+	p->step = mrdem_get_u64(&c);
+	uint64_t n = mrdem_get_u64(&c);
+	if (!mrdem_cursor_has(&c, n, 16))
+		c.bad = 1;
+	else if (n) {
+		p->p = mrdem_xmalloc_array(n, sizeof *p->p);
+		p->n = p->cap = n;
+		for (size_t i = 0; i < n; i++) {
+			p->p[i].a = mrdem_get_u64(&c);
+			p->p[i].b = mrdem_get_u64(&c);
+		}
+	}
+	if (finish(rec, src, &c)) {
+		mrdem_pairs_release(p);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- contacts */
+
+#define CONTACT_BYTES (8 + 8 + 4 + 4 + 8 * 8)
+
+void mrdem_contacts_init(struct mrdem_contacts *c)
+{
+	memset(c, 0, sizeof *c);
+}
+
+void mrdem_contacts_release(struct mrdem_contacts *c)
+{
+	free(c->c);
+	mrdem_contacts_init(c);
+}
+
+struct mrdem_contact *mrdem_contacts_push(struct mrdem_contacts *c)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->c = mrdem_xrealloc(c->c, c->cap * sizeof *c->c);
+	}
+	struct mrdem_contact *k = &c->c[c->n++];
+	memset(k, 0, sizeof *k);
+	return k;
+}
+
+void mrdem_encode_contacts(struct mrdem_buf *b, const struct mrdem_contacts *c)
+{
+	mrdem_buf_reserve(b, 16 + CONTACT_BYTES * c->n);
+	mrdem_buf_u64(b, c->step);
+	mrdem_buf_u64(b, c->n);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct mrdem_contact *k = &c->c[i];
+		mrdem_buf_u64(b, k->a);
+		mrdem_buf_u64(b, k->b);
+		mrdem_buf_u32(b, k->tri_a);
+		mrdem_buf_u32(b, k->tri_b);
+		mrdem_buf_f64s(b, k->x, 3);
+		mrdem_buf_f64s(b, k->normal, 3);
+		mrdem_buf_f64(b, k->dist);
+		mrdem_buf_f64(b, k->depth);
+	}
+}
+
+int mrdem_decode_contacts(const struct mrdem_record *rec, const char *src,
+			  struct mrdem_contacts *c)
+{
+	struct mrdem_cursor cur;
+	mrdem_cursor_init(&cur, rec->data, rec->len);
+	mrdem_contacts_init(c);
+	c->step = mrdem_get_u64(&cur);
+	uint64_t n = mrdem_get_u64(&cur);
+	if (!mrdem_cursor_has(&cur, n, CONTACT_BYTES))
+		cur.bad = 1;
+	else if (n) {
+		c->c = mrdem_xmalloc_array(n, sizeof *c->c);
+		c->n = c->cap = n;
+		for (size_t i = 0; i < n; i++) {
+			struct mrdem_contact *k = &c->c[i];
+			k->a = mrdem_get_u64(&cur);
+			k->b = mrdem_get_u64(&cur);
+			k->tri_a = mrdem_get_u32(&cur);
+			k->tri_b = mrdem_get_u32(&cur);
+			mrdem_get_f64s(&cur, k->x, 3);
+			mrdem_get_f64s(&cur, k->normal, 3);
+			k->dist = mrdem_get_f64(&cur);
+			k->depth = mrdem_get_f64(&cur);
+		}
+	}
+	if (finish(rec, src, &cur))
+		goto fail;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct mrdem_contact *k = &c->c[i];
+		double v[8] = {k->x[0], k->x[1], k->x[2], k->normal[0], k->normal[1], k->normal[2],
+			       k->dist, k->depth};
+		if (first_nonfinite(v, 8) >= 0) {
+			mrdem_record_error(rec, src, "contact %zu is not finite", i);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	mrdem_contacts_release(c);
+	return -1;
+}
+
+/* ---- whole scenes */
+
+int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
+{
+	switch (rec->type) {
+	case MRDEM_REC_SETUP: {
+		struct mrdem_setup setup;
+		if (mrdem_decode_setup(rec, src, &setup))
+			return -1;
+		mrdem_setup_release(&s->setup);
+		s->setup = setup;
+		return 1;
+	}
+	case MRDEM_REC_MESH: {
+		uint32_t id;
+		char *name;
+		struct mrdem_mesh m;
+		if (mrdem_decode_mesh(rec, src, &id, &name, &m))
+			return -1;
+		if (id != s->nshapes) {
+			mrdem_record_error(rec, src, "shape id %u out of order (expected %u)", id,
+					   s->nshapes);
+			free(name);
+			mrdem_mesh_release(&m);
+			return -1;
+		}
+		mrdem_scene_add_shape(s, name, &m);
+		free(name);
+		return 1;
+	}
+	case MRDEM_REC_FRAME: {
+		struct mrdem_frame f;
+		if (mrdem_decode_frame(rec, src, &f))
+			return -1;
+		for (size_t i = 0; i < f.p.n; i++) {
+			if (f.p.shape[i] >= s->nshapes) {
+				mrdem_record_error(rec, src, "particle %zu (id %llu) uses shape %u, "
+						   "but the stream defines %u shapes before it",
+						   i, (unsigned long long)f.p.id[i], f.p.shape[i],
+						   s->nshapes);
+				mrdem_frame_release(&f);
+				return -1;
+			}
+			if (s->shapes[f.p.shape[i]].mesh.open &&
+			    !(f.p.flags[i] & MRDEM_PARTICLE_FIXED)) {
+				mrdem_record_error(rec, src, "particle %zu (id %llu) is not fixed but "
+						   "its shape '%s' is an open mesh",
+						   i, (unsigned long long)f.p.id[i],
+						   s->shapes[f.p.shape[i]].name);
+				mrdem_frame_release(&f);
+				return -1;
+			}
+		}
+		mrdem_frame_release(&s->frame);
+		s->frame = f;
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Encode with enc into a scratch buffer and write it as one record. */
+#define WRITE_RECORD(w, type, encode_call)                                   \
+	do {                                                                 \
+		struct mrdem_buf b_;                                         \
+		mrdem_buf_init(&b_);                                         \
+		encode_call;                                                 \
+		int rc_ = mrdem_writer_put((w), (type), b_.p, b_.len);       \
+		mrdem_buf_release(&b_);                                      \
+		if (rc_)                                                     \
+			return -1;                                           \
+	} while (0)
+
+int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s)
+{
+	for (uint32_t i = 0; i < s->nshapes; i++) {
+		const struct mrdem_shape *sh = &s->shapes[i];
+		WRITE_RECORD(w, MRDEM_REC_MESH, mrdem_encode_mesh(&b_, sh->id, sh->name, &sh->mesh));
+	}
+	return 0;
+}
+
+int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f)
+{
+	WRITE_RECORD(w, MRDEM_REC_FRAME, mrdem_encode_frame(&b_, f));
+	return 0;
+}
+
+int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
+{
+	WRITE_RECORD(w, MRDEM_REC_SETUP, mrdem_encode_setup(&b_, &s->setup));
+	if (mrdem_scene_write_shapes(w, s))
+		return -1;
+	return mrdem_write_frame(w, &s->frame);
+}

@@ -1,0 +1,65 @@
+# Shell test library: source it from tests/e2e/*.sh, which print TAP.
+#
+#   . "$(dirname "$0")/../lib/test-lib.sh"
+#   expect_success "mesh writes a stream" 'mrdem-mesh sphere -o s.mrd'
+#   expect_failure "bad magic is rejected" 'mrdem-info tests/golden/bad-magic.mrd'
+#   done_testing
+#
+# Each test runs in a fresh scratch directory ($T) with bin/ on PATH.
+# expect_failure only accepts a normal non-zero exit: death by a signal
+# (segfault, abort, sanitizer trap) is a failure, as in git's test_must_fail.
+
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+MRDEM_BIN=${MRDEM_BIN:-$TOP/bin}
+PATH=$MRDEM_BIN:$PATH
+export PATH TOP MRDEM_BIN
+T=$(mktemp -d "${TMPDIR:-/tmp}/mrdem-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+_n=0
+_failed=0
+
+_report() { # status name
+	_n=$((_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_n - $2"
+	else
+		_failed=$((_failed + 1))
+		echo "not ok $_n - $2"
+		[ -s "$T/.out" ] && sed 's/^/# /' "$T/.out" | tail -20
+	fi
+}
+
+expect_success() { # name script
+	( eval "$2" ) >"$T/.out" 2>&1
+	_report $? "$1"
+}
+
+expect_failure() { # name script: must exit 1..125, not by a signal
+	( eval "$2" ) >"$T/.out" 2>&1
+	rc=$?
+	if [ $rc -ge 1 ] && [ $rc -le 125 ]; then _report 0 "$1"; else
+		echo "# exit status $rc" >>"$T/.out"; _report 1 "$1"; fi
+}
+
+# Value assertions for use inside test scripts.
+assert_eq() { # got want [what]
+	[ "$1" = "$2" ] || { echo "${3:-value}: got '$1', want '$2'"; return 1; }
+}
+assert_near() { # got want tol [what]
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }' ||
+		{ echo "${4:-value}: got $1, want $2 +- $3"; return 1; }
+}
+assert_grep() { # pattern file
+	grep -q -- "$1" "$2" || { echo "'$1' not found in $2:"; head -5 "$2"; return 1; }
+}
+# Read a value from JSON with python3 (present on every dev and CI machine).
+json_get() { # file python-expression-on-d
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+done_testing() {
+	echo "1..$_n"
+	[ $_failed = 0 ]
+}

@@ -1,0 +1,412 @@
+/* mrdem-info: describe any mrdem stream, for people or (--json) scripts. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/mesh/mesh.h"
+#include "common/util/error.h"
+#include "formats/json.h"
+#include "formats/records.h"
+#include "formats/stream.h"
+
+static const char usage[] =
+	"usage: mrdem-info [--json [--full]] [FILE]\n"
+	"\n"
+	"Describe the records of an mrdem stream (FILE, or standard input).\n"
+	"\n"
+	"  --json    print one JSON document instead of text\n"
+	"  --full    with --json: dump every record completely (vertices, triangles,\n"
+	"            particle states, tree nodes, pairs, contacts)\n"
+	"  -h, --help  show this help\n"
+	"\n"
+	"Exit status: 0 for a complete, valid stream; 1 when the stream is bad or\n"
+	"truncated (the records before the damage are still described).\n";
+
+struct info {
+	struct mrdem_json j;
+	int json, full;
+	const char *src;
+	struct mrdem_scene scene; /* shapes, for describing frames and trees */
+	uint64_t counts[MRDEM_REC_KNOWN_MAX + 2]; /* last slot: unknown types */
+};
+
+static void describe_setup(struct info *in, const struct mrdem_setup *s)
+{
+	static const char *schemes[] = {"explicit-euler", "symplectic-euler", "velocity-verlet",
+					"implicit-euler"};
+	static const char *models[] = {"spring", "spring-dashpot"};
+	if (!in->json) {
+		printf("  gravity [%g %g %g], dt %g, steps %llu, scheme %s, output every %llu\n",
+		       s->gravity[0], s->gravity[1], s->gravity[2], s->dt,
+		       (unsigned long long)s->steps, schemes[s->scheme],
+		       (unsigned long long)s->output_every);
+		printf("  contact model %s, stiffness %g, damping %g, friction %g, plane epsilon %g, "
+		       "%u plane(s)\n",
+		       models[s->force_model], s->stiffness, s->damping, s->friction,
+		       s->plane_epsilon, s->nplanes);
+		for (uint32_t i = 0; i < s->nplanes; i++)
+			printf("    plane %u: point [%g %g %g] normal [%g %g %g]\n", i,
+			       s->planes[i].point[0], s->planes[i].point[1], s->planes[i].point[2],
+			       s->planes[i].normal[0], s->planes[i].normal[1], s->planes[i].normal[2]);
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_nums(j, "gravity", s->gravity, 3);
+	mrdem_json_kv_str(j, "force_model", models[s->force_model]);
+	mrdem_json_kv_num(j, "stiffness", s->stiffness);
+	mrdem_json_kv_num(j, "damping", s->damping);
+	mrdem_json_kv_num(j, "friction", s->friction);
+	mrdem_json_kv_num(j, "plane_epsilon", s->plane_epsilon);
+	mrdem_json_kv_num(j, "dt", s->dt);
+	mrdem_json_kv_uint(j, "steps", s->steps);
+	mrdem_json_kv_str(j, "scheme", schemes[s->scheme]);
+	mrdem_json_kv_uint(j, "output_every", s->output_every);
+	mrdem_json_key(j, "planes");
+	mrdem_json_begin_array(j);
+	for (uint32_t i = 0; i < s->nplanes; i++) {
+		mrdem_json_begin_object(j);
+		mrdem_json_kv_nums(j, "point", s->planes[i].point, 3);
+		mrdem_json_kv_nums(j, "normal", s->planes[i].normal, 3);
+		mrdem_json_end_object(j);
+	}
+	mrdem_json_end_array(j);
+}
+
+static void describe_mesh(struct info *in, uint32_t id, const char *name,
+			  const struct mrdem_mesh *m)
+{
+	double lo[3], hi[3];
+	mrdem_mesh_bbox(m, lo, hi);
+	double area = mrdem_mesh_area(m);
+	if (!in->json) {
+		printf("  shape %u '%s': %u vertices, %u triangles, %s, area %.6g\n", id, name,
+		       m->nverts, m->ntris, m->open ? "open" : "closed", area);
+		printf("    bbox [%g %g %g] .. [%g %g %g]\n", lo[0], lo[1], lo[2], hi[0], hi[1],
+		       hi[2]);
+		if (!m->open)
+			printf("    volume %.9g, centre of mass [%.6g %.6g %.6g], inertia "
+			       "(unit density) xx %.6g yy %.6g zz %.6g xy %.3g yz %.3g xz %.3g\n",
+			       m->mass.volume, m->mass.com[0], m->mass.com[1], m->mass.com[2],
+			       m->mass.inertia[0], m->mass.inertia[1], m->mass.inertia[2],
+			       m->mass.inertia[3], m->mass.inertia[4], m->mass.inertia[5]);
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "id", id);
+	mrdem_json_kv_str(j, "name", name);
+	mrdem_json_kv_uint(j, "vertices", m->nverts);
+	mrdem_json_kv_uint(j, "triangles", m->ntris);
+	mrdem_json_key(j, "closed");
+	mrdem_json_bool(j, !m->open);
+	mrdem_json_kv_num(j, "area", area);
+	mrdem_json_key(j, "bbox");
+	mrdem_json_begin_array(j);
+	mrdem_json_nums(j, lo, 3);
+	mrdem_json_nums(j, hi, 3);
+	mrdem_json_end_array(j);
+	if (!m->open) {
+		mrdem_json_kv_num(j, "volume", m->mass.volume);
+		mrdem_json_kv_nums(j, "com", m->mass.com, 3);
+		mrdem_json_kv_nums(j, "inertia", m->mass.inertia, 6);
+		mrdem_json_kv_num(j, "radius", mrdem_mesh_radius_about(m, m->mass.com));
+	}
+	if (in->full) {
+		mrdem_json_kv_nums(j, "vertex_coords", m->verts, 3 * (size_t)m->nverts);
+		mrdem_json_key(j, "triangle_vertices");
+		mrdem_json_uints(j, m->tris, 3 * (size_t)m->ntris);
+	}
+}
+
+static void describe_frame(struct info *in, const struct mrdem_frame *f)
+{
+	const struct mrdem_particles *p = &f->p;
+	size_t nfixed = 0;
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	double vmax = 0, emin = INFINITY, emax = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		nfixed += (p->flags[i] & MRDEM_PARTICLE_FIXED) != 0;
+		for (int k = 0; k < 3; k++) {
+			lo[k] = fmin(lo[k], p->pos[3 * i + k]);
+			hi[k] = fmax(hi[k], p->pos[3 * i + k]);
+		}
+		const double *v = &p->vel[3 * i];
+		vmax = fmax(vmax, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+		emin = fmin(emin, p->eps[i]);
+		emax = fmax(emax, p->eps[i]);
+	}
+	if (!in->json) {
+		printf("  step %llu, time %.9g: %zu particles (%zu fixed)", (unsigned long long)f->step,
+		       f->time, p->n, nfixed);
+		if (p->n)
+			printf(", positions [%g %g %g] .. [%g %g %g], max speed %g, eps %g..%g",
+			       lo[0], lo[1], lo[2], hi[0], hi[1], hi[2], vmax, emin, emax);
+		printf("\n");
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "step", f->step);
+	mrdem_json_kv_num(j, "time", f->time);
+	mrdem_json_kv_uint(j, "particles", p->n);
+	mrdem_json_kv_uint(j, "fixed", nfixed);
+	mrdem_json_kv_num(j, "max_speed", vmax);
+	if (p->n) {
+		mrdem_json_key(j, "position_bbox");
+		mrdem_json_begin_array(j);
+		mrdem_json_nums(j, lo, 3);
+		mrdem_json_nums(j, hi, 3);
+		mrdem_json_end_array(j);
+		mrdem_json_kv_num(j, "eps_min", emin);
+		mrdem_json_kv_num(j, "eps_max", emax);
+	}
+	if (in->full) {
+		mrdem_json_key(j, "state");
+		mrdem_json_begin_array(j);
+		for (size_t i = 0; i < p->n; i++) {
+			mrdem_json_begin_object(j);
+			mrdem_json_kv_uint(j, "id", p->id[i]);
+			mrdem_json_kv_uint(j, "shape", p->shape[i]);
+			mrdem_json_key(j, "fixed");
+			mrdem_json_bool(j, (p->flags[i] & MRDEM_PARTICLE_FIXED) != 0);
+			mrdem_json_kv_nums(j, "position", &p->pos[3 * i], 3);
+			mrdem_json_kv_nums(j, "orientation", &p->quat[4 * i], 4);
+			mrdem_json_kv_nums(j, "velocity", &p->vel[3 * i], 3);
+			mrdem_json_kv_nums(j, "angular_velocity", &p->angvel[3 * i], 3);
+			mrdem_json_kv_num(j, "density", p->density[i]);
+			mrdem_json_kv_num(j, "epsilon", p->eps[i]);
+			mrdem_json_end_object(j);
+		}
+		mrdem_json_end_array(j);
+	}
+}
+
+static void describe_pairs(struct info *in, const struct mrdem_pairs *p)
+{
+	size_t planes = 0;
+	for (size_t i = 0; i < p->n; i++)
+		planes += p->p[i].b >= MRDEM_PLANE_ID_MIN;
+	if (!in->json) {
+		printf("  step %llu: %zu candidate pairs (%zu with planes)\n",
+		       (unsigned long long)p->step, p->n, planes);
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "step", p->step);
+	mrdem_json_kv_uint(j, "pairs", p->n);
+	mrdem_json_kv_uint(j, "plane_pairs", planes);
+	if (in->full) {
+		mrdem_json_key(j, "list");
+		mrdem_json_begin_array(j);
+		for (size_t i = 0; i < p->n; i++) {
+			mrdem_json_begin_array(j);
+			mrdem_json_uint(j, p->p[i].a);
+			mrdem_json_uint(j, p->p[i].b);
+			mrdem_json_end_array(j);
+		}
+		mrdem_json_end_array(j);
+	}
+}
+
+static void describe_contacts(struct info *in, const struct mrdem_contacts *c)
+{
+	double dmin = INFINITY, depth_max = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		dmin = fmin(dmin, c->c[i].dist);
+		depth_max = fmax(depth_max, c->c[i].depth);
+	}
+	if (!in->json) {
+		printf("  step %llu: %zu contacts", (unsigned long long)c->step, c->n);
+		if (c->n)
+			printf(", min distance %g, max depth %g", dmin, depth_max);
+		printf("\n");
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "step", c->step);
+	mrdem_json_kv_uint(j, "contacts", c->n);
+	if (c->n) {
+		mrdem_json_kv_num(j, "min_distance", dmin);
+		mrdem_json_kv_num(j, "max_depth", depth_max);
+	}
+	if (in->full) {
+		mrdem_json_key(j, "list");
+		mrdem_json_begin_array(j);
+		for (size_t i = 0; i < c->n; i++) {
+			const struct mrdem_contact *k = &c->c[i];
+			mrdem_json_begin_object(j);
+			mrdem_json_kv_uint(j, "a", k->a);
+			mrdem_json_kv_uint(j, "b", k->b);
+			mrdem_json_kv_uint(j, "tri_a", k->tri_a);
+			mrdem_json_kv_uint(j, "tri_b", k->tri_b);
+			mrdem_json_kv_nums(j, "point", k->x, 3);
+			mrdem_json_kv_nums(j, "normal", k->normal, 3);
+			mrdem_json_kv_num(j, "distance", k->dist);
+			mrdem_json_kv_num(j, "depth", k->depth);
+			mrdem_json_end_object(j);
+		}
+		mrdem_json_end_array(j);
+	}
+}
+
+static void describe_stats(struct info *in, const struct mrdem_stats *s)
+{
+	if (!in->json) {
+		printf("  from %s, step %llu:", s->source, (unsigned long long)s->step);
+		for (size_t i = 0; i < s->n; i++)
+			printf(" %s=%.9g", s->names[i], s->values[i]);
+		printf("\n");
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_str(j, "source", s->source);
+	mrdem_json_kv_uint(j, "step", s->step);
+	mrdem_json_key(j, "values");
+	mrdem_json_begin_object(j);
+	for (size_t i = 0; i < s->n; i++)
+		mrdem_json_kv_num(j, s->names[i], s->values[i]);
+	mrdem_json_end_object(j);
+}
+
+/* Decode one record and describe it; -1 when it does not decode. */
+static int describe(struct info *in, const struct mrdem_record *rec)
+{
+	const char *name = mrdem_record_name(rec->type);
+	in->counts[name ? rec->type : MRDEM_REC_KNOWN_MAX + 1]++;
+	if (in->json) {
+		mrdem_json_begin_object(&in->j);
+		mrdem_json_kv_uint(&in->j, "index", rec->index);
+		mrdem_json_kv_str(&in->j, "type", name ? name : "unknown");
+		mrdem_json_kv_uint(&in->j, "type_code", rec->type);
+		mrdem_json_kv_uint(&in->j, "offset", rec->offset);
+		mrdem_json_kv_uint(&in->j, "length", rec->len);
+	} else {
+		printf("record %llu: %s (%zu bytes at byte %llu)\n", (unsigned long long)rec->index,
+		       name ? name : "unknown type", rec->len, (unsigned long long)rec->offset);
+	}
+	int rc = 0;
+	switch (rec->type) {
+	case MRDEM_REC_SETUP:
+	case MRDEM_REC_MESH:
+	case MRDEM_REC_FRAME:
+		/* Absorb into the scene first: frames are checked against shapes. */
+		if (mrdem_scene_absorb(&in->scene, rec, in->src) < 0) {
+			rc = -1;
+			break;
+		}
+		if (rec->type == MRDEM_REC_SETUP)
+			describe_setup(in, &in->scene.setup);
+		else if (rec->type == MRDEM_REC_MESH) {
+			const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
+			describe_mesh(in, sh->id, sh->name, &sh->mesh);
+		} else
+			describe_frame(in, &in->scene.frame);
+		break;
+	case MRDEM_REC_PAIRS: {
+		struct mrdem_pairs p;
+		if ((rc = mrdem_decode_pairs(rec, in->src, &p)) == 0) {
+			describe_pairs(in, &p);
+			mrdem_pairs_release(&p);
+		}
+		break;
+	}
+	case MRDEM_REC_CONTACTS: {
+		struct mrdem_contacts c;
+		if ((rc = mrdem_decode_contacts(rec, in->src, &c)) == 0) {
+			describe_contacts(in, &c);
+			mrdem_contacts_release(&c);
+		}
+		break;
+	}
+	case MRDEM_REC_STATS: {
+		struct mrdem_stats s;
+		if ((rc = mrdem_decode_stats(rec, in->src, &s)) == 0) {
+			describe_stats(in, &s);
+			mrdem_stats_release(&s);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	if (in->json)
+		mrdem_json_end_object(&in->j);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"json", no_argument, NULL, 'j'},
+		{"full", no_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct info in;
+	memset(&in, 0, sizeof in);
+	mrdem_set_progname(argv[0]);
+	int c;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': in.json = 1; break;
+		case 'f': in.full = 1; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs("try 'mrdem-info --help'\n", stderr); return 2;
+		}
+	}
+	if (in.full && !in.json) {
+		fputs("mrdem-info: --full needs --json\n", stderr);
+		return 2;
+	}
+	if (argc - optind > 1) {
+		fputs("mrdem-info: give at most one input (try 'mrdem-info --help')\n", stderr);
+		return 2;
+	}
+	const char *path = optind < argc ? argv[optind] : "-";
+	struct mrdem_reader r;
+	if (mrdem_reader_open(&r, path))
+		return 1;
+	in.src = r.name;
+	mrdem_scene_init(&in.scene);
+	mrdem_json_init(&in.j, stdout);
+	if (in.json) {
+		mrdem_json_begin_object(&in.j);
+		mrdem_json_kv_str(&in.j, "input", r.name);
+		mrdem_json_kv_uint(&in.j, "version", MRDEM_STREAM_VERSION);
+		mrdem_json_key(&in.j, "records");
+		mrdem_json_begin_array(&in.j);
+	}
+	struct mrdem_record rec;
+	int rc;
+	while ((rc = mrdem_reader_next(&r, &rec)) == 1)
+		if (describe(&in, &rec)) {
+			rc = -1;
+			break;
+		}
+	if (in.json) {
+		mrdem_json_end_array(&in.j);
+		mrdem_json_key(&in.j, "counts");
+		mrdem_json_begin_object(&in.j);
+		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
+			mrdem_json_kv_uint(&in.j, mrdem_record_name(t), in.counts[t]);
+		mrdem_json_kv_uint(&in.j, "unknown", in.counts[MRDEM_REC_KNOWN_MAX + 1]);
+		mrdem_json_end_object(&in.j);
+		mrdem_json_key(&in.j, "complete");
+		mrdem_json_bool(&in.j, rc == 0);
+		mrdem_json_end_object(&in.j);
+	} else {
+		printf("%llu records:", (unsigned long long)r.index);
+		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
+			if (in.counts[t])
+				printf(" %llu %s", (unsigned long long)in.counts[t],
+				       mrdem_record_name(t));
+		if (in.counts[MRDEM_REC_KNOWN_MAX + 1])
+			printf(" %llu unknown", (unsigned long long)in.counts[MRDEM_REC_KNOWN_MAX + 1]);
+		printf("%s\n", rc == 0 ? "" : " (stream incomplete or damaged)");
+	}
+	mrdem_scene_release(&in.scene);
+	mrdem_reader_close(&r);
+	if (fflush(stdout) || ferror(stdout))
+		return mrdem_error("write error on standard output"), 1;
+	return rc == 0 ? 0 : 1;
+}
