@@ -79,6 +79,9 @@ static int short_read(struct mrdem_reader *r, const char *what, size_t want, siz
 	int errnum = Z_OK;
 	const char *msg = gzerror(r->gz, &errnum);
 	r->failed = 1;
+	/* zlib prefixes its message with the descriptor's pseudo-name. */
+	if (!strncmp(msg, "<fd:", 4) && strstr(msg, ": "))
+		msg = strstr(msg, ": ") + 2;
 	if (errnum == Z_DATA_ERROR || errnum == Z_MEM_ERROR || errnum == Z_STREAM_ERROR)
 		return mrdem_error("%s: corrupt compressed data near record %llu (byte %llu): %s",
 				   r->name, (unsigned long long)r->index,
