@@ -1,0 +1,29 @@
+/* Conserved and monitored quantities of a frame: kinetic energy
+ * (translational and rotational), gravitational potential energy,
+ * linear momentum and angular momentum about the origin. Fixed particles
+ * (infinite mass, prescribed motion) are left out. Sums run in frame order. */
+#ifndef MRDEM_DYNAMICS_ENERGY_H
+#define MRDEM_DYNAMICS_ENERGY_H
+
+#include "common/dynamics/rigid_body.h"
+#include "common/scene/scene.h"
+
+struct mrdem_energy {
+	double translational;      /* sum 1/2 m |v|^2, J */
+	double rotational;         /* sum 1/2 w . I_w w, J */
+	double gravity;            /* sum -m g . x (zero at the origin), J */
+	double contact;            /* elastic energy in the contacts (set by the caller), J */
+	double momentum[3];        /* sum m v, kg m/s */
+	double angular_momentum[3];/* sum m x cross v + I_w w, about the origin, kg m^2/s */
+	double mass;               /* total mass of the free particles, kg */
+};
+
+/* Everything but .contact, which only a contact list can give (forces.h). */
+void mrdem_energy_compute(struct mrdem_energy *e, const struct mrdem_scene *s,
+			  const struct mrdem_bodies *b);
+/* Kinetic energy of free particle i, J. */
+double mrdem_energy_kinetic(const struct mrdem_scene *s, const struct mrdem_bodies *b, size_t i);
+/* translational + rotational + gravity + contact */
+double mrdem_energy_total(const struct mrdem_energy *e);
+
+#endif

@@ -1,0 +1,226 @@
+#include "common/dynamics/forces.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/geom/vec3.h"
+#include "common/util/error.h"
+
+/* Contacts come from single-precision kernels: accept their unit normals
+ * and depths to this relative accuracy. */
+#define NORMAL_TOL 1e-3
+#define DEPTH_TOL 1e-4
+
+void mrdem_forces_init(struct mrdem_forces *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+void mrdem_forces_release(struct mrdem_forces *f)
+{
+	free(f->force);
+	free(f->torque);
+	free(f->ia);
+	free(f->ib);
+	free(f->cf);
+	free(f->ce);
+	mrdem_forces_init(f);
+}
+
+static void reserve(struct mrdem_forces *f, size_t n, size_t nc)
+{
+	if (n > f->cap) {
+		f->force = mrdem_xrealloc(f->force, 3 * n * sizeof *f->force);
+		f->torque = mrdem_xrealloc(f->torque, 3 * n * sizeof *f->torque);
+		f->cap = n;
+	}
+	if (nc > f->ccap) {
+		f->ia = mrdem_xrealloc(f->ia, nc * sizeof *f->ia);
+		f->ib = mrdem_xrealloc(f->ib, nc * sizeof *f->ib);
+		f->cf = mrdem_xrealloc(f->cf, 3 * nc * sizeof *f->cf);
+		f->ce = mrdem_xrealloc(f->ce, nc * sizeof *f->ce);
+		f->ccap = nc;
+	}
+	f->n = n;
+}
+
+/* "contact 12 (particles 3 and 4)" or "contact 12 (particle 3 and plane 0)" */
+static const char *contact_name(char *buf, size_t len, size_t k, const struct mrdem_contact *c)
+{
+	if (c->b >= MRDEM_PLANE_ID_MIN)
+		snprintf(buf, len, "contact %zu (particle %llu and plane %llu)", k,
+			 (unsigned long long)c->a, (unsigned long long)(UINT64_MAX - c->b));
+	else
+		snprintf(buf, len, "contact %zu (particles %llu and %llu)", k,
+			 (unsigned long long)c->a, (unsigned long long)c->b);
+	return buf;
+}
+
+/* Resolve the ids of contact k and check that it fits this frame. */
+static int resolve(struct mrdem_forces *f, const struct mrdem_scene *s,
+		   const struct mrdem_id_index *ix, const struct mrdem_contact *c, size_t k)
+{
+	char name[128];
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t ia = c->a < MRDEM_PLANE_ID_MIN ? mrdem_id_index_find(ix, c->a) : MRDEM_NO_INDEX;
+	if (ia == MRDEM_NO_INDEX)
+		return mrdem_error("%s: particle a is not in the frame",
+				   contact_name(name, sizeof name, k, c));
+	size_t ib = MRDEM_NO_INDEX;
+	double eps_b;
+	if (c->b >= MRDEM_PLANE_ID_MIN) {
+		uint64_t plane = UINT64_MAX - c->b;
+		if (plane >= s->setup.nplanes)
+			return mrdem_error("%s: the setup has only %u planes",
+					   contact_name(name, sizeof name, k, c), s->setup.nplanes);
+		eps_b = s->setup.plane_epsilon;
+	} else {
+		ib = mrdem_id_index_find(ix, c->b);
+		if (ib == MRDEM_NO_INDEX)
+			return mrdem_error("%s: particle b is not in the frame",
+					   contact_name(name, sizeof name, k, c));
+		if (ib == ia)
+			return mrdem_error("%s: a particle cannot touch itself",
+					   contact_name(name, sizeof name, k, c));
+		eps_b = p->eps[ib];
+	}
+	if (!vec3_isfinite(c->x) || !vec3_isfinite(c->normal) || !isfinite(c->dist) ||
+	    !isfinite(c->depth))
+		return mrdem_error("%s: non-finite point, normal, distance or depth",
+				   contact_name(name, sizeof name, k, c));
+	double nn = vec3_norm(c->normal);
+	if (fabs(nn - 1) > NORMAL_TOL)
+		return mrdem_error("%s: normal has length %g, not 1",
+				   contact_name(name, sizeof name, k, c), nn);
+	double epssum = p->eps[ia] + eps_b;
+	if (fabs(c->depth - (epssum - c->dist)) > DEPTH_TOL * epssum + 1e-12)
+		return mrdem_error("%s: depth %g does not equal eps_a + eps_b - dist = %g; were "
+				   "the contacts computed for this frame?",
+				   contact_name(name, sizeof name, k, c), c->depth, epssum - c->dist);
+	if (s->setup.force_model == MRDEM_FORCE_SPRING && !(epssum > 0))
+		return mrdem_error("%s: the spring model needs a positive halo (eps_a + eps_b = %g)",
+				   contact_name(name, sizeof name, k, c), epssum);
+	f->ia[k] = ia;
+	f->ib[k] = ib;
+	return 0;
+}
+
+/* Velocity of the material point at x of particle i (0 for planes). */
+static void point_velocity(double v[3], const struct mrdem_particles *p, size_t i, const double x[3])
+{
+	if (i == MRDEM_NO_INDEX) {
+		vec3_set(v, 0, 0, 0);
+		return;
+	}
+	double r[3], wr[3];
+	vec3_sub(r, x, &p->pos[3 * i]);
+	vec3_cross(wr, &p->angvel[3 * i], r);
+	vec3_add(v, &p->vel[3 * i], wr);
+}
+
+/* Force on particle a of one contact and the elastic energy it stores;
+ * zero when both sides are immovable or the halos do not overlap. */
+static void contact_force(double F[3], double *energy, const struct mrdem_scene *s,
+			  const struct mrdem_bodies *bodies, size_t ia, size_t ib,
+			  const struct mrdem_contact *c)
+{
+	const struct mrdem_setup *set = &s->setup;
+	const struct mrdem_particles *p = &s->frame.p;
+	vec3_set(F, 0, 0, 0);
+	*energy = 0;
+	double inv_a = bodies->b[ia].inv_mass;
+	double inv_b = ib == MRDEM_NO_INDEX ? 0.0 : bodies->b[ib].inv_mass;
+	if (inv_a + inv_b == 0 || !(c->depth > 0))
+		return;
+	double m_eff = 1.0 / (inv_a + inv_b);
+	double n[3];
+	vec3_copy(n, c->normal);
+	vec3_normalize(n);
+	double va[3], vb[3], vrel[3];
+	point_velocity(va, p, ia, c->x);
+	point_velocity(vb, p, ib, c->x);
+	vec3_sub(vrel, va, vb);
+	double vn = vec3_dot(vrel, n);
+
+	double k, fn, delta;
+	if (set->force_model == MRDEM_FORCE_SPRING) {
+		double epssum = c->depth + c->dist;
+		delta = fmin(c->depth, epssum);
+		k = set->stiffness * sqrt(m_eff) / epssum;
+		fn = k * delta;
+	} else {
+		delta = c->depth;
+		k = set->stiffness;
+		fn = fmax(k * delta - set->damping * m_eff * vn, 0.0);
+	}
+	*energy = 0.5 * k * delta * delta;
+	vec3_scale(F, n, fn);
+
+	if (set->friction > 0 && fn > 0) {
+		double vt[3];
+		vec3_axpy(vt, vrel, -vn, n);
+		double vtn = vec3_norm(vt);
+		if (vtn > 0) {
+			double ft = fmin(set->friction * fn, 2.0 * sqrt(k * m_eff) * vtn);
+			vec3_axpy(F, F, -ft / vtn, vt);
+		}
+	}
+}
+
+int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
+			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
+			 const struct mrdem_contacts *c)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = p->n, nc = c ? c->n : 0;
+	reserve(f, n, nc);
+	f->active = f->plane_active = 0;
+	f->contact_energy = f->max_overlap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		vec3_scale(&f->force[3 * i], s->setup.gravity, b->b[i].mass);
+		vec3_set(&f->torque[3 * i], 0, 0, 0);
+	}
+	for (size_t k = 0; k < nc; k++)
+		if (resolve(f, s, ix, &c->c[k], k))
+			return -1;
+
+	/* Each contact's force is independent: compute them in parallel into
+	 * per-contact slots, then sum serially in record order. */
+#pragma omp parallel for schedule(static) if (nc > 4096)
+	for (size_t k = 0; k < nc; k++)
+		contact_force(&f->cf[3 * k], &f->ce[k], s, b, f->ia[k], f->ib[k], &c->c[k]);
+
+	for (size_t k = 0; k < nc; k++) {
+		const struct mrdem_contact *ck = &c->c[k];
+		const double *F = &f->cf[3 * k];
+		if (!vec3_isfinite(F) || !isfinite(f->ce[k])) {
+			char name[128];
+			return mrdem_error("%s: non-finite contact force",
+					   contact_name(name, sizeof name, k, ck));
+		}
+		if (F[0] == 0 && F[1] == 0 && F[2] == 0 && f->ce[k] == 0)
+			continue;
+		f->active++;
+		f->plane_active += f->ib[k] == MRDEM_NO_INDEX;
+		f->contact_energy += f->ce[k];
+		double epssum = ck->depth + ck->dist;
+		if (epssum > 0)
+			f->max_overlap = fmax(f->max_overlap, ck->depth / epssum);
+		double r[3], t[3];
+		size_t ia = f->ia[k], ib = f->ib[k];
+		vec3_add(&f->force[3 * ia], &f->force[3 * ia], F);
+		vec3_sub(r, ck->x, &p->pos[3 * ia]);
+		vec3_cross(t, r, F);
+		vec3_add(&f->torque[3 * ia], &f->torque[3 * ia], t);
+		if (ib != MRDEM_NO_INDEX) {
+			vec3_sub(&f->force[3 * ib], &f->force[3 * ib], F);
+			vec3_sub(r, ck->x, &p->pos[3 * ib]);
+			vec3_cross(t, r, F);
+			vec3_sub(&f->torque[3 * ib], &f->torque[3 * ib], t);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* Contact forces and torques per particle, from a frame's contact list.
+ *
+ * Each contact record (formats/records.h) pushes particle a along its
+ * normal and b the opposite way. Two normal laws (setup.force_model):
+ *   spring (paper, Sec. 2): F = Ks (1 - dist/(eps_a+eps_b)) sqrt(m_eff),
+ *     the paper's |n|/eps with |n| = dist/2 and eps = (eps_a+eps_b)/2;
+ *   spring-dashpot (seed 004): F = kn depth - gamma_n m_eff v_n, never pulling;
+ * both with m_eff = 1/(1/m_a + 1/m_b) (the free particle's mass against a
+ * fixed particle or a plane), and optional Coulomb friction regularised by
+ * the normal contact's critical damping: |F_t| = min(mu F_n, 2 sqrt(k m_eff) |v_t|)
+ * against the tangential slip velocity v_t. Gravity is added to every free
+ * particle. Sums run in contact record order, so the result does not depend
+ * on the number of threads. Formulas and units: docs/dynamics.md. */
+#ifndef MRDEM_DYNAMICS_FORCES_H
+#define MRDEM_DYNAMICS_FORCES_H
+
+#include <stddef.h>
+
+#include "common/dynamics/id_index.h"
+#include "common/dynamics/rigid_body.h"
+#include "common/scene/scene.h"
+#include "formats/records.h"
+
+struct mrdem_forces {
+	size_t n, cap;
+	double *force;        /* 3n, world frame, N */
+	double *torque;       /* 3n, world frame, about the centre of mass, N m */
+	/* per-contact scratch */
+	size_t ccap;
+	size_t *ia, *ib;      /* frame indices; ib = MRDEM_NO_INDEX for a plane */
+	double *cf;           /* 3 per contact: force on a */
+	double *ce;           /* elastic energy per contact */
+	/* summary of the last evaluation */
+	size_t active;        /* contacts that exerted a force */
+	size_t plane_active;  /* ... of them against analytic planes */
+	double contact_energy;/* elastic energy stored in the contacts, J */
+	double max_overlap;   /* largest depth / (eps_a + eps_b) */
+};
+
+void mrdem_forces_init(struct mrdem_forces *f);
+void mrdem_forces_release(struct mrdem_forces *f);
+
+/* Forces and torques on the particles of s->frame from gravity and the
+ * contacts c (NULL: none), with bodies b and index ix built for the same
+ * frame. Fails with a message naming the contact when it refers to an
+ * unknown particle or plane, is inconsistent with the particles' halos, or
+ * yields a non-finite force. */
+int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
+			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
+			 const struct mrdem_contacts *c);
+
+#endif

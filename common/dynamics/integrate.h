@@ -1,0 +1,48 @@
+/* Time integration of one particle for the explicit schemes, given the
+ * force and torque at the current state (docs/dynamics.md):
+ *
+ *   explicit Euler (paper Alg. 1): positions and orientations move with the
+ *     old velocities, then the velocities take the force kick;
+ *   symplectic Euler: kick, then move with the new velocities;
+ *   velocity Verlet: half kick, move, and the closing half kick with the
+ *     forces at the new positions. Those forces only exist after the next
+ *     contact search, so the closing half kick is left pending on the
+ *     particle (MRDEM_PARTICLE_HALF_KICK) and applied by the next step,
+ *     before anything else, with the forces that step computes anyway: one
+ *     contact search and one force evaluation per step, and a stream
+ *     between two steps is a complete, resumable state.
+ *
+ * Rotations integrate the world angular momentum L = I_w w (kick by the
+ * torque) and move the orientation with w = I_w^-1 L; fixed particles move
+ * with their prescribed velocities and ignore forces. */
+#ifndef MRDEM_DYNAMICS_INTEGRATE_H
+#define MRDEM_DYNAMICS_INTEGRATE_H
+
+#include <stddef.h>
+
+#include "common/dynamics/rigid_body.h"
+#include "common/scene/scene.h"
+
+/* Particle flag: the velocities are half a step behind the position (a
+ * velocity Verlet step is waiting for its closing half kick). Stored in the
+ * frame with the particle's other flags. */
+#define MRDEM_PARTICLE_HALF_KICK 2u
+
+/* "explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"
+ * (the spellings of scene files), or NULL for an unknown value. */
+const char *mrdem_scheme_name(int scheme);
+/* Scheme of a name, or -1. */
+int mrdem_scheme_parse(const char *name);
+
+/* Apply particle i's pending half kick, if any, with force F and torque T
+ * evaluated at its current position: afterwards its velocities belong to
+ * the same time as its position. dt is the full step. */
+void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+			   const double F[3], const double T[3], double dt);
+
+/* Advance particle i by dt under scheme (an explicit one) with force F and
+ * torque T evaluated at its current, synchronised state. */
+void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+			     const double F[3], const double T[3], int scheme, double dt);
+
+#endif

@@ -1,0 +1,191 @@
+#include "common/dynamics/step.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dynamics/integrate.h"
+#include "common/geom/quat.h"
+#include "common/geom/vec3.h"
+#include "common/util/error.h"
+
+void mrdem_step_opts_default(struct mrdem_step_opts *o, const struct mrdem_setup *s)
+{
+	o->scheme = s->scheme;
+	o->dt = s->dt;
+	o->max_energy_growth = MRDEM_DEFAULT_MAX_ENERGY_GROWTH;
+}
+
+void mrdem_stepper_init(struct mrdem_stepper *st)
+{
+	memset(st, 0, sizeof *st);
+	mrdem_bodies_init(&st->bodies);
+	mrdem_id_index_init(&st->index);
+	mrdem_forces_init(&st->forces);
+}
+
+void mrdem_stepper_release(struct mrdem_stepper *st)
+{
+	mrdem_bodies_release(&st->bodies);
+	mrdem_id_index_release(&st->index);
+	mrdem_forces_release(&st->forces);
+	free(st->kinetic);
+	mrdem_stepper_init(st);
+}
+
+static int check_opts(const struct mrdem_step_opts *o, uint64_t step)
+{
+	const char *name = mrdem_scheme_name(o->scheme);
+	if (o->scheme != MRDEM_SCHEME_EXPLICIT_EULER && o->scheme != MRDEM_SCHEME_SYMPLECTIC_EULER &&
+	    o->scheme != MRDEM_SCHEME_VELOCITY_VERLET)
+		return mrdem_error("step %llu: scheme %s is not an explicit scheme (explicit-euler, "
+				   "symplectic-euler or velocity-verlet)",
+				   (unsigned long long)step, name ? name : "(unknown)");
+	if (!(o->dt > 0) || !isfinite(o->dt))
+		return mrdem_error("step %llu: time step %g is not positive", (unsigned long long)step,
+				   o->dt);
+	if (!(o->max_energy_growth >= 0))
+		return mrdem_error("energy growth bound %g is negative", o->max_energy_growth);
+	return 0;
+}
+
+/* Unit quaternions are an invariant of the state; restore it on input. */
+static int normalise_orientations(struct mrdem_particles *p, uint64_t step)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!(quat_normalize(&p->quat[4 * i]) > 1e-12))
+			return mrdem_error("step %llu: particle %llu has a zero orientation quaternion",
+					   (unsigned long long)step, (unsigned long long)p->id[i]);
+	return 0;
+}
+
+static const char *nonfinite_field(const struct mrdem_particles *p, size_t i)
+{
+	if (!vec3_isfinite(&p->pos[3 * i]))
+		return "position";
+	const double *q = &p->quat[4 * i];
+	if (!isfinite(q[0]) || !isfinite(q[1]) || !isfinite(q[2]) || !isfinite(q[3]))
+		return "orientation";
+	if (!vec3_isfinite(&p->vel[3 * i]))
+		return "velocity";
+	if (!vec3_isfinite(&p->angvel[3 * i]))
+		return "angular velocity";
+	return NULL;
+}
+
+/* NaN/inf anywhere, or energy created beyond the bound: name the step and
+ * the particle, so no diverged frame is ever written. */
+static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
+		 const struct mrdem_step_opts *o)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	for (size_t i = 0; i < p->n; i++) {
+		const char *what = nonfinite_field(p, i);
+		if (what)
+			return mrdem_error("step %llu (t = %g s): particle %llu has a non-finite %s "
+					   "after the step; the time step %g s is too large for the "
+					   "contact stiffness, or the state diverged",
+					   (unsigned long long)st->step, st->time,
+					   (unsigned long long)p->id[i], what, o->dt);
+	}
+	if (o->max_energy_growth == 0)
+		return 0;
+	struct mrdem_energy after;
+	mrdem_energy_compute(&after, s, &st->bodies);
+	const struct mrdem_energy *before = &st->energy;
+	double g2 = vec3_norm2(s->setup.gravity);
+	double scale = before->translational + before->rotational + before->contact +
+		       0.5 * before->mass * g2 * o->dt * o->dt;
+	double growth = after.translational + after.rotational + after.gravity -
+			mrdem_energy_total(before);
+	if (!(growth > o->max_energy_growth * scale))
+		return 0;
+	size_t worst = 0;
+	double worst_gain = -INFINITY, ke_after = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		double ke = mrdem_energy_kinetic(s, &st->bodies, i);
+		if (ke - st->kinetic[i] > worst_gain)
+			worst_gain = ke - st->kinetic[i], worst = i, ke_after = ke;
+	}
+	return mrdem_error("step %llu (t = %g s): the energy grew by %.4g J in one step, more than "
+			   "%g times the %.4g J of kinetic and contact energy before it (plus one "
+			   "gravity kick); most at particle %llu (kinetic energy %.4g -> %.4g J); "
+			   "reduce the time step %g s",
+			   (unsigned long long)st->step, st->time, growth, o->max_energy_growth,
+			   scale, (unsigned long long)p->id[worst], st->kinetic[worst], ke_after,
+			   o->dt);
+}
+
+int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
+		       const struct mrdem_contacts *c, const struct mrdem_step_opts *o)
+{
+	struct mrdem_frame *fr = &s->frame;
+	struct mrdem_particles *p = &fr->p;
+	st->step = fr->step;
+	st->time = fr->time;
+	st->dt = o->dt;
+	st->scheme = o->scheme;
+	st->contacts = c ? c->n : 0;
+	if (check_opts(o, fr->step))
+		return -1;
+	if (c && c->step != fr->step)
+		return mrdem_error("the contacts are for step %llu but the frame is at step %llu; "
+				   "contacts must be computed for the frame they step",
+				   (unsigned long long)c->step, (unsigned long long)fr->step);
+	if (normalise_orientations(p, fr->step) || mrdem_bodies_compute(&st->bodies, s) ||
+	    mrdem_id_index_build(&st->index, p) ||
+	    mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c))
+		return -1;
+	const double *F = st->forces.force, *T = st->forces.torque;
+	const struct mrdem_body *b = st->bodies.b;
+	size_t n = p->n;
+
+	/* Forces at these positions close the previous Verlet step first. */
+#pragma omp parallel for schedule(static) if (n > 1024)
+	for (size_t i = 0; i < n; i++)
+		mrdem_integrate_close(p, i, &b[i], &F[3 * i], &T[3 * i], o->dt);
+
+	mrdem_energy_compute(&st->energy, s, &st->bodies);
+	st->energy.contact = st->forces.contact_energy;
+	if (n > st->kcap) {
+		st->kinetic = mrdem_xrealloc(st->kinetic, n * sizeof *st->kinetic);
+		st->kcap = n;
+	}
+	for (size_t i = 0; i < n; i++)
+		st->kinetic[i] = mrdem_energy_kinetic(s, &st->bodies, i);
+
+#pragma omp parallel for schedule(static) if (n > 1024)
+	for (size_t i = 0; i < n; i++)
+		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt);
+
+	if (guard(st, s, o))
+		return -1;
+	fr->step++;
+	fr->time += o->dt;
+	return 0;
+}
+
+void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out)
+{
+	const struct mrdem_energy *e = &st->energy;
+	const struct mrdem_forces *f = &st->forces;
+	mrdem_stats_add(out, "time", st->time);
+	mrdem_stats_add(out, "dt", st->dt);
+	mrdem_stats_add(out, "contacts", (double)st->contacts);
+	mrdem_stats_add(out, "contacts_active", (double)f->active);
+	mrdem_stats_add(out, "contacts_plane", (double)f->plane_active);
+	mrdem_stats_add(out, "max_overlap", f->max_overlap);
+	mrdem_stats_add(out, "energy_translational", e->translational);
+	mrdem_stats_add(out, "energy_rotational", e->rotational);
+	mrdem_stats_add(out, "energy_kinetic", e->translational + e->rotational);
+	mrdem_stats_add(out, "energy_gravity", e->gravity);
+	mrdem_stats_add(out, "energy_contact", e->contact);
+	mrdem_stats_add(out, "energy_total", mrdem_energy_total(e));
+	static const char *const mom[] = {"momentum_x", "momentum_y", "momentum_z"};
+	static const char *const ang[] = {"angular_momentum_x", "angular_momentum_y",
+					  "angular_momentum_z"};
+	for (int k = 0; k < 3; k++)
+		mrdem_stats_add(out, mom[k], e->momentum[k]);
+	for (int k = 0; k < 3; k++)
+		mrdem_stats_add(out, ang[k], e->angular_momentum[k]);
+}

@@ -1,0 +1,67 @@
+/* One explicit time step of a scene: the call both mrdem-step and the
+ * in-process driver make, so a chain of tools and one process compute the
+ * same bits.
+ *
+ *   contacts of frame n --> forces --> pending Verlet half kicks closed
+ *     --> energies of state n --> advance by dt --> stability guard --> frame n+1
+ *
+ * The workspace keeps its allocations between steps. */
+#ifndef MRDEM_DYNAMICS_STEP_H
+#define MRDEM_DYNAMICS_STEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/dynamics/energy.h"
+#include "common/dynamics/forces.h"
+#include "common/dynamics/id_index.h"
+#include "common/dynamics/rigid_body.h"
+#include "common/scene/scene.h"
+#include "formats/records.h"
+
+struct mrdem_step_opts {
+	int scheme;               /* enum mrdem_scheme, explicit ones only */
+	double dt;                /* s */
+	/* Stop when the kinetic plus gravitational energy after a step exceeds
+	 * the total energy before it by more than this many times the kinetic
+	 * and contact energy before it (plus what gravity alone can add in one
+	 * kick); 0 disables the check. */
+	double max_energy_growth;
+};
+
+#define MRDEM_DEFAULT_MAX_ENERGY_GROWTH 1.0
+
+/* scheme and dt of the setup, default energy bound. */
+void mrdem_step_opts_default(struct mrdem_step_opts *o, const struct mrdem_setup *s);
+
+struct mrdem_stepper {
+	struct mrdem_bodies bodies;
+	struct mrdem_id_index index;
+	struct mrdem_forces forces;
+	double *kinetic;          /* per particle, before the step (guard) */
+	size_t kcap;
+	/* Account of the last step, about the state it started from (with
+	 * velocities synchronised, i.e. after closing pending half kicks). */
+	uint64_t step;
+	double time, dt;
+	int scheme;
+	size_t contacts;          /* contact records given */
+	struct mrdem_energy energy;
+};
+
+void mrdem_stepper_init(struct mrdem_stepper *st);
+void mrdem_stepper_release(struct mrdem_stepper *st);
+
+/* Advance s->frame by one step using the contacts c (NULL: none) computed
+ * for this very frame (c->step must equal the frame's step). Returns 0, or
+ * -1 with a message naming the step and the particle or contact at fault:
+ * bad contacts, non-finite state after the step, or energy growth beyond
+ * the bound. After a failure the frame is in an unspecified state and must
+ * not be written. */
+int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
+		       const struct mrdem_contacts *c, const struct mrdem_step_opts *o);
+
+/* The account of the last step as named statistics (names in docs/dynamics.md). */
+void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out);
+
+#endif

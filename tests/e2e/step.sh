@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# mrdem-step: one step of every scheme and force model against an
+# independent Python reference (stepscene.py), through files and pipes;
+# records passed through or dropped; bad input and diverging steps fail
+# cleanly without output; the full init | contact | step pipeline.
+. "$(dirname "$0")/../lib/test-lib.sh"
+GEN=$TOP/tests/e2e/stepscene.py
+
+for scheme in explicit-euler symplectic-euler velocity-verlet; do
+	for model in spring spring-dashpot; do
+		expect_success "$scheme, $model: the step equals the reference" '
+			python3 "$GEN" gen s.mrd s.json --scheme $scheme --model $model &&
+			mrdem-step s.mrd -o out.mrd 2>err && python3 "$GEN" check out.mrd s.json'
+	done
+done
+
+expect_success "--scheme and --dt override the setup, through a pipe" '
+	python3 "$GEN" gen s.mrd s.json --scheme explicit-euler &&
+	cat s.mrd | mrdem-step --scheme velocity-verlet --dt 2.5e-4 2>err >out.mrd &&
+	python3 "$GEN" check out.mrd s.json --scheme velocity-verlet --dt 2.5e-4'
+
+expect_success "the unknown record is passed through with a warning" '
+	python3 "$GEN" gen s.mrd s.json && mrdem-step s.mrd -o out.mrd 2>err &&
+	assert_grep "unknown record type 99" err'
+
+expect_success "--no-contacts steps a stream without contacts under gravity alone" '
+	python3 "$GEN" gen s.mrd s.json --no-contacts &&
+	mrdem-step --no-contacts s.mrd -o out.mrd 2>err && python3 "$GEN" check out.mrd s.json'
+
+expect_success "thread count does not change a bit" '
+	python3 "$GEN" gen s.mrd s.json --scheme velocity-verlet &&
+	OMP_NUM_THREADS=1 mrdem-step s.mrd -o one.mrd 2>err &&
+	OMP_NUM_THREADS=3 mrdem-step s.mrd -o three.mrd 2>err && cmp one.mrd three.mrd'
+
+expect_success "a frame without contacts is refused, nothing written" '
+	rm -f out.mrd &&
+	python3 "$GEN" gen s.mrd s.json --no-contacts &&
+	{ mrdem-step s.mrd -o out.mrd 2>err; test $? = 1; } &&
+	assert_grep "has no contacts record; run mrdem-contact first" err && test ! -e out.mrd'
+
+expect_success "contacts with --no-contacts are refused" '
+	rm -f out.mrd &&
+	python3 "$GEN" gen s.mrd s.json &&
+	{ mrdem-step --no-contacts s.mrd -o out.mrd 2>err; test $? = 1; } &&
+	assert_grep "no-contacts given, but the stream carries contacts" err && test ! -e out.mrd'
+
+expect_success "stale contacts (another step) are refused" '
+	rm -f out.mrd &&
+	python3 "$GEN" gen s.mrd s.json --contact-step 6 &&
+	{ mrdem-step s.mrd -o out.mrd 2>err; test $? = 1; } &&
+	assert_grep "contacts are for step 6 but the frame is at step 7" err && test ! -e out.mrd'
+
+expect_success "a diverging step names the step and particle and writes nothing" '
+	rm -f out.mrd &&
+	python3 "$GEN" gen s.mrd s.json --model spring-dashpot &&
+	{ mrdem-step --dt 0.5 s.mrd -o out.mrd 2>err; test $? = 1; } &&
+	assert_grep "step 7 (t = 0.007 s): " err && assert_grep "particle [0-9]" err &&
+	test ! -e out.mrd'
+
+expect_success "the energy bound can be switched off" '
+	python3 "$GEN" gen s.mrd s.json --model spring-dashpot &&
+	mrdem-step --dt 0.5 --max-energy-growth 0 s.mrd -o out.mrd 2>err'
+
+expect_success "bad options exit 2 with a hint, --help exits 0" '
+	mrdem-step --help | grep -q "^usage: mrdem-step" &&
+	{ mrdem-step --scheme implicit-euler s.mrd 2>err; test $? = 2; } &&
+	assert_grep "non-explicit scheme" err &&
+	{ mrdem-step --dt -1 2>err; test $? = 2; } && { mrdem-step --dt abc 2>err; test $? = 2; } &&
+	{ mrdem-step --bogus 2>err; test $? = 2; } && assert_grep "try .mrdem-step --help." err'
+
+expect_success "a bad stream fails with status 1" '
+	rm -f out.mrd &&
+	{ mrdem-step "$TOP/tests/golden/bad-checksum.mrd" -o out.mrd 2>err; test $? = 1; } &&
+	test ! -e out.mrd && { mrdem-step "$TOP/tests/golden/good-mesh.mrd" -o out.mrd 2>err; test $? = 1; } &&
+	assert_grep "no frame to step" err'
+
+# The whole chain on the paper's head-on example, once the other tools exist.
+if command -v mrdem-init >/dev/null && command -v mrdem-contact >/dev/null; then
+	expect_success "init | contact | step | info: the frame advances by one step" '
+		mrdem-init "$TOP/examples/two-spheres.yaml" | mrdem-pairs | mrdem-contact | mrdem-step |
+			mrdem-info --json >info.json &&
+		python3 -c "
+import json, sys
+d = json.load(open(\"info.json\"))
+fr = [r for r in d[\"records\"] if r[\"type\"] == \"frame\"]
+st = [r for r in d[\"records\"] if r[\"type\"] == \"stats\" and r.get(\"source\") == \"mrdem-step\"]
+assert len(fr) == 1 and fr[0][\"step\"] == 1 and abs(fr[0][\"time\"] - 1e-4) < 1e-15, fr
+assert len(st) == 1 and d[\"counts\"][\"contacts\"] == 0 and d[\"counts\"][\"pairs\"] == 0, d[\"counts\"]
+"'
+else
+	_n=$((_n + 1))
+	echo "ok $_n # SKIP mrdem-init or mrdem-contact not built yet"
+fi
+
+done_testing

@@ -1,0 +1,259 @@
+/* mrdem-step: advance the frame of a stream by one explicit time step,
+ * using the contacts computed for that frame. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dynamics/integrate.h"
+#include "common/dynamics/step.h"
+#include "common/util/error.h"
+#include "formats/records.h"
+#include "formats/stream.h"
+
+static const char usage[] =
+	"usage: mrdem-step [options] [FILE]\n"
+	"\n"
+	"Advance the frame of an mrdem stream (FILE, or standard input) by one time\n"
+	"step with the forces of the contacts record computed for that frame\n"
+	"(mrdem-contact), gravity and analytic planes. Writes the stream with the\n"
+	"frame replaced by the new one (step + 1, time + dt), the consumed contacts\n"
+	"and the stale pair lists dropped, every other record unchanged, and a\n"
+	"stats record (source mrdem-step) with the energies and momenta of the\n"
+	"state the step started from. A stream holding several frames has each\n"
+	"one stepped with its own contacts.\n"
+	"\n"
+	"  --scheme NAME      explicit-euler, symplectic-euler or velocity-verlet\n"
+	"                     (default: the setup's scheme)\n"
+	"  --dt SECONDS       time step (default: the setup's dt)\n"
+	"  --no-contacts      step without a contacts record (gravity only); a\n"
+	"                     stream that carries contacts is then refused\n"
+	"  --max-energy-growth R\n"
+	"                     fail when one step creates more than R times the\n"
+	"                     kinetic and contact energy before it (default 1;\n"
+	"                     0 disables the check)\n"
+	"  -o FILE            output (default: standard output)\n"
+	"  -h, --help         show this help\n"
+	"\n"
+	"The step stops with an error naming the step and the particle, and writes\n"
+	"nothing, when the state becomes non-finite or the energy bound is broken.\n"
+	"With velocity-verlet the written velocities are half a step behind the\n"
+	"positions (flag half-kick) until the next step closes them; see\n"
+	"docs/dynamics.md.\n";
+
+struct job {
+	const char *src;
+	struct mrdem_scene scene;
+	struct mrdem_stepper st;
+	struct mrdem_step_opts opts;
+	int scheme_set, dt_set, no_contacts;
+	int have_setup, have_frame, have_contacts, stepped_any;
+	struct mrdem_contacts contacts;
+	uint64_t frame_index;   /* record index of the pending frame */
+};
+
+static int parse_double(const char *s, double *out, const char *what)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v)) {
+		fprintf(stderr, "mrdem-step: %s '%s' is not a finite number\n", what, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Step the pending frame with the pending contacts and write the result. */
+static int step_frame(struct job *j, struct mrdem_writer *w)
+{
+	struct mrdem_step_opts o;
+	mrdem_step_opts_default(&o, &j->scene.setup);
+	if (j->scheme_set)
+		o.scheme = j->opts.scheme;
+	if (j->dt_set)
+		o.dt = j->opts.dt;
+	o.max_energy_growth = j->opts.max_energy_growth;
+	if (mrdem_stepper_step(&j->st, &j->scene, j->have_contacts ? &j->contacts : NULL, &o))
+		return mrdem_error("%s: cannot step the frame of record %llu", j->src,
+				   (unsigned long long)j->frame_index);
+	if (mrdem_write_frame(w, &j->scene.frame))
+		return -1;
+	struct mrdem_stats stats;
+	mrdem_stats_init(&stats, "mrdem-step", j->st.step);
+	mrdem_stepper_stats(&j->st, &stats);
+	struct mrdem_buf b;
+	mrdem_buf_init(&b);
+	mrdem_encode_stats(&b, &stats);
+	int rc = mrdem_writer_put(w, MRDEM_REC_STATS, b.p, b.len);
+	mrdem_buf_release(&b);
+	mrdem_stats_release(&stats);
+	if (j->have_contacts)
+		mrdem_contacts_release(&j->contacts);
+	j->have_frame = j->have_contacts = 0;
+	j->stepped_any = 1;
+	return rc;
+}
+
+static int take_frame(struct job *j, const struct mrdem_record *rec, struct mrdem_writer *w)
+{
+	if (j->have_frame)
+		return mrdem_error("%s: frame of record %llu has no contacts record before the next "
+				   "frame (record %llu); run mrdem-contact first, or --no-contacts",
+				   j->src, (unsigned long long)j->frame_index,
+				   (unsigned long long)rec->index);
+	if (!j->have_setup)
+		return mrdem_error("%s: record %llu: frame before any setup record", j->src,
+				   (unsigned long long)rec->index);
+	if (mrdem_scene_absorb(&j->scene, rec, j->src) != 1)
+		return -1;
+	j->have_frame = 1;
+	j->frame_index = rec->index;
+	if (j->no_contacts || j->have_contacts)
+		return step_frame(j, w);
+	return 0;
+}
+
+static int take_contacts(struct job *j, const struct mrdem_record *rec, struct mrdem_writer *w)
+{
+	if (j->no_contacts)
+		return mrdem_error("%s: record %llu: --no-contacts given, but the stream carries "
+				   "contacts",
+				   j->src, (unsigned long long)rec->index);
+	if (j->have_contacts)
+		return mrdem_error("%s: record %llu: a second contacts record for one frame", j->src,
+				   (unsigned long long)rec->index);
+	if (mrdem_decode_contacts(rec, j->src, &j->contacts))
+		return -1;
+	j->have_contacts = 1;
+	if (j->have_frame)
+		return step_frame(j, w);
+	return 0;
+}
+
+static int run(struct job *j, struct mrdem_reader *r, struct mrdem_writer *w)
+{
+	struct mrdem_record rec;
+	int rc;
+	while ((rc = mrdem_reader_next(r, &rec)) == 1) {
+		switch (rec.type) {
+		case MRDEM_REC_SETUP:
+		case MRDEM_REC_MESH:
+			if (mrdem_scene_absorb(&j->scene, &rec, j->src) < 0)
+				return -1;
+			j->have_setup |= rec.type == MRDEM_REC_SETUP;
+			if (mrdem_writer_put_record(w, &rec))
+				return -1;
+			break;
+		case MRDEM_REC_FRAME:
+			if (take_frame(j, &rec, w))
+				return -1;
+			break;
+		case MRDEM_REC_CONTACTS:
+			if (take_contacts(j, &rec, w))
+				return -1;
+			break;
+		case MRDEM_REC_PAIRS:
+			break; /* stale once the particles have moved */
+		default:
+			if (mrdem_writer_put_record(w, &rec))
+				return -1;
+			break;
+		}
+	}
+	if (rc < 0)
+		return -1;
+	if (j->have_frame)
+		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
+				   "mrdem-contact first, or --no-contacts",
+				   j->src, (unsigned long long)j->frame_index);
+	if (j->have_contacts)
+		return mrdem_error("%s: contacts record for step %llu without a frame", j->src,
+				   (unsigned long long)j->contacts.step);
+	if (!j->stepped_any)
+		return mrdem_error("%s: no frame to step", j->src);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"scheme", required_argument, NULL, 's'},
+		{"dt", required_argument, NULL, 't'},
+		{"no-contacts", no_argument, NULL, 'n'},
+		{"max-energy-growth", required_argument, NULL, 'g'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	mrdem_set_progname(argv[0]);
+	struct job j;
+	memset(&j, 0, sizeof j);
+	j.opts.max_energy_growth = MRDEM_DEFAULT_MAX_ENERGY_GROWTH;
+	const char *out = "-";
+	int c;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			j.opts.scheme = mrdem_scheme_parse(optarg);
+			if (j.opts.scheme < 0 || j.opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+				fprintf(stderr, "mrdem-step: unknown or non-explicit scheme '%s' "
+						"(explicit-euler, symplectic-euler, velocity-verlet)\n",
+					optarg);
+				return 2;
+			}
+			j.scheme_set = 1;
+			break;
+		case 't':
+			if (parse_double(optarg, &j.opts.dt, "--dt"))
+				return 2;
+			if (!(j.opts.dt > 0)) {
+				fprintf(stderr, "mrdem-step: --dt must be positive\n");
+				return 2;
+			}
+			j.dt_set = 1;
+			break;
+		case 'n': j.no_contacts = 1; break;
+		case 'g':
+			if (parse_double(optarg, &j.opts.max_energy_growth, "--max-energy-growth"))
+				return 2;
+			if (j.opts.max_energy_growth < 0) {
+				fprintf(stderr, "mrdem-step: --max-energy-growth must not be negative\n");
+				return 2;
+			}
+			break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs("try 'mrdem-step --help'\n", stderr); return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		fputs("mrdem-step: give at most one input (try 'mrdem-step --help')\n", stderr);
+		return 2;
+	}
+	const char *in = optind < argc ? argv[optind] : "-";
+	struct mrdem_reader r;
+	struct mrdem_writer w;
+	if (mrdem_reader_open(&r, in))
+		return 1;
+	if (mrdem_writer_open(&w, out, 0)) {
+		mrdem_reader_close(&r);
+		return 1;
+	}
+	j.src = r.name;
+	mrdem_scene_init(&j.scene);
+	mrdem_stepper_init(&j.st);
+	int rc = run(&j, &r, &w);
+	if (rc == 0)
+		rc = mrdem_writer_commit(&w);
+	else
+		mrdem_writer_abort(&w);
+	if (j.have_contacts)
+		mrdem_contacts_release(&j.contacts);
+	mrdem_stepper_release(&j.st);
+	mrdem_scene_release(&j.scene);
+	mrdem_reader_close(&r);
+	return rc == 0 ? 0 : 1;
+}
