@@ -57,11 +57,11 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # Every test prints TAP; prove runs unit binaries and e2e scripts alike.
 check: $(TOOLS) $(UNITS)
-	MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) \
+	MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) $(CHECK_ENV) \
 	  prove --exec '' $(UNITS) tests/e2e/*.sh
 
 asan:
-	$(MAKE) check BUILD=build-asan BIN=build-asan/bin OPT='-O1 -g' \
+	$(MAKE) check BUILD=build-asan BIN=build-asan/bin OPT='-O1 -g' CHECK_ENV=MRDEM_ASAN=1 \
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all'
 
 bench: $(TOOLS) $(BENCHES)

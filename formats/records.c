@@ -263,7 +263,7 @@ int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct m
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		if (p->flags[i] & ~(uint32_t)MRDEM_PARTICLE_FIXED) {
+		if (p->flags[i] & ~(uint32_t)MRDEM_PARTICLE_FLAGS_KNOWN) {
 			mrdem_record_error(rec, src, "particle %zu: unknown flags 0x%x", i, p->flags[i]);
 			goto fail;
 		}

@@ -23,10 +23,6 @@
 #include "common/dynamics/rigid_body.h"
 #include "common/scene/scene.h"
 
-/* Particle flag: the velocities are half a step behind the position (a
- * velocity Verlet step is waiting for its closing half kick). Stored in the
- * frame with the particle's other flags. */
-#define MRDEM_PARTICLE_HALF_KICK 2u
 
 /* "explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"
  * (the spellings of scene files), or NULL for an unknown value. */

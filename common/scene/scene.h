@@ -54,7 +54,11 @@ struct mrdem_setup {
 };
 
 enum {
-	MRDEM_PARTICLE_FIXED = 1, /* immovable obstacle (infinite mass) */
+	MRDEM_PARTICLE_FIXED = 1,     /* immovable obstacle (infinite mass) */
+	/* velocities are half a step behind the position: a velocity Verlet
+	 * step awaits its closing half kick (common/dynamics/integrate.h) */
+	MRDEM_PARTICLE_HALF_KICK = 2,
+	MRDEM_PARTICLE_FLAGS_KNOWN = 3,
 };
 
 /* Particle state, structure of arrays. */
@@ -104,7 +108,7 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
 /* Index of the shape with this name, or -1. */
 long mrdem_scene_find_shape(const struct mrdem_scene *s, const char *name);
 
-/* Mass and body-frame inertia (about com) of particle i; 0 mass for fixed. */
+/* Mass of particle i; 0 for fixed particles. */
 double mrdem_particle_mass(const struct mrdem_scene *s, size_t i);
 
 #endif
