@@ -1,0 +1,167 @@
+/* Broad-phase driver: bounding spheres, particle pairs by the chosen
+ * method, plane pairs, and the canonical id list. */
+#include "common/broad/broad.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/broad/broad_methods.h"
+#include "common/util/error.h"
+
+struct mrdem_broad {
+	size_t cap;
+	double *radius;
+	struct mrdem_ipairs pairs;
+	struct mrdem_grid *grid;
+};
+
+int mrdem_broad_method_parse(const char *name)
+{
+	if (!strcmp(name, "grid"))
+		return MRDEM_BROAD_GRID;
+	if (!strcmp(name, "brute"))
+		return MRDEM_BROAD_BRUTE;
+	return -1;
+}
+
+const char *mrdem_broad_method_name(int method)
+{
+	return method == MRDEM_BROAD_BRUTE ? "brute" : "grid";
+}
+
+void mrdem_ipairs_push(struct mrdem_ipairs *p, size_t i, size_t j)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 256;
+		p->ij = mrdem_xrealloc(p->ij, 2 * p->cap * sizeof *p->ij);
+	}
+	p->ij[2 * p->n] = i;
+	p->ij[2 * p->n + 1] = j;
+	p->n++;
+}
+
+void mrdem_ipairs_release(struct mrdem_ipairs *p)
+{
+	free(p->ij);
+	memset(p, 0, sizeof *p);
+}
+
+void mrdem_ipairs_concat(struct mrdem_ipairs *out, struct mrdem_ipairs *part, int nparts)
+{
+	size_t total = 0;
+	for (int t = 0; t < nparts; t++)
+		total += part[t].n;
+	if (total > out->cap) {
+		out->ij = mrdem_xrealloc(out->ij, 2 * total * sizeof *out->ij);
+		out->cap = total;
+	}
+	out->n = 0;
+	for (int t = 0; t < nparts; t++) {
+		if (part[t].n)
+			memcpy(&out->ij[2 * out->n], part[t].ij, 2 * part[t].n * sizeof *out->ij);
+		out->n += part[t].n;
+		mrdem_ipairs_release(&part[t]);
+	}
+}
+
+struct mrdem_broad *mrdem_broad_new(void)
+{
+	struct mrdem_broad *b = mrdem_xcalloc(1, sizeof *b);
+	b->grid = mrdem_grid_new();
+	return b;
+}
+
+void mrdem_broad_free(struct mrdem_broad *b)
+{
+	if (!b)
+		return;
+	free(b->radius);
+	mrdem_ipairs_release(&b->pairs);
+	mrdem_grid_free(b->grid);
+	free(b);
+}
+
+/* Signed distance of x from plane k's surface, positive on the free side. */
+static double plane_distance(const struct mrdem_plane *pl, const double x[3])
+{
+	double d[3] = {x[0] - pl->point[0], x[1] - pl->point[1], x[2] - pl->point[2]};
+	return d[0] * pl->normal[0] + d[1] * pl->normal[1] + d[2] * pl->normal[2];
+}
+
+static int check_planes(const struct mrdem_setup *su)
+{
+	for (uint32_t k = 0; k < su->nplanes; k++) {
+		const struct mrdem_plane *pl = &su->planes[k];
+		double len = sqrt(pl->normal[0] * pl->normal[0] + pl->normal[1] * pl->normal[1] +
+				  pl->normal[2] * pl->normal[2]);
+		if (!(fabs(len - 1) <= 1e-6) || !isfinite(pl->point[0] + pl->point[1] + pl->point[2]))
+			return mrdem_error("plane %u: needs a finite point and a unit normal (|n| = %g)",
+					   k, len);
+	}
+	if (su->nplanes && !(su->plane_epsilon >= 0 && isfinite(su->plane_epsilon)))
+		return mrdem_error("plane_epsilon %g: need a finite value >= 0", su->plane_epsilon);
+	return 0;
+}
+
+int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int method,
+		      struct mrdem_pairs *out, struct mrdem_broad_stats *st)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const struct mrdem_setup *su = &s->setup;
+	size_t n = p->n;
+	struct mrdem_broad_stats local;
+	if (!st)
+		st = &local;
+	memset(st, 0, sizeof *st);
+	out->n = 0;
+	out->step = s->frame.step;
+
+	if (method != MRDEM_BROAD_GRID && method != MRDEM_BROAD_BRUTE)
+		return mrdem_error("unknown broad-phase method %d", method);
+	if (check_planes(su))
+		return -1;
+	if (n > b->cap) {
+		b->radius = mrdem_xrealloc(b->radius, n * sizeof *b->radius);
+		b->cap = n;
+	}
+	if (mrdem_broad_bounds(s, b->radius))
+		return -1;
+
+	if (method == MRDEM_BROAD_BRUTE)
+		mrdem_broad_brute_pairs(p->pos, b->radius, p->flags, n, &b->pairs, &st->sphere_tests);
+	else
+		mrdem_broad_grid_pairs(b->grid, p->pos, b->radius, p->flags, n, &b->pairs,
+				       &st->sphere_tests, &st->cells, &st->cell_size);
+
+	/* Interleave: particle i's particle pairs, then its plane pairs. */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (; k < b->pairs.n && b->pairs.ij[2 * k] == i; k++)
+			mrdem_pairs_push(out, p->id[i], p->id[b->pairs.ij[2 * k + 1]]);
+		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+			continue;
+		for (uint32_t q = 0; q < su->nplanes; q++) {
+			st->plane_tests++;
+			if (plane_distance(&su->planes[q], &p->pos[3 * i]) <=
+			    b->radius[i] + su->plane_epsilon) {
+				mrdem_pairs_push(out, p->id[i], MRDEM_PLANE_ID(q));
+				st->plane_pairs++;
+			}
+		}
+	}
+	st->particle_pairs = b->pairs.n;
+	return 0;
+}
+
+void mrdem_broad_stats_add(struct mrdem_stats *out, int method, const struct mrdem_broad_stats *st)
+{
+	mrdem_stats_add(out, "broad_pairs", (double)st->particle_pairs);
+	mrdem_stats_add(out, "broad_plane_pairs", (double)st->plane_pairs);
+	mrdem_stats_add(out, "broad_sphere_tests", (double)st->sphere_tests);
+	mrdem_stats_add(out, "broad_plane_tests", (double)st->plane_tests);
+	if (method == MRDEM_BROAD_GRID) {
+		mrdem_stats_add(out, "broad_cells", (double)st->cells);
+		mrdem_stats_add(out, "broad_cell_size", st->cell_size);
+	}
+}

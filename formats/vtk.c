@@ -1,0 +1,479 @@
+#include "formats/vtk.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/geom/quat.h"
+#include "common/util/error.h"
+#include "formats/outfile.h"
+
+/* ---- data arrays, ASCII or base64 */
+
+struct vtk_out {
+	FILE *f;
+	int enc;
+	unsigned char carry[3]; /* base64: bytes waiting for a full group */
+	int ncarry;
+	size_t nvals;           /* ASCII: values on the current line */
+};
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void b64_group(FILE *f, const unsigned char *g, int n)
+{
+	char out[4];
+	unsigned v = (unsigned)g[0] << 16 | (n > 1 ? (unsigned)g[1] << 8 : 0) | (n > 2 ? g[2] : 0);
+	out[0] = b64[v >> 18 & 63];
+	out[1] = b64[v >> 12 & 63];
+	out[2] = n > 1 ? b64[v >> 6 & 63] : '=';
+	out[3] = n > 2 ? b64[v & 63] : '=';
+	fwrite(out, 1, 4, f);
+}
+
+static void b64_put(struct vtk_out *o, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		o->carry[o->ncarry++] = p[i];
+		if (o->ncarry == 3) {
+			b64_group(o->f, o->carry, 3);
+			o->ncarry = 0;
+		}
+	}
+}
+
+/* End one base64 block (VTK encodes the header and the data separately). */
+static void b64_flush(struct vtk_out *o)
+{
+	if (o->ncarry)
+		b64_group(o->f, o->carry, o->ncarry);
+	o->ncarry = 0;
+}
+
+static void put_le(struct vtk_out *o, uint64_t v, int nbytes)
+{
+	unsigned char b[8];
+	for (int i = 0; i < nbytes; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	b64_put(o, b, (size_t)nbytes);
+}
+
+static void ascii_sep(struct vtk_out *o)
+{
+	if (o->nvals && o->nvals % 9 == 0)
+		fputs("\n", o->f);
+	else if (o->nvals)
+		fputc(' ', o->f);
+	o->nvals++;
+}
+
+static void put_f64(struct vtk_out *o, double v)
+{
+	if (o->enc == MRDEM_VTK_ASCII) {
+		ascii_sep(o);
+		fprintf(o->f, "%.17g", v);
+	} else {
+		uint64_t u;
+		memcpy(&u, &v, 8);
+		put_le(o, u, 8);
+	}
+}
+
+static void put_f32(struct vtk_out *o, float v)
+{
+	if (o->enc == MRDEM_VTK_ASCII) {
+		ascii_sep(o);
+		fprintf(o->f, "%.9g", (double)v);
+	} else {
+		uint32_t u;
+		memcpy(&u, &v, 4);
+		put_le(o, u, 4);
+	}
+}
+
+static void put_u64(struct vtk_out *o, uint64_t v)
+{
+	if (o->enc == MRDEM_VTK_ASCII) {
+		ascii_sep(o);
+		fprintf(o->f, "%llu", (unsigned long long)v);
+	} else {
+		put_le(o, v, 8);
+	}
+}
+
+static void put_i64(struct vtk_out *o, int64_t v)
+{
+	if (o->enc == MRDEM_VTK_ASCII) {
+		ascii_sep(o);
+		fprintf(o->f, "%lld", (long long)v);
+	} else {
+		put_le(o, (uint64_t)v, 8);
+	}
+}
+
+static void put_u32(struct vtk_out *o, uint32_t v)
+{
+	if (o->enc == MRDEM_VTK_ASCII) {
+		ascii_sep(o);
+		fprintf(o->f, "%lu", (unsigned long)v);
+	} else {
+		put_le(o, v, 4);
+	}
+}
+
+static void put_i32(struct vtk_out *o, int32_t v)
+{
+	if (o->enc == MRDEM_VTK_ASCII) {
+		ascii_sep(o);
+		fprintf(o->f, "%ld", (long)v);
+	} else {
+		put_le(o, (uint32_t)v, 4);
+	}
+}
+
+static void put_u8(struct vtk_out *o, unsigned v)
+{
+	if (o->enc == MRDEM_VTK_ASCII) {
+		ascii_sep(o);
+		fprintf(o->f, "%u", v);
+	} else {
+		unsigned char b = (unsigned char)v;
+		b64_put(o, &b, 1);
+	}
+}
+
+static size_t type_size(const char *type)
+{
+	if (!strcmp(type, "Float64") || !strcmp(type, "Int64") || !strcmp(type, "UInt64"))
+		return 8;
+	if (!strcmp(type, "UInt8"))
+		return 1;
+	return 4;
+}
+
+/* Open a DataArray of `count` values; tuples > 0 adds NumberOfTuples
+ * (field data). */
+static void array_begin(struct vtk_out *o, const char *indent, const char *type, const char *name,
+			int ncomp, size_t count, size_t tuples)
+{
+	fprintf(o->f, "%s<DataArray type=\"%s\" Name=\"%s\"", indent, type, name);
+	if (ncomp > 1)
+		fprintf(o->f, " NumberOfComponents=\"%d\"", ncomp);
+	if (tuples)
+		fprintf(o->f, " NumberOfTuples=\"%zu\"", tuples);
+	fprintf(o->f, " format=\"%s\">\n", o->enc == MRDEM_VTK_ASCII ? "ascii" : "binary");
+	o->nvals = 0;
+	if (o->enc == MRDEM_VTK_BASE64) {
+		put_le(o, (uint64_t)count * type_size(type), 8);
+		b64_flush(o);
+	}
+}
+
+static void array_end(struct vtk_out *o, const char *indent)
+{
+	if (o->enc == MRDEM_VTK_BASE64)
+		b64_flush(o);
+	fprintf(o->f, "\n%s</DataArray>\n", indent);
+}
+
+static void write_head(struct vtk_out *o, double time, uint64_t step)
+{
+	fputs("<?xml version=\"1.0\"?>\n"
+	      "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+	      "header_type=\"UInt64\">\n"
+	      "  <PolyData>\n"
+	      "    <FieldData>\n",
+	      o->f);
+	array_begin(o, "      ", "Float64", "TIME", 1, 1, 1);
+	put_f64(o, time);
+	array_end(o, "      ");
+	array_begin(o, "      ", "UInt64", "STEP", 1, 1, 1);
+	put_u64(o, step);
+	array_end(o, "      ");
+	fputs("    </FieldData>\n", o->f);
+}
+
+static void write_tail(struct vtk_out *o)
+{
+	fputs("    </Piece>\n"
+	      "  </PolyData>\n"
+	      "</VTKFile>\n",
+	      o->f);
+}
+
+/* ---- particle surfaces */
+
+static int check_state(const struct mrdem_scene *s)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	for (size_t i = 0; i < p->n; i++) {
+		double sum = 0, qn = 0;
+		for (int a = 0; a < 3; a++)
+			sum += p->pos[3 * i + a] + p->vel[3 * i + a] + p->angvel[3 * i + a];
+		for (int a = 0; a < 4; a++)
+			qn += p->quat[4 * i + a] * p->quat[4 * i + a];
+		if (!isfinite(sum) || !isfinite(qn) || !(qn > 0))
+			return mrdem_error("step %llu: particle %llu has a non-finite position, "
+					   "orientation or velocity",
+					   (unsigned long long)s->frame.step,
+					   (unsigned long long)p->id[i]);
+		if (p->shape[i] >= s->nshapes)
+			return mrdem_error("step %llu: particle %llu uses shape %u of %u",
+					   (unsigned long long)s->frame.step,
+					   (unsigned long long)p->id[i], p->shape[i], s->nshapes);
+	}
+	return 0;
+}
+
+/* World position of vertex v of particle i. */
+static void world_vertex(const struct mrdem_mesh *m, const double rot[9], const double pos[3],
+			 uint32_t v, double out[3])
+{
+	double local[3];
+	for (int a = 0; a < 3; a++)
+		local[a] = m->verts[3 * (size_t)v + a] - m->mass.com[a];
+	mat3_apply(out, rot, local);
+	for (int a = 0; a < 3; a++)
+		out[a] += pos[a];
+}
+
+static void particle_rotation(const struct mrdem_particles *p, size_t i, double rot[9])
+{
+	double q[4];
+	memcpy(q, &p->quat[4 * i], sizeof q);
+	quat_normalize(q);
+	quat_to_matrix(q, rot);
+}
+
+static int write_surfaces(struct vtk_out *o, const struct mrdem_scene *s)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t npts = 0, ntris = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		npts += s->shapes[p->shape[i]].mesh.nverts;
+		ntris += s->shapes[p->shape[i]].mesh.ntris;
+	}
+	write_head(o, s->frame.time, s->frame.step);
+	fprintf(o->f,
+		"    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+		"NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n"
+		"      <CellData Scalars=\"particle_id\" Vectors=\"velocity\">\n",
+		npts, ntris);
+	const char *in = "        ";
+
+	array_begin(o, in, "UInt64", "particle_id", 1, ntris, 0);
+	for (size_t i = 0; i < p->n; i++)
+		for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
+			put_u64(o, p->id[i]);
+	array_end(o, in);
+	array_begin(o, in, "UInt32", "shape", 1, ntris, 0);
+	for (size_t i = 0; i < p->n; i++)
+		for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
+			put_u32(o, p->shape[i]);
+	array_end(o, in);
+	array_begin(o, in, "UInt8", "fixed", 1, ntris, 0);
+	for (size_t i = 0; i < p->n; i++)
+		for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
+			put_u8(o, (p->flags[i] & MRDEM_PARTICLE_FIXED) ? 1 : 0);
+	array_end(o, in);
+	array_begin(o, in, "UInt32", "triangle", 1, ntris, 0);
+	for (size_t i = 0; i < p->n; i++)
+		for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
+			put_u32(o, t);
+	array_end(o, in);
+	static const char *const vec_names[2] = {"velocity", "angular_velocity"};
+	for (int k = 0; k < 2; k++) {
+		const double *v = k ? p->angvel : p->vel;
+		array_begin(o, in, "Float64", vec_names[k], 3, 3 * ntris, 0);
+		for (size_t i = 0; i < p->n; i++)
+			for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
+				for (int a = 0; a < 3; a++)
+					put_f64(o, v[3 * i + a]);
+		array_end(o, in);
+	}
+	fputs("      </CellData>\n      <Points>\n", o->f);
+
+	array_begin(o, in, "Float32", "Points", 3, 3 * npts, 0);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct mrdem_mesh *m = &s->shapes[p->shape[i]].mesh;
+		double rot[9], x[3];
+		particle_rotation(p, i, rot);
+		for (uint32_t v = 0; v < m->nverts; v++) {
+			world_vertex(m, rot, &p->pos[3 * i], v, x);
+			for (int a = 0; a < 3; a++) {
+				float f = (float)x[a];
+				if (!isfinite(f))
+					return mrdem_error("step %llu: particle %llu: vertex %u lies outside "
+							   "single precision range",
+							   (unsigned long long)s->frame.step,
+							   (unsigned long long)p->id[i], v);
+				put_f32(o, f);
+			}
+		}
+	}
+	array_end(o, in);
+	fputs("      </Points>\n      <Polys>\n", o->f);
+
+	array_begin(o, in, "Int64", "connectivity", 1, 3 * ntris, 0);
+	size_t base = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct mrdem_mesh *m = &s->shapes[p->shape[i]].mesh;
+		for (size_t k = 0; k < 3 * (size_t)m->ntris; k++)
+			put_i64(o, (int64_t)(base + m->tris[k]));
+		base += m->nverts;
+	}
+	array_end(o, in);
+	array_begin(o, in, "Int64", "offsets", 1, ntris, 0);
+	for (size_t t = 1; t <= ntris; t++)
+		put_i64(o, (int64_t)(3 * t));
+	array_end(o, in);
+	fputs("      </Polys>\n", o->f);
+	write_tail(o);
+	return 0;
+}
+
+int mrdem_vtk_write_surfaces(const char *path, const struct mrdem_scene *s, int encoding)
+{
+	if (check_state(s))
+		return -1;
+	struct mrdem_outfile of;
+	if (mrdem_outfile_open(&of, path, 0))
+		return -1;
+	struct vtk_out o = {.f = of.f, .enc = encoding};
+	if (write_surfaces(&o, s)) {
+		mrdem_outfile_abort(&of);
+		return -1;
+	}
+	return mrdem_outfile_commit(&of);
+}
+
+/* ---- contact points */
+
+static int check_contacts(const struct mrdem_contacts *c)
+{
+	for (size_t k = 0; k < c->n; k++) {
+		const struct mrdem_contact *q = &c->c[k];
+		double sum = q->dist + q->depth;
+		for (int a = 0; a < 3; a++)
+			sum += q->x[a] + q->normal[a];
+		if (!isfinite(sum))
+			return mrdem_error("step %llu: contact %zu (particles %llu, %llu) has a "
+					   "non-finite value",
+					   (unsigned long long)c->step, k, (unsigned long long)q->a,
+					   (unsigned long long)q->b);
+	}
+	return 0;
+}
+
+static void write_contacts(struct vtk_out *o, const struct mrdem_contacts *c, double time)
+{
+	size_t n = c->n;
+	const char *in = "        ";
+	write_head(o, time, c->step);
+	fprintf(o->f,
+		"    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"0\" "
+		"NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
+		"      <PointData Scalars=\"depth\" Normals=\"normal\">\n",
+		n, n);
+	array_begin(o, in, "Float64", "normal", 3, 3 * n, 0);
+	for (size_t k = 0; k < n; k++)
+		for (int a = 0; a < 3; a++)
+			put_f64(o, c->c[k].normal[a]);
+	array_end(o, in);
+	array_begin(o, in, "Float64", "dist", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_f64(o, c->c[k].dist);
+	array_end(o, in);
+	array_begin(o, in, "Float64", "depth", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_f64(o, c->c[k].depth);
+	array_end(o, in);
+	array_begin(o, in, "UInt64", "particle_a", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_u64(o, c->c[k].a);
+	array_end(o, in);
+	array_begin(o, in, "UInt64", "particle_b", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_u64(o, c->c[k].b);
+	array_end(o, in);
+	array_begin(o, in, "Int32", "plane", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i32(o, c->c[k].b >= MRDEM_PLANE_ID_MIN ? (int32_t)(UINT64_MAX - c->c[k].b) : -1);
+	array_end(o, in);
+	array_begin(o, in, "Int64", "tri_a", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i64(o, c->c[k].tri_a == UINT32_MAX ? -1 : (int64_t)c->c[k].tri_a);
+	array_end(o, in);
+	array_begin(o, in, "Int64", "tri_b", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i64(o, c->c[k].tri_b == UINT32_MAX ? -1 : (int64_t)c->c[k].tri_b);
+	array_end(o, in);
+	fputs("      </PointData>\n      <Points>\n", o->f);
+	array_begin(o, in, "Float64", "Points", 3, 3 * n, 0);
+	for (size_t k = 0; k < n; k++)
+		for (int a = 0; a < 3; a++)
+			put_f64(o, c->c[k].x[a]);
+	array_end(o, in);
+	fputs("      </Points>\n      <Verts>\n", o->f);
+	array_begin(o, in, "Int64", "connectivity", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i64(o, (int64_t)k);
+	array_end(o, in);
+	array_begin(o, in, "Int64", "offsets", 1, n, 0);
+	for (size_t k = 1; k <= n; k++)
+		put_i64(o, (int64_t)k);
+	array_end(o, in);
+	fputs("      </Verts>\n", o->f);
+	write_tail(o);
+}
+
+int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, double time,
+			     int encoding)
+{
+	if (check_contacts(c))
+		return -1;
+	struct mrdem_outfile of;
+	if (mrdem_outfile_open(&of, path, 0))
+		return -1;
+	struct vtk_out o = {.f = of.f, .enc = encoding};
+	write_contacts(&o, c, time);
+	return mrdem_outfile_commit(&of);
+}
+
+/* ---- time series */
+
+/* Write s as an XML attribute value. */
+static void xml_attr(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+int mrdem_vtk_write_pvd(const char *path, const struct mrdem_pvd_entry *e, size_t n)
+{
+	struct mrdem_outfile of;
+	if (mrdem_outfile_open(&of, path, 0))
+		return -1;
+	FILE *f = of.f;
+	fputs("<?xml version=\"1.0\"?>\n"
+	      "<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+	      "  <Collection>\n",
+	      f);
+	for (size_t k = 0; k < n; k++) {
+		fprintf(f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"%u\" file=\"",
+			e[k].time, e[k].part);
+		xml_attr(f, e[k].file);
+		fputs("\"/>\n", f);
+	}
+	fputs("  </Collection>\n</VTKFile>\n", f);
+	return mrdem_outfile_commit(&of);
+}

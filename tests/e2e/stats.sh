@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# mrdem-stats: exact energies and momenta of known frames, contacts and
+# stats columns, row order, Markdown, errors.
+. "$(dirname "$0")/../lib/test-lib.sh"
+G=$TOP/tests/golden
+E=$TOP/tests/e2e
+
+# Value of column $2 in row $3 (0-based, after the header) of CSV file $1.
+csv() {
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(rows[int(sys.argv[3])][sys.argv[2]])' "$1" "$2" "$3"
+}
+
+# One octahedron (r = 0.5, volume 1/6, I = m r^2 / 5) of density 3: m = 1/2.
+# Frame at step 0: v = (3, 4, 0), w = (0, 0, 2), z = 2; a fixed particle
+# moving fast is left out. Frame at step 10: v = (0, 0, -1). Stats records
+# for steps 10 and 5 (no frame) from two sources, one reusing a name.
+cat >known.py <<PY
+import gzip, struct, sys
+sys.path.insert(0, "$E")
+import randscene as R
+oct_ = R.octahedron("ball", 0.5, [0.0, 0.0, 0.0])
+def part(i, vel, w, fixed=False):
+    return {"id": i, "shape": 0, "fixed": fixed, "pos": [1.0, -1.0, 2.0], "quat": [0.6, 0.8, 0.0, 0.0],
+            "vel": vel, "angvel": w, "density": 3.0, "eps": 0.01}
+s = R.MAGIC + struct.pack("<II", 1, 0) + R.record(1, R.setup_payload([], 0.01, (0.0, 0.0, -9.81)))
+s += R.record(2, R.mesh_payload(0, oct_))
+s += R.record(4, R.frame_payload(0, 0.0, [part(7, [3.0, 4.0, 0.0], [0.0, 0.0, 2.0]),
+                                          part(8, [100.0, 0, 0], [0, 0, 50.0], fixed=True)]))
+s += R.record(6, R.contacts_payload(0, []))
+s += R.record(4, R.frame_payload(10, 0.25, [part(7, [0.0, 0.0, -1.0], [0.0, 0.0, 0.0])]))
+s += R.record(6, R.contacts_payload(10, [{"a": 7, "b": 2**64 - 1, "tri_a": 1, "tri_b": 2**32 - 1,
+    "x": [0.0] * 3, "normal": [0, 0, 1.0], "dist": 0.0, "depth": 0.01}] * 2))
+s += R.record(7, R.stats_payload("mrdem-contact", 10, [("comparisons_level0", 64.0), ("fallbacks", 1.0)]))
+s += R.record(7, R.stats_payload("mrdem-contact", 5, [("comparisons_level0", 8.0)]))
+s += R.record(7, R.stats_payload("mrdem-step", 5, [("fallbacks", 2.0)]))
+open("known.mrd", "wb").write(gzip.compress(s))
+PY
+
+expect_success "known particle: exact kinetic, rotational and potential energy, momenta" '
+	python3 known.py && mrdem-stats known.mrd >k.csv &&
+	assert_eq "$(csv k.csv step 0)" 0 && assert_eq "$(csv k.csv time 0)" 0 &&
+	assert_eq "$(csv k.csv kinetic_translational 0)" 6.25 "1/2 m v^2" &&
+	assert_near "$(csv k.csv kinetic_rotational 0)" 0.05 1e-15 "1/2 w I w" &&
+	assert_near "$(csv k.csv kinetic 0)" 6.3 1e-14 kinetic &&
+	assert_near "$(csv k.csv potential_gravity 0)" 9.81 1e-14 "m g z" &&
+	assert_eq "$(csv k.csv momentum_x 0)" 1.5 && assert_eq "$(csv k.csv momentum_y 0)" 2 &&
+	assert_eq "$(csv k.csv momentum_z 0)" 0 &&
+	assert_near "$(csv k.csv angular_momentum_x 0)" -4 1e-14 "(x cross m v)_x" &&
+	assert_near "$(csv k.csv angular_momentum_y 0)" 3 1e-14 &&
+	assert_near "$(csv k.csv angular_momentum_z 0)" 3.55 1e-14 "3.5 + I w = 0.05" &&
+	assert_eq "$(csv k.csv contacts 0)" 0 contacts'
+
+expect_success "rows sorted by step; stats-only step has empty energy cells" '
+	python3 known.py && mrdem-stats known.mrd >k.csv &&
+	assert_eq "$(cut -d, -f1 k.csv | tr "\n" " ")" "step 0 5 10 " steps &&
+	assert_eq "$(csv k.csv kinetic 1)" "" "no frame at step 5" &&
+	assert_eq "$(csv k.csv time 2)" 0.25 && assert_eq "$(csv k.csv kinetic_translational 2)" 0.25 &&
+	assert_eq "$(csv k.csv contacts 2)" 2 "contacts of step 10"'
+
+expect_success "stats columns: union of names, first-appearance order, clashes qualified" '
+	python3 known.py && mrdem-stats known.mrd >k.csv &&
+	assert_eq "$(head -1 k.csv | cut -d, -f14-)" "comparisons_level0,mrdem-contact:fallbacks,mrdem-step:fallbacks" header &&
+	assert_eq "$(csv k.csv comparisons_level0 1)" 8 && assert_eq "$(csv k.csv comparisons_level0 2)" 64 &&
+	assert_eq "$(csv k.csv mrdem-step:fallbacks 1)" 2 && assert_eq "$(csv k.csv mrdem-step:fallbacks 2)" "" &&
+	assert_eq "$(csv k.csv mrdem-contact:fallbacks 2)" 1'
+
+expect_success "golden scene: two tetrahedra (m = 1/6, v = 0.5, w = 0.1, Izz = 1/80)" '
+	mrdem-stats -o g.csv "$G/good-scene.mrd" &&
+	assert_eq "$(csv g.csv kinetic_translational 0)" 0.041666666666666664 "2 x 1/2 (1/6) 0.25" &&
+	assert_near "$(csv g.csv kinetic_rotational 0)" 1.25e-4 1e-18 &&
+	assert_near "$(csv g.csv momentum_x 0)" 0.16666666666666666 1e-16 &&
+	assert_near "$(csv g.csv angular_momentum_z 0)" 0.0025 1e-17 &&
+	assert_eq "$(csv g.csv contacts 0)" 1 && assert_eq "$(csv g.csv comparisons 0)" 1234 &&
+	assert_eq "$(csv g.csv gen.py:contacts 0)" 3'
+
+expect_success "--markdown: header, alignment row, 6 significant digits" '
+	python3 known.py && mrdem-stats --markdown known.mrd >k.md &&
+	assert_eq "$(sed -n 2p k.md | tr -cd "|" | wc -c)" "$(head -1 k.md | tr -cd "|" | wc -c)" columns &&
+	assert_grep "^| step | time | kinetic_translational |" k.md &&
+	assert_grep "^|---:|" k.md &&
+	assert_grep "^| 0 | 0 | 6.25 | 0.05 | 6.3 | 9.81 |" k.md && assert_eq "$(wc -l <k.md)" 5 lines'
+
+expect_success "through pipes after mrdem-pairs: one row per frame with broad-phase columns" '
+	python3 "$E/randscene.py" s.mrd s.json --seed 2 --n 60 --frames 3 &&
+	cat s.mrd | mrdem-pairs | mrdem-stats - >p.csv &&
+	assert_eq "$(wc -l <p.csv)" 4 rows && assert_grep "broad_pairs" p.csv && assert_grep "level1" p.csv &&
+	python3 - p.csv s.json <<PY
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+frames = json.load(open(sys.argv[2]))["frames"]
+for r, f in zip(rows, frames):
+    planes = sum(1 for a, b in f["pairs"] if b >= 2**64 - 2**32)
+    assert int(r["step"]) == f["step"] and float(r["broad_pairs"]) == len(f["pairs"]) - planes, r
+PY'
+
+expect_success "truncated input: exit 1, message, no output file" '
+	mrdem-stats -o t.csv "$G/bad-truncated-record.mrd" 2>err.txt; rc=$?
+	assert_eq $rc 1 "exit status" && assert_grep "truncated" err.txt && [ ! -e t.csv ]'
+expect_failure "nothing to tabulate" 'mrdem-stats "$G/good-mesh.mrd"'
+expect_success "--help prints usage" 'mrdem-stats --help | grep -q "usage: mrdem-stats"'
+expect_failure "two inputs" 'mrdem-stats "$G/good-scene.mrd" "$G/good-scene.mrd"'
+
+done_testing

@@ -1,0 +1,428 @@
+/* Broad phase: analytic cases, and the property that the grid method
+ * returns exactly the brute-force list on many random scenes. */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/broad/broad.h"
+#include "common/util/rng.h"
+#include "tests/lib/tap.h"
+
+/* Octahedron with vertices at distance r from centre c; its reference
+ * point (mass.com) is set to c, so the bound radius is exactly r. */
+static void octahedron(struct mrdem_mesh *m, double r, const double c[3])
+{
+	static const double v[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+	static const uint32_t t[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
+					 {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+	mrdem_mesh_init(m);
+	mrdem_mesh_alloc(m, 6, 8);
+	for (int i = 0; i < 6; i++)
+		for (int a = 0; a < 3; a++)
+			m->verts[3 * i + a] = c[a] + r * v[i][a];
+	memcpy(m->tris, t, sizeof t);
+	m->open = 0;
+	memset(&m->mass, 0, sizeof m->mass);
+	m->mass.volume = 4.0 / 3.0 * r * r * r;
+	memcpy(m->mass.com, c, sizeof m->mass.com);
+}
+
+static void add_octa_shape(struct mrdem_scene *s, double r, const double c[3])
+{
+	struct mrdem_mesh m;
+	octahedron(&m, r, c);
+	mrdem_scene_add_shape(s, "octa", &m);
+}
+
+static size_t add_particle(struct mrdem_scene *s, uint64_t id, uint32_t shape, double x, double y,
+			   double z, double eps)
+{
+	size_t i = mrdem_particles_push(&s->frame.p, id, shape);
+	s->frame.p.pos[3 * i] = x;
+	s->frame.p.pos[3 * i + 1] = y;
+	s->frame.p.pos[3 * i + 2] = z;
+	s->frame.p.eps[i] = eps;
+	return i;
+}
+
+static void add_plane(struct mrdem_scene *s, const double pt[3], const double n[3])
+{
+	struct mrdem_setup *su = &s->setup;
+	su->planes = realloc(su->planes, (su->nplanes + 1) * sizeof *su->planes);
+	memcpy(su->planes[su->nplanes].point, pt, 3 * sizeof(double));
+	memcpy(su->planes[su->nplanes].normal, n, 3 * sizeof(double));
+	su->nplanes++;
+}
+
+static int run(const struct mrdem_scene *s, int method, struct mrdem_pairs *out,
+	       struct mrdem_broad_stats *st)
+{
+	struct mrdem_broad *b = mrdem_broad_new();
+	int r = mrdem_broad_phase(b, s, method, out, st);
+	mrdem_broad_free(b);
+	return r;
+}
+
+static int same_pairs(const struct mrdem_pairs *a, const struct mrdem_pairs *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (size_t k = 0; k < a->n; k++)
+		if (a->p[k].a != b->p[k].a || a->p[k].b != b->p[k].b)
+			return 0;
+	return 1;
+}
+
+static int has_pair(const struct mrdem_pairs *p, uint64_t a, uint64_t b)
+{
+	for (size_t k = 0; k < p->n; k++)
+		if (p->p[k].a == a && p->p[k].b == b)
+			return 1;
+	return 0;
+}
+
+/* Both methods agree and return `want` pairs; returns the grid list. */
+static void check_both(const struct mrdem_scene *s, struct mrdem_pairs *grid, size_t want,
+		       const char *what)
+{
+	struct mrdem_pairs brute;
+	mrdem_pairs_init(&brute);
+	int rb = run(s, MRDEM_BROAD_BRUTE, &brute, NULL);
+	int rg = run(s, MRDEM_BROAD_GRID, grid, NULL);
+	tap_ok(rb == 0 && rg == 0, "%s: both methods succeed", what);
+	tap_eq_int(grid->n, want, "%s: pair count", what);
+	tap_ok(same_pairs(&brute, grid), "%s: grid == brute", what);
+	mrdem_pairs_release(&brute);
+}
+
+static void test_touching(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	double c0[3] = {0, 0, 0}, c5[3] = {5, -2, 1};
+	add_octa_shape(&s, 1.0, c0);
+	add_octa_shape(&s, 1.0, c5); /* reference point away from the origin */
+	/* Bound radius 1 + 0.25 = 1.25 each: exactly touching at 2.5. */
+	add_particle(&s, 10, 0, 0, 0, 0, 0.25);
+	add_particle(&s, 20, 1, 2.5, 0, 0, 0.25);
+	add_particle(&s, 30, 0, 0, 2.5000001, 0, 0.25);
+	struct mrdem_pairs p;
+	mrdem_pairs_init(&p);
+	check_both(&s, &p, 1, "touching spheres");
+	tap_ok(has_pair(&p, 10, 20), "touching spheres (distance = r_a + r_b) are a pair");
+	tap_ok(!has_pair(&p, 10, 30), "spheres 1e-7 apart are not");
+	tap_eq_int(p.step, s.frame.step, "pairs carry the frame's step");
+	mrdem_pairs_release(&p);
+	mrdem_scene_release(&s);
+}
+
+static void test_fixed_and_order(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 1.0, c0);
+	/* ids deliberately not in index order */
+	add_particle(&s, 7, 0, 0, 0, 0, 0);
+	add_particle(&s, 3, 0, 1, 0, 0, 0);
+	add_particle(&s, 5, 0, 0.5, 1, 0, 0);
+	s.frame.p.flags[0] = MRDEM_PARTICLE_FIXED;
+	s.frame.p.flags[1] = MRDEM_PARTICLE_FIXED;
+	struct mrdem_pairs p;
+	mrdem_pairs_init(&p);
+	check_both(&s, &p, 2, "fixed particles");
+	tap_ok(p.n == 2 && p.p[0].a == 7 && p.p[0].b == 5 && p.p[1].a == 3 && p.p[1].b == 5,
+	       "fixed-fixed skipped; pairs in frame index order with a first");
+	struct mrdem_broad_stats st;
+	run(&s, MRDEM_BROAD_BRUTE, &p, &st);
+	tap_eq_int(st.sphere_tests, 2, "brute tests every pair except fixed-fixed");
+	mrdem_pairs_release(&p);
+	mrdem_scene_release(&s);
+}
+
+static void test_planes(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	s.setup.plane_epsilon = 0.5;
+	double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 1.0, c0);
+	double pt[3] = {0, 0, 0}, nz[3] = {0, 0, 1};
+	add_plane(&s, pt, nz);
+	double px[3] = {10, 0, 0}, nx[3] = {-1, 0, 0}; /* wall at x = 10 facing -x */
+	add_plane(&s, px, nx);
+	/* reach = 1 + eps 0.25 + plane_epsilon 0.5 = 1.75 */
+	add_particle(&s, 1, 0, 0, 0, 1.75, 0.25);    /* exactly at reach: pair with floor */
+	add_particle(&s, 2, 0, 5, 0, 1.76, 0.25);    /* above reach: none */
+	add_particle(&s, 3, 0, 8.5, 0, -3, 0.25);    /* below the floor, 1.5 from the wall */
+	add_particle(&s, 4, 0, -20, 0, 0, 0.25);     /* fixed on the floor: skipped */
+	s.frame.p.flags[3] = MRDEM_PARTICLE_FIXED;
+	struct mrdem_pairs p;
+	mrdem_pairs_init(&p);
+	struct mrdem_broad_stats st;
+	check_both(&s, &p, 3, "planes");
+	run(&s, MRDEM_BROAD_GRID, &p, &st);
+	tap_ok(p.n == 3 && p.p[0].a == 1 && p.p[0].b == MRDEM_PLANE_ID(0) && p.p[1].a == 3 &&
+		       p.p[1].b == MRDEM_PLANE_ID(0) && p.p[2].a == 3 && p.p[2].b == MRDEM_PLANE_ID(1),
+	       "plane pairs: reach r + eps + plane_epsilon, half-space below counts, planes ordered");
+	tap_eq_int(st.plane_pairs, 3, "plane pair statistic");
+	tap_eq_int(st.plane_tests, 6, "three movable particles x two planes tested");
+	tap_eq_int(st.particle_pairs, 0, "no particle pairs");
+	mrdem_pairs_release(&p);
+	mrdem_scene_release(&s);
+}
+
+static void test_bad_input(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 1.0, c0);
+	add_particle(&s, 1, 0, 0, 0, 0, 0);
+	add_particle(&s, 2, 0, NAN, 0, 0, 0);
+	struct mrdem_pairs p;
+	mrdem_pairs_init(&p);
+	fprintf(stderr, "# (an error message is expected next)\n");
+	tap_ok(run(&s, MRDEM_BROAD_GRID, &p, NULL) == -1, "a NaN position is an error");
+	s.frame.p.pos[3] = 0;
+	s.frame.p.eps[1] = -1;
+	fprintf(stderr, "# (an error message is expected next)\n");
+	tap_ok(run(&s, MRDEM_BROAD_BRUTE, &p, NULL) == -1, "a negative eps is an error");
+	tap_ok(mrdem_broad_method_parse("octree") == -1 &&
+		       mrdem_broad_method_parse("grid") == MRDEM_BROAD_GRID &&
+		       mrdem_broad_method_parse("brute") == MRDEM_BROAD_BRUTE,
+	       "method names");
+	mrdem_pairs_release(&p);
+	mrdem_scene_release(&s);
+}
+
+/* Independent reference: the definition, pair by pair, in canonical order. */
+static void reference(const struct mrdem_scene *s, const double *radius, struct mrdem_pairs *out)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	out->n = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		for (size_t j = i + 1; j < p->n; j++) {
+			if ((p->flags[i] & p->flags[j]) & MRDEM_PARTICLE_FIXED)
+				continue;
+			double d[3], r = radius[i] + radius[j];
+			for (int a = 0; a < 3; a++)
+				d[a] = p->pos[3 * i + a] - p->pos[3 * j + a];
+			if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r * r)
+				mrdem_pairs_push(out, p->id[i], p->id[j]);
+		}
+		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+			continue;
+		for (uint32_t k = 0; k < s->setup.nplanes; k++) {
+			const struct mrdem_plane *pl = &s->setup.planes[k];
+			double h = 0;
+			for (int a = 0; a < 3; a++)
+				h += (p->pos[3 * i + a] - pl->point[a]) * pl->normal[a];
+			if (h <= radius[i] + s->setup.plane_epsilon)
+				mrdem_pairs_push(out, p->id[i], MRDEM_PLANE_ID(k));
+		}
+	}
+}
+
+/* A random scene of the given flavour: 0 uniform, 1 clustered, 2 strongly
+ * polydisperse with a huge fixed obstacle, 3 lattice of touching spheres
+ * far from the origin. */
+static void random_scene(struct mrdem_scene *s, struct mrdem_rng *rng, int flavour)
+{
+	mrdem_scene_init(s);
+	unsigned nshapes = 1 + (unsigned)(mrdem_rng_uniform(rng) * 4);
+	for (unsigned k = 0; k < nshapes; k++) {
+		double c[3] = {mrdem_rng_range(rng, -1, 1), mrdem_rng_range(rng, -1, 1),
+			       mrdem_rng_range(rng, -1, 1)};
+		double r = flavour == 2 ? exp(mrdem_rng_range(rng, log(0.1), log(3.0)))
+					: mrdem_rng_range(rng, 0.5, 1.5);
+		add_octa_shape(s, r, c);
+	}
+	size_t n = 1 + (size_t)(mrdem_rng_uniform(rng) * 400);
+	double box = cbrt((double)n) * mrdem_rng_range(rng, 1.0, 4.0);
+	double centres[5][3];
+	for (int c = 0; c < 5; c++)
+		for (int a = 0; a < 3; a++)
+			centres[c][a] = mrdem_rng_range(rng, -box, box);
+	double far = flavour == 3 ? 1e6 : 0;
+	size_t side = (size_t)ceil(cbrt((double)n));
+	for (size_t i = 0; i < n; i++) {
+		uint32_t shape = (uint32_t)(mrdem_rng_uniform(rng) * nshapes);
+		double x[3];
+		if (flavour == 1) {
+			int c = (int)(mrdem_rng_uniform(rng) * 5);
+			for (int a = 0; a < 3; a++)
+				x[a] = centres[c][a] + 0.7 * mrdem_rng_normal(rng);
+		} else if (flavour == 3) {
+			shape = 0;
+			size_t q[3] = {i % side, (i / side) % side, i / (side * side)};
+			double spacing = 2 * (1.0 + 0.1); /* touching radius 1, eps 0.1 */
+			for (int a = 0; a < 3; a++)
+				x[a] = far + spacing * (double)q[a];
+		} else {
+			for (int a = 0; a < 3; a++)
+				x[a] = mrdem_rng_range(rng, -box, box);
+		}
+		double eps = flavour == 3 ? 0.1 : mrdem_rng_range(rng, 0, 0.2);
+		size_t idx = add_particle(s, 1000 + 7 * (uint64_t)(n - i), shape, x[0], x[1], x[2], eps);
+		if (mrdem_rng_uniform(rng) < 0.1)
+			s->frame.p.flags[idx] = MRDEM_PARTICLE_FIXED;
+	}
+	if (flavour == 3) {
+		/* lattice spheres of radius exactly 1 */
+		mrdem_mesh_release(&s->shapes[0].mesh);
+		double c0[3] = {0, 0, 0};
+		octahedron(&s->shapes[0].mesh, 1.0, c0);
+	}
+	if (flavour == 2) {
+		struct mrdem_mesh m;
+		double c0[3] = {0, 0, 0};
+		octahedron(&m, 50 * box, c0);
+		uint32_t big = mrdem_scene_add_shape(s, "floor", &m);
+		size_t idx = add_particle(s, 5, big, 0, -50 * box, 0, 0.01);
+		s->frame.p.flags[idx] = MRDEM_PARTICLE_FIXED;
+	}
+	s->setup.plane_epsilon = mrdem_rng_range(rng, 0, 0.1);
+	unsigned nplanes = (unsigned)(mrdem_rng_uniform(rng) * 3);
+	for (unsigned k = 0; k < nplanes; k++) {
+		double pt[3] = {far + mrdem_rng_range(rng, -box, box), far, far}, nrm[3];
+		for (int a = 0; a < 3; a++)
+			nrm[a] = mrdem_rng_normal(rng);
+		double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+		for (int a = 0; a < 3; a++)
+			nrm[a] /= len;
+		add_plane(s, pt, nrm);
+	}
+}
+
+static void test_random_scenes(void)
+{
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 20240501);
+	const int per_flavour = 60;
+	int agree = 0, ref_ok = 0, total = 0, nonempty = 0;
+	size_t max_pairs = 0;
+	uint64_t brute_tests = 0, grid_tests = 0;
+	for (int flavour = 0; flavour < 4; flavour++) {
+		for (int k = 0; k < per_flavour; k++) {
+			struct mrdem_scene s;
+			random_scene(&s, &rng, flavour);
+			struct mrdem_pairs b, g, ref;
+			mrdem_pairs_init(&b);
+			mrdem_pairs_init(&g);
+			mrdem_pairs_init(&ref);
+			struct mrdem_broad_stats sb, sg;
+			int rc = run(&s, MRDEM_BROAD_BRUTE, &b, &sb);
+			rc |= run(&s, MRDEM_BROAD_GRID, &g, &sg);
+			double *radius = malloc(s.frame.p.n * sizeof *radius);
+			rc |= mrdem_broad_bounds(&s, radius);
+			reference(&s, radius, &ref);
+			total++;
+			agree += rc == 0 && same_pairs(&b, &g);
+			ref_ok += rc == 0 && same_pairs(&ref, &b);
+			nonempty += b.n > 0;
+			if (b.n > max_pairs)
+				max_pairs = b.n;
+			brute_tests += sb.sphere_tests;
+			grid_tests += sg.sphere_tests;
+			if (!same_pairs(&b, &g))
+				tap_diag("flavour %d scene %d: brute %zu pairs, grid %zu", flavour, k,
+					 b.n, g.n);
+			free(radius);
+			mrdem_pairs_release(&b);
+			mrdem_pairs_release(&g);
+			mrdem_pairs_release(&ref);
+			mrdem_scene_release(&s);
+		}
+	}
+	tap_eq_int(agree, total, "random scenes: grid == brute exactly (%d scenes)", total);
+	tap_eq_int(ref_ok, total, "random scenes: brute == pair-by-pair definition");
+	tap_ok(nonempty > total * 3 / 4 && max_pairs > 500,
+	       "random scenes are not trivial (%d with pairs, up to %zu pairs)", nonempty, max_pairs);
+	tap_ok(grid_tests * 3 < brute_tests,
+	       "grid evaluates far fewer sphere tests (%llu vs %llu)",
+	       (unsigned long long)grid_tests, (unsigned long long)brute_tests);
+}
+
+/* A 10x10x10 lattice of spheres spaced by their diameter: every particle
+ * touches its 6 face neighbours only (diagonals are sqrt(2) apart). */
+static void test_lattice_counts(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 0.5, c0);
+	for (int z = 0; z < 10; z++)
+		for (int y = 0; y < 10; y++)
+			for (int x = 0; x < 10; x++)
+				add_particle(&s, (uint64_t)(100 * z + 10 * y + x), 0, x, y, z, 0);
+	struct mrdem_pairs p;
+	mrdem_pairs_init(&p);
+	check_both(&s, &p, 3 * 9 * 100, "lattice of touching spheres");
+	struct mrdem_broad_stats st;
+	run(&s, MRDEM_BROAD_GRID, &p, &st);
+	tap_ok(st.sphere_tests <= 13 * 1000, "grid tests at most 13 neighbours per particle (%llu)",
+	       (unsigned long long)st.sphere_tests);
+	mrdem_pairs_release(&p);
+	mrdem_scene_release(&s);
+}
+
+/* Large enough for the threaded path: every thread count gives the list
+ * of the definition. */
+static void test_threads(void)
+{
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 99);
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 0.5, c0);
+	add_octa_shape(&s, 1.2, c0);
+	for (uint64_t i = 0; i < 6000; i++) {
+		size_t k = add_particle(&s, i, (uint32_t)(i % 2), mrdem_rng_range(&rng, 0, 20),
+					mrdem_rng_range(&rng, 0, 20), mrdem_rng_range(&rng, 0, 20), 0.05);
+		if (i % 17 == 0)
+			s.frame.p.flags[k] = MRDEM_PARTICLE_FIXED;
+	}
+	double pt[3] = {0, 0, 1}, nz[3] = {0, 0, 1};
+	add_plane(&s, pt, nz);
+	double *radius = malloc(s.frame.p.n * sizeof *radius);
+	struct mrdem_pairs ref, got;
+	mrdem_pairs_init(&ref);
+	mrdem_pairs_init(&got);
+	mrdem_broad_bounds(&s, radius);
+	reference(&s, radius, &ref);
+	int saved = omp_get_max_threads(), ok = 1;
+	for (int threads = 1; threads <= 4; threads++) {
+		omp_set_num_threads(threads);
+		for (int method = 0; method < 2; method++) {
+			int rc = run(&s, method, &got, NULL);
+			if (rc || !same_pairs(&ref, &got)) {
+				tap_diag("%s with %d threads: %zu pairs, want %zu",
+					 mrdem_broad_method_name(method), threads, got.n, ref.n);
+				ok = 0;
+			}
+		}
+	}
+	omp_set_num_threads(saved);
+	tap_ok(ok && ref.n > 5000, "6000 particles, 1-4 threads, both methods: the definition's %zu pairs",
+	       ref.n);
+	free(radius);
+	mrdem_pairs_release(&ref);
+	mrdem_pairs_release(&got);
+	mrdem_scene_release(&s);
+}
+
+int main(void)
+{
+	test_touching();
+	test_fixed_and_order();
+	test_planes();
+	test_bad_input();
+	test_lattice_counts();
+	test_random_scenes();
+	test_threads();
+	return tap_done();
+}
