@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/util/error.h"
@@ -303,8 +304,16 @@ int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 		fd = dup(1);
 	} else {
 		w->path = mrdem_xstrdup(path);
-		if (flags & MRDEM_WRITE_INCREMENTAL) {
-			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		/* Devices and pipes (-o /dev/null, a FIFO) are written in place:
+		 * renaming a temporary over them would replace the device. */
+		struct stat st;
+		int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+		if (special && S_ISDIR(st.st_mode)) {
+			mrdem_error("%s: is a directory", path);
+			goto fail;
+		}
+		if (special || (flags & MRDEM_WRITE_INCREMENTAL)) {
+			fd = open(path, O_WRONLY | O_CREAT | (special ? 0 : O_TRUNC), 0666);
 			if (fd < 0)
 				mrdem_error("%s: cannot create: %s", path, strerror(errno));
 		} else {
