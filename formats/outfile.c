@@ -1,0 +1,82 @@
+/* All-or-nothing output files (temporary + rename). */
+#include "formats/outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util/error.h"
+
+int mrdem_outfile_open(struct mrdem_outfile *o, const char *path, int binary)
+{
+	memset(o, 0, sizeof *o);
+	if (!path || !strcmp(path, "-")) {
+		if (binary && isatty(1))
+			return mrdem_error("refusing to write a binary file to a terminal "
+					   "(redirect standard output or use -o FILE)");
+		o->f = stdout;
+		return 0;
+	}
+	o->path = mrdem_xstrdup(path);
+	size_t n = strlen(path) + 64;
+	o->tmp = mrdem_xmalloc(n);
+	int fd = -1;
+	for (int k = 0; k < 100 && fd < 0; k++) {
+		snprintf(o->tmp, n, "%s.tmp.%ld.%d", path, (long)getpid(), k);
+		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd < 0 && errno != EEXIST) {
+			mrdem_error("%s: cannot create: %s", o->tmp, strerror(errno));
+			break;
+		}
+	}
+	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
+		if (fd >= 0) {
+			mrdem_error("%s: %s", o->tmp, strerror(errno));
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->tmp);
+		free(o->path);
+		memset(o, 0, sizeof *o);
+		return -1;
+	}
+	return 0;
+}
+
+int mrdem_outfile_commit(struct mrdem_outfile *o)
+{
+	const char *what = o->path ? o->path : "standard output";
+	int rc = 0;
+	if (fflush(o->f) || ferror(o->f))
+		rc = mrdem_error("%s: write error: %s", what, strerror(errno));
+	if (o->path) {
+		if (fclose(o->f) && !rc)
+			rc = mrdem_error("%s: write error: %s", what, strerror(errno));
+		o->f = NULL;
+		if (!rc && rename(o->tmp, o->path))
+			rc = mrdem_error("%s: cannot rename %s into place: %s", o->path, o->tmp,
+					 strerror(errno));
+		if (rc)
+			unlink(o->tmp);
+	}
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+	return rc;
+}
+
+void mrdem_outfile_abort(struct mrdem_outfile *o)
+{
+	if (o->path) {
+		if (o->f)
+			fclose(o->f);
+		unlink(o->tmp);
+	} else if (o->f) {
+		fflush(o->f);
+	}
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# mrdem-mesh through real files and pipes: generated shapes checked via
+# mrdem-info --json against analytic values and an independent volume sum,
+# OBJ/STL round trips, validation and bad input.
+. "$(dirname "$0")/../lib/test-lib.sh"
+
+# check FILE... -- EXPR...: every Python EXPR must hold for the mesh records
+# of the streams (first mesh record each, read by mrdem-info --json --full).
+# M[i] is file i's record, m = M[0], n = M[1]; each record also has P
+# (points), T (triangles), vol (independent signed-tetrahedra volume) and
+# radii (vertex distances from the origin). near(a, b, tol) prints both
+# values when it fails.
+check() {
+	local files=()
+	while [ "$1" != -- ]; do files+=("$1.json"); mrdem-info --json --full "$1" >"$1.json" || return 1; shift; done
+	shift
+	python3 - "${#files[@]}" "${files[@]}" "$@" <<'PY'
+import json, math, sys
+nf = int(sys.argv[1]); files = sys.argv[2:2 + nf]; exprs = sys.argv[2 + nf:]
+def det(a, b, c):
+    return (a[0]*(b[1]*c[2]-b[2]*c[1]) - a[1]*(b[0]*c[2]-b[2]*c[0]) + a[2]*(b[0]*c[1]-b[1]*c[0]))
+M = []
+for f in files:
+    d = json.load(open(f))
+    r = [x for x in d["records"] if x["type"] == "mesh"][0]
+    v = r["vertex_coords"]; t = r["triangle_vertices"]
+    r["P"] = [v[3*i:3*i+3] for i in range(len(v)//3)]
+    r["T"] = [t[3*i:3*i+3] for i in range(len(t)//3)]
+    r["vol"] = sum(det(r["P"][a], r["P"][b], r["P"][c]) for a, b, c in r["T"]) / 6
+    r["radii"] = [math.sqrt(sum(x*x for x in p)) for p in r["P"]]
+    r["count"] = d["counts"]["mesh"]
+    M.append(r)
+m = M[0]; n = M[1] if len(M) > 1 else None
+def near(a, b, tol):
+    if abs(a - b) <= tol: return True
+    print("got %.17g, want %.17g +- %g" % (a, b, tol)); return False
+for e in exprs:
+    if not eval(e):
+        print("check failed: " + e); sys.exit(1)
+PY
+}
+
+# ---- generators
+
+expect_success "sphere 1280 through a pipe: counts, closed, volume = tetrahedron sum" '
+	mrdem-mesh sphere --triangles 1280 | cat >s.mrd &&
+	check s.mrd -- "m[\"triangles\"] == 1280 and m[\"vertices\"] == 642" "m[\"closed\"]" \
+		"m[\"name\"] == \"sphere\"" "near(m[\"volume\"], m[\"vol\"], 1e-12)" \
+		"near(m[\"volume\"], 4/3*math.pi, 0.04)" "m[\"volume\"] < 4/3*math.pi"'
+
+counts="12 20 36 80 140 320 1224 5120"
+expect_success "sphere --triangles N makes exactly N triangles, N/2+2 vertices at radius 2 ($counts)" '
+	for c in $counts; do mrdem-mesh sphere --triangles $c --radius 2 -o s$c.mrd || exit 1; done &&
+	check $(printf "s%s.mrd " $counts) -- \
+		"[x[\"triangles\"] for x in M] == [$(echo $counts | tr " " ,)]" \
+		"all(x[\"vertices\"] == x[\"triangles\"] // 2 + 2 and x[\"closed\"] for x in M)" \
+		"all(near(r, 2, 1e-14) for x in M for r in x[\"radii\"])"'
+
+expect_success "sphere --triangles 26 is refused with the nearest counts, no output" '
+	mrdem-mesh sphere --triangles 26 -o s26.mrd 2>err; [ $? = 1 ] &&
+	assert_grep "nearest: 24 or 28" err && assert_grep "1224" err && [ -z "$(ls s26.mrd* 2>/dev/null)" ]'
+
+expect_success "noise: radii span [r, eta r], deterministic per seed" '
+	mrdem-mesh sphere --triangles 1280 --radius 2 --noise 1.5 --seed 3 -o a.mrd &&
+	mrdem-mesh sphere --triangles 1280 --radius 2 --noise 1.5 --seed 3 -o b.mrd &&
+	mrdem-mesh sphere --triangles 1280 --radius 2 --noise 1.5 --seed 4 -o c.mrd &&
+	check a.mrd -- "near(min(m[\"radii\"]), 2, 1e-12)" "near(max(m[\"radii\"]), 3, 1e-12)" \
+		"near(m[\"volume\"], m[\"vol\"], 1e-11)" &&
+	cmp a.mrd b.mrd && ! cmp -s a.mrd c.mrd'
+
+expect_success "stretch scales one axis after the noise" '
+	mrdem-mesh sphere --noise 1.3 --seed 2 -o a.mrd &&
+	mrdem-mesh sphere --noise 1.3 --seed 2 --stretch 2 --axis z -o b.mrd &&
+	check a.mrd b.mrd -- "all(q == [p[0], p[1], 2 * p[2]] for p, q in zip(m[\"P\"], n[\"P\"]))" \
+		"near(n[\"volume\"], 2 * m[\"volume\"], 1e-12)"'
+
+expect_success "box: volume, inertia, triangle count" '
+	mrdem-mesh box --size 1 2 3 --divisions 3 --name crate -o b.mrd && mrdem-mesh box --size 2 -o c.mrd &&
+	check b.mrd c.mrd -- "m[\"triangles\"] == 108 and m[\"name\"] == \"crate\" and m[\"closed\"]" \
+		"near(m[\"volume\"], 6, 1e-13)" "near(m[\"inertia\"][0], 6.5, 1e-12)" \
+		"near(m[\"inertia\"][1], 5, 1e-12)" "near(m[\"inertia\"][2], 2.5, 1e-12)" \
+		"max(map(abs, m[\"inertia\"][3:])) < 1e-13" "m[\"bbox\"] == [[-0.5, -1, -1.5], [0.5, 1, 1.5]]" \
+		"near(n[\"volume\"], 8, 1e-13)"'
+
+expect_success "cylinder: regular prism volume" '
+	mrdem-mesh cylinder --radius 0.5 --height 3 --segments 16 -o c.mrd &&
+	check c.mrd -- "m[\"triangles\"] == 64" "near(m[\"volume\"], 8 * 0.25 * math.sin(math.pi / 8) * 3, 1e-13)"'
+
+expect_failure "plane without --open is refused" 'mrdem-mesh plane -o p.mrd'
+expect_success "plane --open: open, tilted, tessellated" '
+	mrdem-mesh plane --open --size 4 2 --divisions 4 2 --tilt 30 -o p.mrd &&
+	check p.mrd -- "m[\"triangles\"] == 16 and not m[\"closed\"] and \"volume\" not in m" \
+		"near(m[\"bbox\"][1][2], 0.5, 1e-15)" "near(m[\"bbox\"][1][1], math.cos(math.pi / 6), 1e-15)"'
+
+# ---- round trips
+
+mrdem-mesh sphere --triangles 320 --noise 1.8 --seed 5 --stretch 1.3 -o rock.mrd 2>/dev/null
+for fmt in obj stl-ascii stl; do
+	tol=1e-12; [ $fmt = stl ] && tol=1e-6 # binary STL is single precision
+	ext=${fmt%-ascii}
+	expect_success "export $fmt, import back, also through pipes: same counts and volume" '
+		mrdem-mesh export --format '$fmt' rock.mrd -o rock.'$ext' &&
+		mrdem-mesh import rock.'$ext' -o back.mrd &&
+		mrdem-mesh export --format '$fmt' <rock.mrd | mrdem-mesh import - --format '$ext' --name r2 |
+			cat >piped.mrd &&
+		check back.mrd rock.mrd piped.mrd -- \
+			"(m[\"triangles\"], m[\"vertices\"], m[\"name\"]) == (320, 162, \"rock\")" \
+			"near(m[\"volume\"], n[\"volume\"], '$tol' * n[\"volume\"])" \
+			"(M[2][\"triangles\"], M[2][\"name\"]) == (320, \"r2\")"'
+done
+
+expect_success "OBJ and ASCII STL keep every digit: coordinates identical after the round trip" '
+	mrdem-mesh export --format obj rock.mrd -o r.obj && mrdem-mesh import r.obj -o back.mrd &&
+	mrdem-mesh export --format stl-ascii rock.mrd -o r.stl && mrdem-mesh import r.stl -o back2.mrd &&
+	check rock.mrd back.mrd back2.mrd -- "sorted(map(tuple, m[\"P\"])) == sorted(map(tuple, n[\"P\"]))" \
+		"sorted(map(tuple, m[\"P\"])) == sorted(map(tuple, M[2][\"P\"]))"'
+
+expect_success "binary STL: 84+50n bytes, header not starting with \"solid\"" '
+	mrdem-mesh export --format stl rock.mrd -o r.stl &&
+	assert_eq "$(stat -c %s r.stl)" $((84 + 50 * 320)) && ! head -c 5 r.stl | grep -q solid'
+
+expect_success "a mesh stream imports as a stream, shapes re-validated" '
+	mrdem-mesh import rock.mrd -o back.mrd &&
+	check back.mrd rock.mrd -- "m[\"count\"] == 1" "m[\"volume\"] == n[\"volume\"]"'
+
+# ---- OBJ features and validation
+
+cat >quads.obj <<'EOF'
+# unit cube of quads, negative (relative) indices, normals and groups skipped
+o cube
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+vn 0 0 1
+g all
+s off
+f 1//1 4//1 3//1 2//1
+f -4 -3 -2 -1
+f 1/1 2/2 6/3 5/4
+f 2 3 7 6
+f 3 4 8 7
+f 4 1 5 8
+EOF
+expect_success "OBJ quads with negative indices: 12 triangles, unit volume, com at the centre" '
+	mrdem-mesh import quads.obj -o q.mrd &&
+	check q.mrd -- "(m[\"triangles\"], m[\"vertices\"], m[\"name\"]) == (12, 8, \"quads\")" \
+		"near(m[\"volume\"], 1, 1e-15)" "m[\"com\"] == [0.5, 0.5, 0.5]"'
+
+expect_success "an inside-out OBJ is turned outward" '
+	awk '\''$1 == "f" { printf "f"; for (i = NF; i > 1; i--) printf " %s", $i; print ""; next } { print }'\'' \
+		quads.obj >inside.obj &&
+	mrdem-mesh import inside.obj -o q.mrd &&
+	check q.mrd -- "near(m[\"volume\"], 1, 1e-15)" "near(m[\"vol\"], 1, 1e-15)"'
+
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n' >open.obj
+expect_success "an open OBJ is rejected without --open" '
+	mrdem-mesh import open.obj -o o.mrd 2>err; [ $? = 1 ] &&
+	assert_grep "open" err && [ ! -e o.mrd ]'
+expect_success "an open OBJ is accepted with --open and marked open" '
+	mrdem-mesh import open.obj --open -o o.mrd && check o.mrd -- "not m[\"closed\"] and m[\"triangles\"] == 3"'
+
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 0 -1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\nf 1 2 5\n' >fin.obj
+expect_success "a non-manifold edge is rejected, naming the edge" '
+	mrdem-mesh import fin.obj --open -o o.mrd 2>err; [ $? = 1 ] &&
+	assert_grep "edge (0, 1) is shared by 3 triangles" err'
+
+printf 'v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 1\nf 1 2 4\nf 2 3 4\nf 1 3 2\nf 3 1 4\n' >flat.obj
+expect_success "a degenerate triangle is rejected with its index" '
+	mrdem-mesh import flat.obj -o o.mrd 2>err; [ $? = 1 ] &&
+	assert_grep "triangle 2 is degenerate" err'
+
+for bad in 'v 0 0 0\nv 1 0 0\nf 1 2 x\n:bad.obj:3: bad vertex reference' \
+	'v 0 0 0\nv 1 0 zero\n:bad.obj:2: bad number' \
+	'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n:bad.obj:4: vertex reference .4. is out of range' \
+	'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n:bad.obj:4: face has 2 vertices' \
+	'v 0 0 nan\n:bad.obj:1: vertex coordinate .nan. is not a finite' \
+	'# nothing\nv 1 2 3\ncurv 0 1 1 2\n:bad.obj:3: unsupported OBJ statement' \
+	'v 0 0 0\n:bad.obj: no faces'; do
+	content=${bad%%:*}; want=${bad#*:}
+	expect_success "bad OBJ: error '$want', exit 1, no output file" '
+		rm -f out.mrd; printf "'"$content"'" >bad.obj
+		mrdem-mesh import bad.obj -o out.mrd 2>err; [ $? = 1 ] &&
+		assert_grep "'"$want"'" err && [ -z "$(ls out.mrd* 2>/dev/null)" ]'
+done
+
+expect_success "truncated binary STL is rejected, naming the file" '
+	rm -f out.mrd; mrdem-mesh export --format stl rock.mrd -o r.stl && head -c 1000 r.stl >cut.stl &&
+	{ mrdem-mesh import cut.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
+	assert_grep "cut.stl: not an STL file" err && [ ! -e out.mrd ]'
+
+expect_success "ASCII STL syntax error names file:line" '
+	mrdem-mesh export --format stl-ascii rock.mrd -o r.stl && sed "12s/vertex/vortex/" r.stl >bad.stl &&
+	{ mrdem-mesh import bad.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
+	assert_grep "bad.stl:12: expected .vertex., found .vortex." err'
+
+expect_success "export of a missing shape names it" '
+	mrdem-mesh export --format obj --shape nothere rock.mrd 2>err; [ $? = 1 ] &&
+	assert_grep "no shape named .nothere." err'
+
+expect_failure "export of a non-stream fails cleanly" 'mrdem-mesh export --format obj quads.obj >o.obj'
+
+# ---- command line
+
+for c in sphere box plane cylinder import export; do
+	expect_success "$c --help prints its usage" '
+		mrdem-mesh '$c' --help >out && assert_grep "usage: mrdem-mesh '$c'" out'
+done
+expect_success "mrdem-mesh --help lists the commands" 'mrdem-mesh --help >out && assert_grep cylinder out'
+
+expect_success "bad options: exit 2 with a hint; bad values: exit 1 with the option named" '
+	mrdem-mesh sphere --bogus 2>err; [ $? = 2 ] && assert_grep "unknown option" err &&
+	mrdem-mesh frobnicate 2>err; [ $? = 2 ] &&
+	mrdem-mesh box --size 1 2 2>err; [ $? = 2 ] && assert_grep "1 or 3 values" err &&
+	mrdem-mesh sphere --axis w 2>err; [ $? = 2 ] &&
+	mrdem-mesh sphere --radius abc -o x.mrd 2>err; [ $? = 1 ] && assert_grep -- "--radius: .abc. is not a number" err &&
+	mrdem-mesh sphere --radius nan -o x.mrd 2>err; [ $? = 1 ] && assert_grep "not a finite number" err &&
+	mrdem-mesh sphere --radius 2x -o x.mrd 2>err; [ $? = 1 ] &&
+	mrdem-mesh sphere --radius -1 -o x.mrd 2>err; [ $? = 1 ] && assert_grep "positive" err &&
+	mrdem-mesh sphere --noise 0.5 -o x.mrd 2>err; [ $? = 1 ] &&
+	mrdem-mesh sphere --triangles 1e3 -o x.mrd 2>err; [ $? = 1 ] &&
+	mrdem-mesh box --divisions 0 -o x.mrd 2>err; [ $? = 1 ] &&
+	mrdem-mesh cylinder --segments 2 -o x.mrd 2>err; [ $? = 1 ] &&
+	mrdem-mesh import 2>err; [ $? = 2 ] &&
+	mrdem-mesh import - 2>err </dev/null; [ $? = 2 ] && assert_grep "needs --format" err &&
+	[ -z "$(ls x.mrd* 2>/dev/null)" ]'
+
+done_testing

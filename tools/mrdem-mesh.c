@@ -1,0 +1,615 @@
+/* mrdem-mesh: make, import and export particle shapes (mesh streams). */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/mesh/mesh.h"
+#include "common/util/error.h"
+#include "formats/bytes.h"
+#include "formats/mesh_files.h"
+#include "formats/records.h"
+#include "formats/stream.h"
+
+static const char usage_main[] =
+	"usage: mrdem-mesh COMMAND [OPTIONS]\n"
+	"\n"
+	"Write a mesh stream (one mesh record per shape) or export one.\n"
+	"\n"
+	"Commands:\n"
+	"  sphere    sphere of a given triangle count, optionally bumpy or stretched\n"
+	"  box       axis-aligned box\n"
+	"  plane     finite open rectangle (for fixed obstacles only)\n"
+	"  cylinder  closed cylinder along z\n"
+	"  import    read an OBJ or STL file (or a mesh stream) and validate it\n"
+	"  export    write a shape of a mesh stream as OBJ or STL\n"
+	"\n"
+	"Every mesh is validated (closed 2-manifold, outward, no degenerate\n"
+	"triangles) and carries its exact volume, centre of mass and inertia.\n"
+	"Run 'mrdem-mesh COMMAND --help' for a command's options; docs/mesh.md\n"
+	"has the details.\n";
+
+static const char usage_sphere[] =
+	"usage: mrdem-mesh sphere [--triangles N] [--radius R] [--noise ETA [--seed S]]\n"
+	"                         [--stretch ETA [--axis x|y|z]] [--name NAME] [-o FILE]\n"
+	"\n"
+	"  --triangles N  triangle count (default 1280): 20*4^k gives an icosphere,\n"
+	"                 another even count 2*m*(s-1) a latitude-longitude sphere\n"
+	"                 (e.g. 12, 36, 140, 1224); other counts are refused with a list\n"
+	"  --radius R     radius (default 1)\n"
+	"  --noise ETA    move vertices along the normal by hierarchical Perlin noise\n"
+	"                 so radii span [R, ETA*R] (default 1: none)\n"
+	"  --seed S       noise seed, a non-negative integer (default 1)\n"
+	"  --stretch ETA  then scale by ETA along --axis (default 1: none)\n"
+	"  --axis x|y|z   stretch axis (default x)\n"
+	"  --name NAME    shape name (default sphere)\n"
+	"  -o FILE        output stream (default standard output)\n";
+
+static const char usage_box[] =
+	"usage: mrdem-mesh box [--size S | --size X Y Z] [--divisions N] [--name NAME] [-o FILE]\n"
+	"\n"
+	"  --size         edge length(s), centred at the origin (default 1)\n"
+	"  --divisions N  each face split into N x N squares of two triangles (default 1)\n"
+	"  --name NAME    shape name (default box)\n"
+	"  -o FILE        output stream (default standard output)\n";
+
+static const char usage_plane[] =
+	"usage: mrdem-mesh plane --open [--size X Y] [--divisions NX [NY]] [--tilt DEG]\n"
+	"                        [--name NAME] [-o FILE]\n"
+	"\n"
+	"A rectangle in the xy plane centred at the origin, normal +z, rotated by\n"
+	"DEG degrees about the x axis (normal (0, -sin DEG, cos DEG)). It is an open\n"
+	"mesh, usable only by fixed particles: --open is required to confirm that.\n"
+	"\n"
+	"  --open          accept the open mesh\n"
+	"  --size X Y      side lengths (default 10 10)\n"
+	"  --divisions NX [NY]  quads along x and y, two triangles each (default 1 1;\n"
+	"                  NY defaults to NX)\n"
+	"  --tilt DEG      rotation about the x axis in degrees (default 0)\n"
+	"  --name NAME     shape name (default plane)\n"
+	"  -o FILE         output stream (default standard output)\n";
+
+static const char usage_cylinder[] =
+	"usage: mrdem-mesh cylinder [--radius R] [--height H] [--segments N] [--name NAME]\n"
+	"                           [-o FILE]\n"
+	"\n"
+	"A closed cylinder along z centred at the origin: a regular N-gon prism with\n"
+	"fan-triangulated caps (4N triangles).\n"
+	"\n"
+	"  --radius R    radius of the polygon's corners (default 1)\n"
+	"  --height H    length along z (default 2)\n"
+	"  --segments N  corners around (default 32, at least 3)\n"
+	"  --name NAME   shape name (default cylinder)\n"
+	"  -o FILE       output stream (default standard output)\n";
+
+static const char usage_import[] =
+	"usage: mrdem-mesh import FILE [--format obj|stl|stream] [--open] [--shape NAME]\n"
+	"                         [--name NAME] [-o FILE]\n"
+	"\n"
+	"Read a Wavefront OBJ file (v and f lines; polygons are fan-triangulated),\n"
+	"an STL file (ASCII or binary; equal vertices are welded) or an mrdem mesh\n"
+	"stream, validate it (orientation is repaired when possible) and write a\n"
+	"mesh stream. The format comes from the extension (.obj, .stl), else a\n"
+	"gzip-compressed file is taken as a stream; FILE '-' (standard input)\n"
+	"needs --format.\n"
+	"\n"
+	"  --format F   obj, stl or stream, overriding the extension\n"
+	"  --open       accept an open mesh (for fixed obstacles only)\n"
+	"  --shape NAME from a stream: only this shape (default all)\n"
+	"  --name NAME  shape name (default: the file name without extension; a\n"
+	"               stream's own names; with several shapes --name is refused)\n"
+	"  -o FILE      output stream (default standard output)\n";
+
+static const char usage_export[] =
+	"usage: mrdem-mesh export --format obj|stl|stl-ascii [--shape NAME] [--name NAME]\n"
+	"                         [-o FILE] [INPUT]\n"
+	"\n"
+	"Write one shape of a mesh stream (INPUT, default standard input) as a mesh\n"
+	"file. Binary STL stores single-precision coordinates; OBJ and stl-ascii keep\n"
+	"every digit (%.17g).\n"
+	"\n"
+	"  --format F   obj, stl (binary) or stl-ascii\n"
+	"  --shape NAME the shape to export (default the first)\n"
+	"  --name NAME  object/solid name written in the file (default the shape's)\n"
+	"  -o FILE      output file (default standard output)\n";
+
+/* ---- option parsing: "--opt V...", "--opt=V", "-o FILE" */
+
+struct optdef {
+	const char *name; /* without the leading dashes */
+	int nmin, nmax;   /* values taken */
+};
+
+struct parsed {
+	const struct optdef *def;
+	const char *val[3];
+	int nval;
+	int seen;
+};
+
+#define MAXOPTS 12
+
+struct cmdline {
+	const char *cmd;
+	const char *usage;
+	struct parsed opt[MAXOPTS];
+	int nopt;
+	const char *pos[4];
+	int npos, maxpos;
+};
+
+static int usage_error(const struct cmdline *c, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", mrdem_progname());
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\ntry 'mrdem-mesh %s --help'\n", c->cmd);
+	return 2;
+}
+
+static int is_number(const char *s)
+{
+	char *end;
+	if (!*s)
+		return 0;
+	strtod(s, &end);
+	return !*end;
+}
+
+/* Returns 0, 1 after printing help, or 2 on a usage error. */
+static int parse_args(struct cmdline *c, const struct optdef *defs, int argc, char **argv)
+{
+	for (c->nopt = 0; defs[c->nopt].name; c->nopt++)
+		c->opt[c->nopt] = (struct parsed){ .def = &defs[c->nopt] };
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(c->usage, stdout);
+			return 1;
+		}
+		if (a[0] != '-' || !strcmp(a, "-")) {
+			if (c->npos == c->maxpos)
+				return usage_error(c, "unexpected argument '%s'", a);
+			c->pos[c->npos++] = a;
+			continue;
+		}
+		const char *name = !strcmp(a, "-o") ? "o" : a[1] == '-' ? a + 2 : NULL;
+		if (!name)
+			return usage_error(c, "unknown option '%s'", a);
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		struct parsed *p = NULL;
+		for (int k = 0; k < c->nopt; k++)
+			if (strlen(c->opt[k].def->name) == len && !strncmp(c->opt[k].def->name, name, len))
+				p = &c->opt[k];
+		if (!p)
+			return usage_error(c, "unknown option '%s'", a);
+		if (p->seen)
+			return usage_error(c, "option '%s' given twice", a);
+		p->seen = 1;
+		if (eq) {
+			if (p->def->nmax != 1)
+				return usage_error(c, "option '%s' takes no '=VALUE' form here", a);
+			p->val[p->nval++] = eq + 1;
+			continue;
+		}
+		/* one value: take the next word whatever it is; several: take
+		 * following numbers, so "--size 2 --divisions 3" reads one size */
+		while (p->nval < p->def->nmax && i + 1 < argc &&
+		       (p->def->nmax == 1 ? 1 : is_number(argv[i + 1])))
+			p->val[p->nval++] = argv[++i];
+		if (p->nval < p->def->nmin) {
+			char msg[96];
+			snprintf(msg, sizeof msg, "option '%%s' needs %d value%s", p->def->nmin,
+				 p->def->nmin > 1 ? "s" : "");
+			return usage_error(c, msg, a);
+		}
+		if (p->def->nmax > 1 && p->nval > p->def->nmin && p->nval < p->def->nmax &&
+		    !strcmp(p->def->name, "size"))
+			return usage_error(c, "option '%s' takes 1 or 3 values", a);
+	}
+	return 0;
+}
+
+static const struct parsed *get(const struct cmdline *c, const char *name)
+{
+	for (int k = 0; k < c->nopt; k++)
+		if (!strcmp(c->opt[k].def->name, name))
+			return c->opt[k].seen ? &c->opt[k] : NULL;
+	return NULL;
+}
+
+static int get_double(const struct cmdline *c, const char *name, int i, double *v)
+{
+	const struct parsed *p = get(c, name);
+	if (!p)
+		return 0;
+	const char *s = p->val[i];
+	char *end;
+	errno = 0;
+	double x = strtod(s, &end);
+	if (end == s || *end)
+		return mrdem_error("--%s: '%s' is not a number", name, s);
+	if (!isfinite(x) || errno == ERANGE)
+		return mrdem_error("--%s: '%s' is not a finite number", name, s);
+	*v = x;
+	return 0;
+}
+
+static int get_u64(const struct cmdline *c, const char *name, int i, uint64_t max, uint64_t *v)
+{
+	const struct parsed *p = get(c, name);
+	if (!p)
+		return 0;
+	const char *s = p->val[i];
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return mrdem_error("--%s: '%s' is not a non-negative integer", name, s);
+	errno = 0;
+	unsigned long long x = strtoull(s, NULL, 10);
+	if (errno == ERANGE || x > max)
+		return mrdem_error("--%s: %s is too large (at most %llu)", name, s,
+				   (unsigned long long)max);
+	*v = x;
+	return 0;
+}
+
+static int get_unsigned(const struct cmdline *c, const char *name, int i, unsigned *v)
+{
+	uint64_t x = *v;
+	if (get_u64(c, name, i, UINT32_MAX, &x))
+		return -1;
+	*v = (unsigned)x;
+	return 0;
+}
+
+static const char *get_str(const struct cmdline *c, const char *name, const char *dflt)
+{
+	const struct parsed *p = get(c, name);
+	return p ? p->val[0] : dflt;
+}
+
+/* ---- output */
+
+struct shape_out {
+	const char *name;
+	struct mrdem_mesh *mesh;
+};
+
+static int write_shapes(const char *path, const struct shape_out *s, uint32_t n)
+{
+	struct mrdem_writer w;
+	if (mrdem_writer_open(&w, path, 0))
+		return -1;
+	struct mrdem_buf b;
+	mrdem_buf_init(&b);
+	for (uint32_t i = 0; i < n; i++) {
+		b.len = 0;
+		mrdem_encode_mesh(&b, i, s[i].name, s[i].mesh);
+		if (mrdem_writer_put(&w, MRDEM_REC_MESH, b.p, b.len)) {
+			mrdem_buf_release(&b);
+			mrdem_writer_abort(&w);
+			return -1;
+		}
+	}
+	mrdem_buf_release(&b);
+	return mrdem_writer_commit(&w);
+}
+
+static int write_one(const struct cmdline *c, const char *dflt_name, struct mrdem_mesh *m)
+{
+	struct shape_out s = { get_str(c, "name", dflt_name), m };
+	int rc = write_shapes(get_str(c, "o", NULL), &s, 1);
+	mrdem_mesh_release(m);
+	return rc ? 1 : 0;
+}
+
+/* ---- commands */
+
+static int cmd_sphere(struct cmdline *c, int argc, char **argv)
+{
+	static const struct optdef defs[] = {
+		{ "triangles", 1, 1 }, { "radius", 1, 1 }, { "noise", 1, 1 }, { "seed", 1, 1 },
+		{ "stretch", 1, 1 },   { "axis", 1, 1 },   { "name", 1, 1 },  { "o", 1, 1 },
+		{ NULL, 0, 0 },
+	};
+	c->usage = usage_sphere;
+	int rc = parse_args(c, defs, argc, argv);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	struct mrdem_sphere_opts o;
+	mrdem_sphere_opts_default(&o);
+	unsigned tris = o.triangles;
+	if (get_unsigned(c, "triangles", 0, &tris) || get_double(c, "radius", 0, &o.radius) ||
+	    get_double(c, "noise", 0, &o.noise) || get_u64(c, "seed", 0, UINT64_MAX, &o.seed) ||
+	    get_double(c, "stretch", 0, &o.stretch))
+		return 1;
+	o.triangles = tris;
+	const char *axis = get_str(c, "axis", "x");
+	if (!strcmp(axis, "x") || !strcmp(axis, "y") || !strcmp(axis, "z"))
+		o.stretch_axis = axis[0] - 'x';
+	else
+		return usage_error(c, "--axis must be x, y or z, not '%s'", axis);
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_sphere(&m, &o)) {
+		mrdem_mesh_release(&m);
+		return 1;
+	}
+	return write_one(c, "sphere", &m);
+}
+
+static int cmd_box(struct cmdline *c, int argc, char **argv)
+{
+	static const struct optdef defs[] = {
+		{ "size", 1, 3 }, { "divisions", 1, 1 }, { "name", 1, 1 }, { "o", 1, 1 }, { NULL, 0, 0 },
+	};
+	c->usage = usage_box;
+	int rc = parse_args(c, defs, argc, argv);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	double size[3] = { 1, 1, 1 };
+	unsigned n = 1;
+	const struct parsed *p = get(c, "size");
+	for (int k = 0; p && k < p->nval; k++)
+		if (get_double(c, "size", k, &size[k]))
+			return 1;
+	if (p && p->nval == 1)
+		size[1] = size[2] = size[0];
+	if (get_unsigned(c, "divisions", 0, &n))
+		return 1;
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_box(&m, size, n)) {
+		mrdem_mesh_release(&m);
+		return 1;
+	}
+	return write_one(c, "box", &m);
+}
+
+static int cmd_plane(struct cmdline *c, int argc, char **argv)
+{
+	static const struct optdef defs[] = {
+		{ "open", 0, 0 }, { "size", 2, 2 }, { "divisions", 1, 2 }, { "tilt", 1, 1 },
+		{ "name", 1, 1 }, { "o", 1, 1 },    { NULL, 0, 0 },
+	};
+	c->usage = usage_plane;
+	int rc = parse_args(c, defs, argc, argv);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (!get(c, "open"))
+		return usage_error(c, "a plane is an open mesh, usable only by fixed particles: "
+				      "pass --open to accept it%s",
+				   "");
+	double sx = 10, sy = 10, tilt = 0;
+	unsigned nx = 1, ny;
+	if (get_double(c, "size", 0, &sx) || get_double(c, "size", 1, &sy) ||
+	    get_unsigned(c, "divisions", 0, &nx) || get_double(c, "tilt", 0, &tilt))
+		return 1;
+	ny = nx;
+	const struct parsed *d = get(c, "divisions");
+	if (d && d->nval == 2 && get_unsigned(c, "divisions", 1, &ny))
+		return 1;
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_plane(&m, sx, sy, nx, ny, tilt)) {
+		mrdem_mesh_release(&m);
+		return 1;
+	}
+	return write_one(c, "plane", &m);
+}
+
+static int cmd_cylinder(struct cmdline *c, int argc, char **argv)
+{
+	static const struct optdef defs[] = {
+		{ "radius", 1, 1 }, { "height", 1, 1 }, { "segments", 1, 1 },
+		{ "name", 1, 1 },   { "o", 1, 1 },      { NULL, 0, 0 },
+	};
+	c->usage = usage_cylinder;
+	int rc = parse_args(c, defs, argc, argv);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	double r = 1, h = 2;
+	unsigned s = 32;
+	if (get_double(c, "radius", 0, &r) || get_double(c, "height", 0, &h) ||
+	    get_unsigned(c, "segments", 0, &s))
+		return 1;
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_cylinder(&m, r, h, s)) {
+		mrdem_mesh_release(&m);
+		return 1;
+	}
+	return write_one(c, "cylinder", &m);
+}
+
+/* File name without directory and extension. */
+static char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *b = mrdem_xstrdup(slash ? slash + 1 : path);
+	char *dot = strrchr(b, '.');
+	if (dot && dot != b)
+		*dot = 0;
+	return b;
+}
+
+/* Every mesh record of a stream (or the one named), each re-validated. */
+static int import_stream(struct cmdline *c, const char *path, unsigned flags)
+{
+	const char *only = get_str(c, "shape", NULL), *rename = get_str(c, "name", NULL);
+	struct mrdem_reader r;
+	if (mrdem_reader_open(&r, path))
+		return 1;
+	struct shape_out *s = NULL;
+	char **names = NULL;
+	uint32_t n = 0;
+	struct mrdem_record rec;
+	int rc;
+	while ((rc = mrdem_reader_next(&r, &rec)) == 1) {
+		if (rec.type != MRDEM_REC_MESH)
+			continue;
+		uint32_t id;
+		char *name;
+		struct mrdem_mesh m;
+		if (mrdem_decode_mesh(&rec, r.name, &id, &name, &m)) {
+			rc = -1;
+			break;
+		}
+		if (only && strcmp(name, only)) {
+			free(name);
+			mrdem_mesh_release(&m);
+			continue;
+		}
+		char what[512];
+		snprintf(what, sizeof what, "%s: shape '%s'", r.name, name);
+		if (mrdem_mesh_validate(&m, flags | (m.open ? MRDEM_MESH_ALLOW_OPEN : 0), what)) {
+			free(name);
+			mrdem_mesh_release(&m);
+			rc = -1;
+			break;
+		}
+		s = mrdem_xrealloc(s, (n + 1) * sizeof *s);
+		names = mrdem_xrealloc(names, (n + 1) * sizeof *names);
+		names[n] = name;
+		s[n].name = name;
+		s[n].mesh = mrdem_xmalloc(sizeof(struct mrdem_mesh));
+		*s[n].mesh = m;
+		n++;
+	}
+	if (rc == 0 && !n)
+		rc = only ? mrdem_error("%s: no shape named '%s'", r.name, only)
+			  : mrdem_error("%s: no mesh record in the stream", r.name);
+	if (rc == 0 && rename && n > 1)
+		rc = mrdem_error("--name: the stream has %u shapes; pick one with --shape", n);
+	if (rc == 0 && rename)
+		s[0].name = rename;
+	if (rc == 0)
+		rc = write_shapes(get_str(c, "o", NULL), s, n);
+	mrdem_reader_close(&r);
+	for (uint32_t i = 0; i < n; i++) {
+		free(names[i]);
+		mrdem_mesh_release(s[i].mesh);
+		free(s[i].mesh);
+	}
+	free(names);
+	free(s);
+	return rc ? 1 : 0;
+}
+
+static int cmd_import(struct cmdline *c, int argc, char **argv)
+{
+	static const struct optdef defs[] = {
+		{ "format", 1, 1 }, { "open", 0, 0 }, { "shape", 1, 1 },
+		{ "name", 1, 1 },   { "o", 1, 1 },    { NULL, 0, 0 },
+	};
+	c->usage = usage_import;
+	c->maxpos = 1;
+	int rc = parse_args(c, defs, argc, argv);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (c->npos != 1)
+		return usage_error(c, "import needs one input FILE%s", "");
+	const char *path = c->pos[0];
+	int std = !strcmp(path, "-");
+	enum mrdem_mesh_format f = MRDEM_MESH_FORMAT_UNKNOWN;
+	const char *fs = get_str(c, "format", NULL);
+	if (fs) {
+		f = mrdem_mesh_format_by_name(fs);
+		if (f == MRDEM_MESH_FORMAT_UNKNOWN || f == MRDEM_MESH_FORMAT_STL_ASCII)
+			return usage_error(c, "--format must be obj, stl or stream, not '%s'", fs);
+	} else if (std) {
+		return usage_error(c, "reading standard input needs --format obj, stl or stream%s",
+				   "");
+	}
+	unsigned flags = get(c, "open") ? MRDEM_MESH_ALLOW_OPEN : 0;
+	if (f == MRDEM_MESH_FORMAT_UNKNOWN)
+		f = mrdem_mesh_format_by_extension(path);
+	if (f == MRDEM_MESH_FORMAT_UNKNOWN) {
+		FILE *in = fopen(path, "rb");
+		if (!in)
+			return mrdem_error("%s: cannot open: %s", path, strerror(errno)), 1;
+		int b0 = fgetc(in), b1 = fgetc(in);
+		fclose(in);
+		if (b0 != 0x1f || b1 != 0x8b)
+			return mrdem_error("%s: unknown mesh format: name it .obj or .stl, give "
+					   "--format, or pass an mrdem mesh stream",
+					   path),
+			       1;
+		f = MRDEM_MESH_FORMAT_STREAM;
+	}
+	if (f == MRDEM_MESH_FORMAT_STREAM)
+		return import_stream(c, path, flags);
+	if (get(c, "shape"))
+		return usage_error(c, "--shape applies to mesh streams only%s", "");
+
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_load(path, f, flags, &m))
+		return 1;
+	char *name = base_name(std ? "stdin" : path);
+	rc = write_one(c, name, &m);
+	free(name);
+	return rc;
+}
+
+static int cmd_export(struct cmdline *c, int argc, char **argv)
+{
+	static const struct optdef defs[] = {
+		{ "format", 1, 1 }, { "shape", 1, 1 }, { "name", 1, 1 }, { "o", 1, 1 }, { NULL, 0, 0 },
+	};
+	c->usage = usage_export;
+	c->maxpos = 1;
+	int rc = parse_args(c, defs, argc, argv);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	const char *fs = get_str(c, "format", NULL);
+	if (!fs)
+		return usage_error(c, "export needs --format obj, stl or stl-ascii%s", "");
+	enum mrdem_mesh_format f = mrdem_mesh_format_by_name(fs);
+	if (f != MRDEM_MESH_FORMAT_OBJ && f != MRDEM_MESH_FORMAT_STL &&
+	    f != MRDEM_MESH_FORMAT_STL_ASCII)
+		return usage_error(c, "--format must be obj, stl or stl-ascii, not '%s'", fs);
+	struct mrdem_mesh m;
+	char *shape = NULL;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_read_stream(c->npos ? c->pos[0] : "-", get_str(c, "shape", NULL), &m,
+				   &shape))
+		return 1;
+	const char *name = get_str(c, "name", shape), *out = get_str(c, "o", NULL);
+	if (f == MRDEM_MESH_FORMAT_OBJ)
+		rc = mrdem_mesh_write_obj(out, name, &m);
+	else
+		rc = mrdem_mesh_write_stl(out, name, &m, f == MRDEM_MESH_FORMAT_STL_ASCII);
+	free(shape);
+	mrdem_mesh_release(&m);
+	return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	mrdem_set_progname(argv[0]);
+	if (argc < 2) {
+		fputs(usage_main, stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		fputs(usage_main, stdout);
+		return 0;
+	}
+	static const struct {
+		const char *name;
+		int (*run)(struct cmdline *, int, char **);
+	} cmds[] = {
+		{ "sphere", cmd_sphere }, { "box", cmd_box },       { "plane", cmd_plane },
+		{ "cylinder", cmd_cylinder }, { "import", cmd_import }, { "export", cmd_export },
+	};
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+		if (!strcmp(cmd, cmds[i].name)) {
+			struct cmdline c = { .cmd = cmd };
+			return cmds[i].run(&c, argc - 2, argv + 2);
+		}
+	fprintf(stderr, "%s: unknown command '%s'\ntry 'mrdem-mesh --help'\n", mrdem_progname(), cmd);
+	return 2;
+}
