@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/util/error.h"
@@ -17,6 +18,17 @@ int mrdem_outfile_open(struct mrdem_outfile *o, const char *path, int binary)
 			return mrdem_error("refusing to write a binary file to a terminal "
 					   "(redirect standard output or use -o FILE)");
 		o->f = stdout;
+		return 0;
+	}
+	/* Devices and pipes (-o /dev/null, a FIFO) are written in place:
+	 * renaming a temporary over them would replace the device. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return mrdem_error("%s: is a directory", path);
+		if (!(o->f = fopen(path, "wb")))
+			return mrdem_error("%s: cannot open: %s", path, strerror(errno));
+		o->path = mrdem_xstrdup(path);
 		return 0;
 	}
 	o->path = mrdem_xstrdup(path);
@@ -51,10 +63,12 @@ int mrdem_outfile_commit(struct mrdem_outfile *o)
 	int rc = 0;
 	if (fflush(o->f) || ferror(o->f))
 		rc = mrdem_error("%s: write error: %s", what, strerror(errno));
-	if (o->path) {
+	if (o->f != stdout) {
 		if (fclose(o->f) && !rc)
 			rc = mrdem_error("%s: write error: %s", what, strerror(errno));
 		o->f = NULL;
+	}
+	if (o->tmp) {
 		if (!rc && rename(o->tmp, o->path))
 			rc = mrdem_error("%s: cannot rename %s into place: %s", o->path, o->tmp,
 					 strerror(errno));
@@ -69,13 +83,12 @@ int mrdem_outfile_commit(struct mrdem_outfile *o)
 
 void mrdem_outfile_abort(struct mrdem_outfile *o)
 {
-	if (o->path) {
-		if (o->f)
-			fclose(o->f);
-		unlink(o->tmp);
-	} else if (o->f) {
+	if (o->f == stdout)
 		fflush(o->f);
-	}
+	else if (o->f)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof *o);

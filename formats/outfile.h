@@ -1,7 +1,8 @@
 /* Plain (non-stream) output files written all-or-nothing: data goes to a
  * temporary next to the destination, renamed into place on commit and
  * removed on abort, so a failure never leaves a partial file. "-" or NULL
- * means standard output, written directly. */
+ * means standard output; it and existing devices or FIFOs (/dev/null) are
+ * written directly. */
 #ifndef MRDEM_FORMATS_OUTFILE_H
 #define MRDEM_FORMATS_OUTFILE_H
 
@@ -10,7 +11,7 @@
 struct mrdem_outfile {
 	FILE *f;
 	char *path; /* destination, NULL for standard output */
-	char *tmp;
+	char *tmp;  /* temporary renamed to path on commit; NULL when in place */
 };
 
 /* binary: refuse a terminal as standard output. */

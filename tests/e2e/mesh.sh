@@ -119,6 +119,11 @@ expect_success "binary STL: 84+50n bytes, header not starting with \"solid\"" '
 	mrdem-mesh export --format stl rock.mrd -o r.stl &&
 	assert_eq "$(stat -c %s r.stl)" $((84 + 50 * 320)) && ! head -c 5 r.stl | grep -q solid'
 
+expect_success "export to a FIFO writes in place (no temporary renamed over it)" '
+	mkfifo fifo && { cat fifo >fromfifo.obj & } &&
+	mrdem-mesh export --format obj rock.mrd -o fifo && wait && [ -p fifo ] &&
+	mrdem-mesh export --format obj rock.mrd -o direct.obj && cmp fromfifo.obj direct.obj'
+
 expect_success "a mesh stream imports as a stream, shapes re-validated" '
 	mrdem-mesh import rock.mrd -o back.mrd &&
 	check back.mrd rock.mrd -- "m[\"count\"] == 1" "m[\"volume\"] == n[\"volume\"]"'
