@@ -1,0 +1,259 @@
+#!/bin/bash
+# mrdem-init end to end: every shipped example through mrdem-info --json,
+# the issue's spellings in flow, block and JSON style, relative mesh files,
+# standard input, and every YAML error class under tests/yaml/bad-*.yaml
+# (each names its expected "LINE:COL: message" on its first line).
+. "$(dirname "$0")/../lib/test-lib.sh"
+EX=$TOP/examples
+
+# Python assertions on the JSON document in $1 (as d), with helpers:
+# recs(type) lists records of a type, state() the first frame's particles.
+json_check() { # file code
+	python3 -c "
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def recs(t): return [r for r in d['records'] if r['type'] == t]
+def state(): return recs('frame')[0]['state']
+def near(a, b, tol=1e-12): return abs(a - b) <= tol
+$2
+" "$1"
+}
+
+# The records of two mrdem-info --json dumps are identical.
+same_records() { # a.json b.json
+	python3 -c "
+import json, sys
+a, b = (json.load(open(f))[\"records\"] for f in sys.argv[1:3])
+assert a == b, \"records differ\"
+" "$1" "$2"
+}
+
+expect_success "two-spheres: init, info" '
+	mrdem-init "$EX/two-spheres.yaml" -o two.mrd && mrdem-info --json --full two.mrd >two.json'
+expect_success "two-spheres: one 1280-triangle sphere, two approaching particles" '
+	json_check two.json "
+assert d[\"complete\"] and d[\"counts\"][\"setup\"] == 1 and d[\"counts\"][\"mesh\"] == 1
+m = recs(\"mesh\")[0]
+assert m[\"triangles\"] == 1280 and m[\"closed\"] and m[\"name\"] == \"ball\"
+s = state()
+assert [p[\"id\"] for p in s] == [0, 1]
+assert s[0][\"position\"] == [-1.05, 0, 0] and s[1][\"position\"] == [1.05, 0, 0]
+assert s[0][\"velocity\"] == [0.5, 0, 0] and s[1][\"velocity\"] == [-0.5, 0, 0]
+for p in s:
+    assert p[\"epsilon\"] == 0.01 * (2 * m[\"radius\"]), p
+    assert p[\"density\"] == 1 and p[\"orientation\"] == [1, 0, 0, 0] and not p[\"fixed\"]
+assert near(m[\"radius\"], 1.0)
+st = recs(\"setup\")[0]
+assert st[\"stiffness\"] == 1000 and st[\"gravity\"] == [0, 0, 0] and st[\"dt\"] == 1e-4
+assert st[\"steps\"] == 2000 and st[\"scheme\"] == \"explicit-euler\" and st[\"output_every\"] == 20
+assert st[\"force_model\"] == \"spring\"
+"'
+
+expect_success "sphere-on-plane: init, info" '
+	mrdem-init "$EX/sphere-on-plane.yaml" -o sop.mrd && mrdem-info --json --full sop.mrd >sop.json'
+expect_success "sphere-on-plane: fixed tilted plane mesh with absolute halo, sphere above" '
+	json_check sop.json "
+ball, slope = recs(\"mesh\")
+assert ball[\"triangles\"] == 1280 and ball[\"closed\"]
+assert slope[\"name\"] == \"slope\" and not slope[\"closed\"] and slope[\"triangles\"] == 2 * 16 * 16
+lo, hi = slope[\"bbox\"]
+t = math.radians(15)
+assert near(hi[2], 10 * math.sin(t), 1e-9) and near(hi[1], 10 * math.cos(t), 1e-9)
+plane, s = state()
+assert plane[\"fixed\"] and plane[\"shape\"] == 1 and plane[\"epsilon\"] == 0.01
+assert not s[\"fixed\"] and s[\"position\"] == [0, 0, 2.5] and s[\"epsilon\"] == 0.02 * ball[\"radius\"]
+assert recs(\"setup\")[0][\"gravity\"] == [0, 0, -9.81]
+"'
+
+expect_success "lattice-24576: init, info" '
+	mrdem-init "$EX/lattice-24576.yaml" -o lat.mrd && mrdem-info --json --full lat.mrd >lat.json'
+expect_success "lattice-24576: one shape, 24,576 particles on the 32x32x24 grid" '
+	json_check lat.json "
+assert d[\"counts\"][\"mesh\"] == 1
+m = recs(\"mesh\")[0]
+assert m[\"triangles\"] == 1224 and m[\"closed\"]
+s = state()
+assert len(s) == 24576
+eps = 0.01 * (2 * m[\"radius\"])
+for n, p in enumerate(s):
+    i, j, k = n % 32, n // 32 % 32, n // 1024
+    assert p[\"id\"] == n and p[\"position\"] == [i * 2.03, j * 2.03, k * 2.03], p
+    assert p[\"epsilon\"] == eps and p[\"orientation\"] == [1, 0, 0, 0] and p[\"velocity\"] == [0, 0, 0]
+# neighbours barely overlap: surface gap along an axis is below the two halos
+lo, hi = m[\"bbox\"]
+gap = 2.03 - (hi[0] - lo[0])
+assert 0 < gap < 2 * eps and 2.03 * math.sqrt(2) - (hi[0] - lo[0]) > 2 * eps, gap
+"'
+
+expect_success "rocks: mesh file found beside the scene from another directory" '
+	(cd / && mrdem-init "$EX/rocks.yaml" -o "$T/rocks.mrd") && mrdem-info --json --full rocks.mrd >rocks.json'
+expect_success "rocks: jittered, rotated lattice of the OBJ rock above an analytic floor" '
+	json_check rocks.json "
+m = recs(\"mesh\")[0]
+assert m[\"name\"] == \"rock\" and m[\"triangles\"] == 80 and m[\"closed\"]
+s = state()
+assert len(s) == 48
+for n, p in enumerate(s):
+    g = [3.0 * (n % 4), 3.0 * (n // 4 % 4), 2 + 3.0 * (n // 16)]
+    assert all(abs(p[\"position\"][a] - g[a]) <= 0.2 for a in range(3)), p
+    q = p[\"orientation\"]
+    assert near(sum(x * x for x in q), 1.0, 1e-14) and q != [1, 0, 0, 0]
+    assert p[\"density\"] == 2.6
+assert len(set(tuple(p[\"orientation\"]) for p in s)) == 48
+st = recs(\"setup\")[0]
+assert st[\"planes\"] == [{\"point\": [0, 0, 0], \"normal\": [0, 0, 1]}]
+assert st[\"scheme\"] == \"symplectic-euler\"
+"'
+expect_success "rocks: the same scene and seed give the same stream contents" '
+	mrdem-init "$EX/rocks.yaml" -o rocks2.mrd && mrdem-info --json --full rocks2.mrd >rocks2.json &&
+	same_records rocks.json rocks2.json'
+
+expect_success "scene from standard input" '
+	mrdem-init - <"$EX/two-spheres.yaml" -o stdin.mrd && mrdem-info --json --full stdin.mrd >stdin.json &&
+	json_check stdin.json "assert len(state()) == 2"'
+
+# The spellings of the issue, verbatim, with rock.stl written here as
+# ASCII STL from examples/rock.obj by an independent converter.
+python3 - "$EX/rock.obj" rock.stl <<'EOF'
+import sys
+v, out = [], ["solid rock"]
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w and w[0] == "v": v.append(w[1:4])
+    if w and w[0] == "f":
+        out.append(" facet normal 0 0 0\n  outer loop")
+        out += ["   vertex " + " ".join(v[int(i) - 1]) for i in w[1:4]]
+        out.append("  endloop\n endfacet")
+open(sys.argv[2], "w").write("\n".join(out + ["endsolid rock"]) + "\n")
+EOF
+cat >issue.yaml <<'EOF'
+shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}        # also: noise, stretch, seed
+  rock: {mesh: rock.stl}                                 # OBJ/STL file or a mesh stream
+particles:
+  - {shape: ball, position: [-1.1, 0, 0], velocity: [1, 0, 0], density: 1.0}
+  - {shape: ball, position: [1.1, 0, 0], orientation: [1, 0, 0, 0], angular_velocity: [0, 0, 0]}
+  - lattice: {shape: ball, origin: [0, 0, 5], count: [4, 4, 4], spacing: [2.1, 2.1, 2.1]}
+planes:
+  - {point: [0, 0, -2], normal: [0, 0.26, 0.97]}
+gravity: [0, 0, -9.81]
+contact: {epsilon: 0.01, stiffness: 1000}
+time: {dt: 1.0e-4, steps: 1000, scheme: explicit-euler}
+output: {every: 10}
+EOF
+cat >issue-block.yaml <<'EOF'
+output:
+  every: 10
+time:
+  scheme: explicit-euler
+  steps: 1000
+  dt: 0.0001
+particles:
+  - shape: ball
+    position: [-1.1, 0, 0]
+    velocity: [1, 0, 0]
+    density: 1.0
+  - shape: ball
+    position:
+      - 1.1
+      - 0
+      - 0
+  - lattice:
+      shape: ball
+      origin: [0, 0, 5]
+      count: [4, 4, 4]
+      spacing: 2.1
+shapes:
+  ball:
+    sphere:
+      triangles: 1280
+  rock:
+    mesh: rock.stl
+contact:
+  stiffness: 1000
+gravity: [0, 0, -9.81]
+planes:
+  - point: [0, 0, -2]
+    normal: [0, 0.26, 0.97]
+EOF
+expect_success "issue spellings: flow style" '
+	mrdem-init issue.yaml -o issue.mrd && mrdem-info --json --full issue.mrd >issue.json &&
+	json_check issue.json "
+ball, rock = recs(\"mesh\")
+assert ball[\"name\"] == \"ball\" and rock[\"name\"] == \"rock\" and rock[\"triangles\"] == 80
+s = state()
+assert len(s) == 2 + 64 and [p[\"id\"] for p in s] == list(range(66))
+assert s[0][\"velocity\"] == [1, 0, 0] and s[1][\"position\"] == [1.1, 0, 0]
+for n, p in enumerate(s[2:]):
+    assert p[\"position\"] == [n % 4 * 2.1, n // 4 % 4 * 2.1, 5 + n // 16 * 2.1], (n, p)
+    assert p[\"epsilon\"] == 0.01 * (2 * ball[\"radius\"])
+st = recs(\"setup\")[0]
+nn = math.hypot(0.26, 0.97)
+assert st[\"planes\"][0][\"normal\"] == [0, 0.26 / nn, 0.97 / nn]
+assert st[\"gravity\"] == [0, 0, -9.81] and st[\"dt\"] == 1e-4 and st[\"output_every\"] == 10
+"'
+expect_success "issue spellings: block style, keys reordered, gives the same stream" '
+	mrdem-init issue-block.yaml -o issue-block.mrd && mrdem-info --json --full issue-block.mrd >ib.json &&
+	same_records issue.json ib.json'
+
+# Open mesh files need open: true and a fixed particle.
+printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n' >sheet.obj
+cat >sheet.yaml <<'EOF'
+shapes:
+  sheet: {mesh: sheet.obj, open: true}
+  ball: {sphere: {triangles: 80, radius: 0.2}}
+particles:
+  - {shape: sheet, position: [0, 0, 0], fixed: true}
+  - {shape: ball, position: [0.5, 0.5, 0.5]}
+EOF
+expect_success "open mesh file with open: true on a fixed particle" '
+	mrdem-init sheet.yaml -o sheet.mrd && mrdem-info --json --full sheet.mrd >sheet.json &&
+	json_check sheet.json "
+sheet = recs(\"mesh\")[0]
+assert not sheet[\"closed\"] and sheet[\"triangles\"] == 2
+p = state()[0]
+assert p[\"fixed\"] and p[\"epsilon\"] == 0.01
+"'
+sed 's/, open: true//' sheet.yaml >sheet-closed.yaml
+expect_failure "open mesh file without open: true is rejected at its line" '
+	mrdem-init sheet-closed.yaml -o x.mrd 2>err; rc=$?; cat err
+	[ ! -e x.mrd ] && grep -qF "sheet-closed.yaml:2:17: shapes.sheet: cannot load mesh file '\''sheet.obj'\''" err &&
+	exit $rc'
+
+# Mesh streams as shapes: mrdem-init output holds one mesh per shape.
+cat >from-stream.yaml <<'EOF'
+shapes:
+  ball: {mesh: two.mrd}
+  slope: {mesh: sop.mrd, shape: slope, open: true}
+particles:
+  - {shape: ball, position: [0, 0, 3]}
+  - {shape: slope, position: [0, 0, 0], fixed: true}
+EOF
+expect_success "shapes taken from mesh streams (one mesh, or picked by name)" '
+	mrdem-init from-stream.yaml -o fs.mrd && mrdem-info --json --full fs.mrd >fs.json &&
+	json_check fs.json "
+ball, slope = recs(\"mesh\")
+assert ball[\"triangles\"] == 1280 and ball[\"closed\"] and slope[\"triangles\"] == 512
+assert not slope[\"closed\"]
+"'
+
+expect_failure "usage error without a scene" 'mrdem-init'
+expect_success "--help prints usage to stdout" 'mrdem-init --help | grep -q "usage: mrdem-init"'
+expect_failure "missing scene file" 'mrdem-init no-such.yaml -o x.mrd 2>err; rc=$?; cat err
+	[ ! -e x.mrd ] && grep -q "no-such.yaml: cannot open" err && exit $rc'
+
+# Every error class: exit status 1, "FILE:LINE:COL: message", no output.
+for f in "$TOP"/tests/yaml/bad-*.yaml; do
+	expect_success "rejects $(basename "$f"): $(sed -n '1s/^# expect: //p' "$f" | cut -c1-60)" '
+		want=$(sed -n "1s/^# expect: //p" "$f")
+		[ -n "$want" ] || { echo "no expectation in $f"; exit 1; }
+		rm -f out.mrd*
+		mrdem-init "$f" -o out.mrd 2>err
+		rc=$?
+		cat err
+		[ $rc = 1 ] || { echo "exit status $rc, want 1"; exit 1; }
+		grep -qF -- "mrdem-init: error: $f:$want" err || { echo "want: $f:$want"; exit 1; }
+		! ls out.mrd* 2>/dev/null'
+done
+
+done_testing
