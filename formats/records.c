@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/util/error.h"
+#include "formats/record_tree.h"
 
 int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)
 {
@@ -540,6 +541,8 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		s->frame = f;
 		return 1;
 	}
+	case MRDEM_REC_TREE:
+		return mrdem_scene_absorb_tree(s, rec, src) ? -1 : 1;
 	default:
 		return 0;
 	}
@@ -562,6 +565,8 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 	for (uint32_t i = 0; i < s->nshapes; i++) {
 		const struct mrdem_shape *sh = &s->shapes[i];
 		WRITE_RECORD(w, MRDEM_REC_MESH, mrdem_encode_mesh(&b_, sh->id, sh->name, &sh->mesh));
+		if (sh->tree)
+			WRITE_RECORD(w, MRDEM_REC_TREE, mrdem_encode_tree(&b_, sh->id, sh->tree));
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "common/mesh/mesh.h"
 #include "common/util/error.h"
 #include "formats/json.h"
+#include "formats/record_tree.h"
 #include "formats/records.h"
 #include "formats/stream.h"
 
@@ -288,6 +289,7 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 	switch (rec->type) {
 	case MRDEM_REC_SETUP:
 	case MRDEM_REC_MESH:
+	case MRDEM_REC_TREE:
 	case MRDEM_REC_FRAME:
 		/* Absorb into the scene first: frames are checked against shapes. */
 		if (mrdem_scene_absorb(&in->scene, rec, in->src) < 0) {
@@ -299,6 +301,12 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 		else if (rec->type == MRDEM_REC_MESH) {
 			const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
 			describe_mesh(in, sh->id, sh->name, &sh->mesh);
+		} else if (rec->type == MRDEM_REC_TREE) {
+			const struct mrdem_shape *sh = &in->scene.shapes[mrdem_tree_record_shape(rec)];
+			if (in->json)
+				mrdem_tree_describe_json(&in->j, sh, in->full);
+			else
+				mrdem_tree_describe_text(stdout, sh);
 		} else
 			describe_frame(in, &in->scene.frame);
 		break;

@@ -1,0 +1,274 @@
+/* Tree record: encoding, checked decoding, and its description for
+ * mrdem-info. Fields go one by one, little-endian (formats/bytes.h). */
+#include "formats/record_tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util/error.h"
+#include "formats/records.h"
+
+/* Bytes per node: triangle (9 f32), eps (f32), four u32 ranges. */
+#define NODE_BYTES (9 * 4 + 4 + 4 * 4)
+
+void mrdem_encode_tree(struct mrdem_buf *b, uint32_t shape_id, const struct mrdem_tree *t)
+{
+	const struct mrdem_tree_params *p = &t->params;
+	mrdem_buf_u32(b, shape_id);
+	mrdem_buf_u64(b, t->mesh_hash);
+	mrdem_buf_u32(b, t->ntris);
+	mrdem_buf_u32(b, t->nnodes);
+	mrdem_buf_u32(b, t->nlevels);
+	mrdem_buf_u32(b, p->fanout);
+	mrdem_buf_u32(b, p->leaf);
+	mrdem_buf_u64(b, p->seed);
+	mrdem_buf_u32(b, p->kmeans_iters);
+	mrdem_buf_u32(b, p->beta_size);
+	mrdem_buf_f64(b, p->alpha_area);
+	mrdem_buf_f64(b, p->alpha_inside);
+	mrdem_buf_u32(b, p->beta_normal);
+	mrdem_buf_u32(b, p->iters);
+	mrdem_buf_u32(b, (uint32_t)p->refine);
+	mrdem_buf_u32s(b, t->level_first, (size_t)t->nlevels + 1);
+	mrdem_buf_f32s(b, t->tri, 9 * (size_t)t->nnodes);
+	mrdem_buf_f32s(b, t->eps, t->nnodes);
+	mrdem_buf_u32s(b, t->child_first, t->nnodes);
+	mrdem_buf_u32s(b, t->child_count, t->nnodes);
+	mrdem_buf_u32s(b, t->tri_first, t->nnodes);
+	mrdem_buf_u32s(b, t->tri_count, t->nnodes);
+	mrdem_buf_u32s(b, t->perm, t->ntris);
+}
+
+uint32_t mrdem_tree_record_shape(const struct mrdem_record *rec)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	uint32_t id = mrdem_get_u32(&c);
+	return c.bad ? 0 : id;
+}
+
+static void record_what(char *buf, size_t len, const struct mrdem_record *rec, const char *src)
+{
+	snprintf(buf, len, "%s: record %llu (tree) at byte %llu", src ? src : "<stream>",
+		 (unsigned long long)rec->index, (unsigned long long)rec->offset);
+}
+
+int mrdem_decode_tree(const struct mrdem_record *rec, const char *src, uint32_t *shape_id,
+		      struct mrdem_tree **out)
+{
+	struct mrdem_cursor c;
+	struct mrdem_tree_params p;
+	*out = NULL;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	*shape_id = mrdem_get_u32(&c);
+	uint64_t hash = mrdem_get_u64(&c);
+	uint32_t ntris = mrdem_get_u32(&c), nnodes = mrdem_get_u32(&c);
+	uint32_t nlevels = mrdem_get_u32(&c);
+	memset(&p, 0, sizeof p);
+	p.fanout = mrdem_get_u32(&c);
+	p.leaf = mrdem_get_u32(&c);
+	p.seed = mrdem_get_u64(&c);
+	p.kmeans_iters = mrdem_get_u32(&c);
+	p.beta_size = mrdem_get_u32(&c);
+	p.alpha_area = mrdem_get_f64(&c);
+	p.alpha_inside = mrdem_get_f64(&c);
+	p.beta_normal = mrdem_get_u32(&c);
+	p.iters = mrdem_get_u32(&c);
+	p.refine = (int)mrdem_get_u32(&c);
+	if (c.bad)
+		return mrdem_record_error(rec, src, "payload too short for a tree header "
+					  "(%zu bytes; corrupt record)", rec->len);
+	if (nnodes < 1 || nlevels < 1 || nlevels > nnodes || ntris < 1)
+		return mrdem_record_error(rec, src, "tree with %u nodes, %u levels and %u "
+					  "triangles is impossible", nnodes, nlevels, ntris);
+	/* sizes come from the stream: check them against the payload before
+	 * allocating anything */
+	if (!mrdem_cursor_has(&c, (uint64_t)nlevels + 1, 4) || !mrdem_cursor_has(&c, nnodes, NODE_BYTES) ||
+	    !mrdem_cursor_has(&c, ntris, 4) ||
+	    (uint64_t)4 * ((uint64_t)nlevels + 1 + ntris) + (uint64_t)NODE_BYTES * nnodes >
+		    c.len - c.pos)
+		return mrdem_record_error(rec, src, "payload too short for %u nodes, %u levels and "
+					  "%u triangles (corrupt record)", nnodes, nlevels, ntris);
+	struct mrdem_tree *t = mrdem_tree_alloc(nnodes, nlevels, ntris);
+	t->params = p;
+	t->mesh_hash = hash;
+	mrdem_get_u32s(&c, t->level_first, (size_t)nlevels + 1);
+	mrdem_get_f32s(&c, t->tri, 9 * (size_t)nnodes);
+	mrdem_get_f32s(&c, t->eps, nnodes);
+	mrdem_get_u32s(&c, t->child_first, nnodes);
+	mrdem_get_u32s(&c, t->child_count, nnodes);
+	mrdem_get_u32s(&c, t->tri_first, nnodes);
+	mrdem_get_u32s(&c, t->tri_count, nnodes);
+	mrdem_get_u32s(&c, t->perm, ntris);
+	if (c.bad) {
+		mrdem_record_error(rec, src, "payload too short (%zu bytes; corrupt record)",
+				   rec->len);
+		goto fail;
+	}
+	if (c.pos != c.len) {
+		mrdem_record_error(rec, src, "%zu unexpected bytes after the payload (length "
+				   "mismatch)", c.len - c.pos);
+		goto fail;
+	}
+	if (!isfinite(p.alpha_area) || !isfinite(p.alpha_inside)) {
+		mrdem_record_error(rec, src, "build parameters are not finite");
+		goto fail;
+	}
+	char what[512];
+	record_what(what, sizeof what, rec, src);
+	if (mrdem_tree_check_layout(t, what))
+		goto fail;
+	*out = t;
+	return 0;
+fail:
+	mrdem_tree_free(t);
+	return -1;
+}
+
+int mrdem_scene_absorb_tree(struct mrdem_scene *s, const struct mrdem_record *rec,
+			    const char *src)
+{
+	uint32_t id;
+	struct mrdem_tree *t;
+	if (mrdem_decode_tree(rec, src, &id, &t))
+		return -1;
+	if (id >= s->nshapes) {
+		mrdem_record_error(rec, src, "tree for shape %u, but the stream defines %u shapes "
+				   "before it", id, s->nshapes);
+		goto fail;
+	}
+	if (s->shapes[id].tree) {
+		mrdem_record_error(rec, src, "shape %u '%s' already has a tree", id,
+				   s->shapes[id].name);
+		goto fail;
+	}
+	char what[512];
+	record_what(what, sizeof what, rec, src);
+	if (mrdem_tree_bind(t, &s->shapes[id].mesh, what))
+		goto fail;
+	s->shapes[id].tree = t;
+	return 0;
+fail:
+	mrdem_tree_free(t);
+	return -1;
+}
+
+int mrdem_write_tree(struct mrdem_writer *w, uint32_t shape_id, const struct mrdem_tree *t)
+{
+	struct mrdem_buf b;
+	mrdem_buf_init(&b);
+	mrdem_encode_tree(&b, shape_id, t);
+	int rc = mrdem_writer_put(w, MRDEM_REC_TREE, b.p, b.len);
+	mrdem_buf_release(&b);
+	return rc;
+}
+
+/* ---- description */
+
+void mrdem_tree_describe_text(FILE *f, const struct mrdem_shape *sh)
+{
+	const struct mrdem_tree *t = sh->tree;
+	const struct mrdem_tree_params *p = &t->params;
+	fprintf(f, "  tree of shape %u '%s': %u triangles, %u nodes in %u levels (fanout %u, "
+		"leaf %u, seed %llu, %s)\n", sh->id, sh->name, t->ntris, t->nnodes, t->nlevels,
+		p->fanout, p->leaf, (unsigned long long)p->seed,
+		p->refine ? "functional (6) + halo refinement" : "functional (6)");
+	for (uint32_t l = 0; l < t->nlevels; l++) {
+		struct mrdem_tree_level_stats s;
+		mrdem_tree_level_stats(t, l, &s);
+		fprintf(f, "    level %u: %u nodes, %u leaves with %u triangles, eps min %.6g mean "
+			"%.6g max %.6g\n", l, s.nodes, s.leaves, s.tris, s.eps_min, s.eps_mean,
+			s.eps_max);
+	}
+	struct mrdem_tree_root_stats r;
+	mrdem_tree_root_stats(t, &sh->mesh, &r);
+	fprintf(f, "    root: longest edge d %.6g, eps %.6g, halo volume %.6g = %.1f%% of the "
+		"bounding sphere (radius %.6g)\n", r.d, r.eps, r.halo_volume, 100 * r.ratio,
+		r.radius);
+}
+
+void mrdem_tree_describe_json(struct mrdem_json *j, const struct mrdem_shape *sh, int full)
+{
+	const struct mrdem_tree *t = sh->tree;
+	const struct mrdem_tree_params *p = &t->params;
+	mrdem_json_kv_uint(j, "shape", sh->id);
+	mrdem_json_kv_str(j, "name", sh->name);
+	mrdem_json_kv_uint(j, "triangles", t->ntris);
+	mrdem_json_kv_uint(j, "nodes", t->nnodes);
+	mrdem_json_kv_uint(j, "levels", t->nlevels);
+	mrdem_json_key(j, "params");
+	mrdem_json_begin_object(j);
+	mrdem_json_kv_uint(j, "fanout", p->fanout);
+	mrdem_json_kv_uint(j, "leaf", p->leaf);
+	mrdem_json_kv_uint(j, "seed", p->seed);
+	mrdem_json_kv_uint(j, "kmeans_iters", p->kmeans_iters);
+	mrdem_json_kv_uint(j, "beta_size", p->beta_size);
+	mrdem_json_kv_num(j, "alpha_area", p->alpha_area);
+	mrdem_json_kv_num(j, "alpha_inside", p->alpha_inside);
+	mrdem_json_kv_uint(j, "beta_normal", p->beta_normal);
+	mrdem_json_kv_uint(j, "iters", p->iters);
+	mrdem_json_key(j, "refine");
+	mrdem_json_bool(j, p->refine);
+	mrdem_json_end_object(j);
+	mrdem_json_key(j, "level_stats");
+	mrdem_json_begin_array(j);
+	for (uint32_t l = 0; l < t->nlevels; l++) {
+		struct mrdem_tree_level_stats s;
+		mrdem_tree_level_stats(t, l, &s);
+		mrdem_json_begin_object(j);
+		mrdem_json_kv_uint(j, "level", l);
+		mrdem_json_kv_uint(j, "nodes", s.nodes);
+		mrdem_json_kv_uint(j, "leaves", s.leaves);
+		mrdem_json_kv_uint(j, "triangles", s.tris);
+		mrdem_json_kv_num(j, "eps_min", s.eps_min);
+		mrdem_json_kv_num(j, "eps_mean", s.eps_mean);
+		mrdem_json_kv_num(j, "eps_max", s.eps_max);
+		mrdem_json_end_object(j);
+	}
+	mrdem_json_end_array(j);
+	struct mrdem_tree_root_stats r;
+	mrdem_tree_root_stats(t, &sh->mesh, &r);
+	mrdem_json_key(j, "root");
+	mrdem_json_begin_object(j);
+	mrdem_json_kv_num(j, "d", r.d);
+	mrdem_json_kv_num(j, "eps", r.eps);
+	mrdem_json_kv_num(j, "area", r.area);
+	mrdem_json_kv_num(j, "perimeter", r.perimeter);
+	mrdem_json_kv_num(j, "halo_volume", r.halo_volume);
+	mrdem_json_kv_nums(j, "sphere_centre", r.centre, 3);
+	mrdem_json_kv_num(j, "sphere_radius", r.radius);
+	mrdem_json_kv_num(j, "sphere_volume", r.sphere_volume);
+	mrdem_json_kv_num(j, "halo_ratio", r.ratio);
+	mrdem_json_end_object(j);
+	if (!full)
+		return;
+	mrdem_json_key(j, "node_list");
+	mrdem_json_begin_array(j);
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		mrdem_json_begin_object(j);
+		mrdem_json_kv_uint(j, "level", t->level[n]);
+		mrdem_json_key(j, "parent");
+		if (t->parent[n] == MRDEM_TREE_NONE)
+			mrdem_json_int(j, -1);
+		else
+			mrdem_json_uint(j, t->parent[n]);
+		mrdem_json_key(j, "triangle");
+		mrdem_json_floats(j, &t->tri[9 * (size_t)n], 9);
+		mrdem_json_kv_num(j, "eps", t->eps[n]);
+		mrdem_json_key(j, "children");
+		mrdem_json_begin_array(j);
+		mrdem_json_uint(j, t->child_first[n]);
+		mrdem_json_uint(j, t->child_count[n]);
+		mrdem_json_end_array(j);
+		mrdem_json_key(j, "tri_range");
+		mrdem_json_begin_array(j);
+		mrdem_json_uint(j, t->tri_first[n]);
+		mrdem_json_uint(j, t->tri_count[n]);
+		mrdem_json_end_array(j);
+		mrdem_json_end_object(j);
+	}
+	mrdem_json_end_array(j);
+	mrdem_json_key(j, "triangle_order");
+	mrdem_json_uints(j, t->perm, t->ntris);
+}

@@ -1,0 +1,284 @@
+/* mrdem-tree: build the surrogate tree of every shape that lacks one and
+ * write the stream on with each tree record right after its mesh record
+ * (docs/surrogate-trees.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/tree/tree.h"
+#include "common/util/error.h"
+#include "formats/record_tree.h"
+#include "formats/records.h"
+#include "formats/stream.h"
+
+static const char usage[] =
+	"usage: mrdem-tree [OPTIONS] [INPUT]\n"
+	"\n"
+	"Read a mesh or scene stream (INPUT, or standard input) and write it on\n"
+	"(FILE, or standard output) with a surrogate tree record after the mesh\n"
+	"record of every shape that has no tree yet. Trees already in the stream\n"
+	"are kept (and checked) unless --rebuild is given.\n"
+	"\n"
+	"Tree shape (paper Alg. 7):\n"
+	"  --fanout N        clusters per split, N_surrogate (default 8)\n"
+	"  --leaf N          a node with at most N triangles is a leaf (default 8)\n"
+	"  --seed S          k-means seed, a non-negative integer (default 1)\n"
+	"  --kmeans-iters N  Lloyd iterations per split (default 16)\n"
+	"Surrogate triangles, functional (6) of the paper's Appendix A:\n"
+	"  --beta-size B     integer exponent of the size term, 2..64 (default 16)\n"
+	"  --alpha-area A    weight of the anti-degeneration term (default 1e-5)\n"
+	"  --alpha-inside A  weight of the outer-normal penalty (default 0.01)\n"
+	"  --beta-normal B   integer exponent of the outer-normal penalty (default 4)\n"
+	"  --iters N         quasi-Newton iterations per minimisation (default 200)\n"
+	"  --no-refine       keep the minimiser of (6); by default it is refined to\n"
+	"                    the smallest halo volume with the exact epsilon\n"
+	"Other:\n"
+	"  --rebuild         replace trees already in the stream\n"
+	"  --verify          re-check every node of every tree against every real\n"
+	"                    triangle beneath it; exit 1 (and write nothing) on a\n"
+	"                    violation\n"
+	"  -v, --verbose     one line per shape on standard error (root figures, time)\n"
+	"  -o, --output F    output file (default: standard output)\n"
+	"  -h, --help        show this help\n"
+	"\n"
+	"Distances in the functional are in units of each node's radius, so the\n"
+	"weights do not depend on the mesh's scale. The output does not depend on\n"
+	"the number of threads (OMP_NUM_THREADS).\n";
+
+enum {
+	OPT_FANOUT = 256,
+	OPT_LEAF,
+	OPT_SEED,
+	OPT_KMEANS,
+	OPT_BETA_SIZE,
+	OPT_ALPHA_AREA,
+	OPT_ALPHA_INSIDE,
+	OPT_BETA_NORMAL,
+	OPT_ITERS,
+	OPT_NO_REFINE,
+	OPT_REBUILD,
+	OPT_VERIFY,
+};
+
+struct run {
+	struct mrdem_tree_params params;
+	int rebuild, verify, verbose;
+	const char *src;
+	struct mrdem_scene scene;
+	struct mrdem_writer w;
+	long pending;    /* shape whose mesh was just written, -1 none */
+	uint32_t built, kept;
+};
+
+static int parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (*s == '-' || *s == '+' || *s == '\0')
+		goto bad;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	fprintf(stderr, "mrdem-tree: %s: '%s' is not a whole number in 0..%" PRIu64 "\n", opt, s,
+		max);
+	return -1;
+}
+
+static int parse_u32(const char *opt, const char *s, uint32_t *out)
+{
+	uint64_t v;
+	if (parse_u64(opt, s, UINT32_MAX, &v))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v)) {
+		fprintf(stderr, "mrdem-tree: %s: '%s' is not a finite number\n", opt, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int verify_tree(struct run *r, const struct mrdem_shape *sh)
+{
+	struct mrdem_tree_violation v;
+	size_t n = mrdem_tree_verify(sh->tree, &sh->mesh, &v);
+	if (n)
+		return mrdem_error("%s: shape %u '%s': tree is not conservative: %zu violation(s); "
+				   "worst: node %u (level %u) is %.9g from triangle %u, beyond its "
+				   "eps %.9g", r->src, sh->id, sh->name, n, v.node,
+				   sh->tree->level[v.node], v.dist, v.tri, v.eps);
+	if (r->verbose)
+		fprintf(stderr, "mrdem-tree: shape %u '%s': %u nodes verified conservative\n",
+			sh->id, sh->name, sh->tree->nnodes);
+	return 0;
+}
+
+/* Give the pending shape its tree: build it unless the stream had one. */
+static int finish_pending(struct run *r)
+{
+	if (r->pending < 0)
+		return 0;
+	struct mrdem_shape *sh = &r->scene.shapes[r->pending];
+	r->pending = -1;
+	if (sh->tree) {
+		r->kept++;
+		return r->verify ? verify_tree(r, sh) : 0;
+	}
+	double t0 = omp_get_wtime();
+	if (mrdem_tree_build(&sh->mesh, &r->params, &sh->tree))
+		return mrdem_error("%s: shape %u '%s': no tree built", r->src, sh->id, sh->name);
+	double t1 = omp_get_wtime();
+	r->built++;
+	if (r->verbose) {
+		struct mrdem_tree_root_stats rs;
+		mrdem_tree_root_stats(sh->tree, &sh->mesh, &rs);
+		fprintf(stderr, "mrdem-tree: shape %u '%s': %u triangles, %u nodes in %u levels, "
+			"root d %.4g eps %.4g halo %.1f%% of the bounding sphere, built in %.3f s\n",
+			sh->id, sh->name, sh->mesh.ntris, sh->tree->nnodes, sh->tree->nlevels, rs.d,
+			rs.eps, 100 * rs.ratio, t1 - t0);
+	}
+	if (r->verify && verify_tree(r, sh))
+		return -1;
+	return mrdem_write_tree(&r->w, sh->id, sh->tree);
+}
+
+static int process(struct run *r, const struct mrdem_record *rec)
+{
+	switch (rec->type) {
+	case MRDEM_REC_MESH:
+		if (finish_pending(r) || mrdem_scene_absorb(&r->scene, rec, r->src) < 0 ||
+		    mrdem_writer_put_record(&r->w, rec))
+			return -1;
+		r->pending = r->scene.nshapes - 1;
+		return 0;
+	case MRDEM_REC_TREE: {
+		if (r->rebuild)
+			return 0; /* dropped: its shape gets a new one */
+		uint32_t id = mrdem_tree_record_shape(rec);
+		if (r->pending < 0 || id != (uint32_t)r->pending)
+			return mrdem_record_error(rec, r->src, "tree for shape %u does not follow "
+						  "that shape's mesh record", id);
+		if (mrdem_scene_absorb(&r->scene, rec, r->src) < 0 ||
+		    mrdem_writer_put_record(&r->w, rec))
+			return -1;
+		return finish_pending(r);
+	}
+	default:
+		if (finish_pending(r))
+			return -1;
+		return mrdem_writer_put_record(&r->w, rec);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"fanout", required_argument, NULL, OPT_FANOUT},
+		{"leaf", required_argument, NULL, OPT_LEAF},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"kmeans-iters", required_argument, NULL, OPT_KMEANS},
+		{"beta-size", required_argument, NULL, OPT_BETA_SIZE},
+		{"alpha-area", required_argument, NULL, OPT_ALPHA_AREA},
+		{"alpha-inside", required_argument, NULL, OPT_ALPHA_INSIDE},
+		{"beta-normal", required_argument, NULL, OPT_BETA_NORMAL},
+		{"iters", required_argument, NULL, OPT_ITERS},
+		{"no-refine", no_argument, NULL, OPT_NO_REFINE},
+		{"rebuild", no_argument, NULL, OPT_REBUILD},
+		{"verify", no_argument, NULL, OPT_VERIFY},
+		{"verbose", no_argument, NULL, 'v'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	mrdem_set_progname(argv[0]);
+	struct run r;
+	memset(&r, 0, sizeof r);
+	mrdem_tree_params_default(&r.params);
+	r.pending = -1;
+	const char *out = "-";
+	int c, bad = 0;
+	while (!bad && (c = getopt_long(argc, argv, "vo:h", opts, NULL)) != -1) {
+		struct mrdem_tree_params *p = &r.params;
+		char o[32] = "--";
+		for (const struct option *d = opts; d->name; d++)
+			if (d->val == c)
+				snprintf(o, sizeof o, "--%s", d->name);
+		switch (c) {
+		case OPT_FANOUT: bad = parse_u32(o, optarg, &p->fanout); break;
+		case OPT_LEAF: bad = parse_u32(o, optarg, &p->leaf); break;
+		case OPT_SEED: bad = parse_u64(o, optarg, UINT64_MAX, &p->seed); break;
+		case OPT_KMEANS: bad = parse_u32(o, optarg, &p->kmeans_iters); break;
+		case OPT_BETA_SIZE: bad = parse_u32(o, optarg, &p->beta_size); break;
+		case OPT_ALPHA_AREA: bad = parse_double(o, optarg, &p->alpha_area); break;
+		case OPT_ALPHA_INSIDE: bad = parse_double(o, optarg, &p->alpha_inside); break;
+		case OPT_BETA_NORMAL: bad = parse_u32(o, optarg, &p->beta_normal); break;
+		case OPT_ITERS: bad = parse_u32(o, optarg, &p->iters); break;
+		case OPT_NO_REFINE: p->refine = 0; break;
+		case OPT_REBUILD: r.rebuild = 1; break;
+		case OPT_VERIFY: r.verify = 1; break;
+		case 'v': r.verbose = 1; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: bad = 1; break;
+		}
+	}
+	if (bad) {
+		fputs("try 'mrdem-tree --help'\n", stderr);
+		return 2;
+	}
+	if (argc - optind > 1) {
+		fputs("mrdem-tree: give at most one input (try 'mrdem-tree --help')\n", stderr);
+		return 2;
+	}
+	if (mrdem_tree_params_check(&r.params)) {
+		fputs("try 'mrdem-tree --help'\n", stderr);
+		return 2;
+	}
+	const char *in = optind < argc ? argv[optind] : "-";
+	struct mrdem_reader rd;
+	if (mrdem_reader_open(&rd, in))
+		return 1;
+	r.src = rd.name;
+	if (mrdem_writer_open(&r.w, out, 0)) {
+		mrdem_reader_close(&rd);
+		return 1;
+	}
+	mrdem_scene_init(&r.scene);
+	struct mrdem_record rec;
+	int rc;
+	while ((rc = mrdem_reader_next(&rd, &rec)) == 1)
+		if (process(&r, &rec)) {
+			rc = -1;
+			break;
+		}
+	if (rc == 0)
+		rc = finish_pending(&r);
+	if (rc == 0 && r.scene.nshapes == 0)
+		rc = mrdem_error("%s: no mesh record in the stream (nothing to build a tree for)",
+				 r.src);
+	if (rc == 0)
+		rc = mrdem_writer_commit(&r.w);
+	else
+		mrdem_writer_abort(&r.w);
+	if (rc == 0 && r.verbose)
+		fprintf(stderr, "mrdem-tree: %u tree(s) built, %u kept\n", r.built, r.kept);
+	mrdem_reader_close(&rd);
+	mrdem_scene_release(&r.scene);
+	return rc == 0 ? 0 : 1;
+}
