@@ -1,0 +1,166 @@
+/* Lemma 5.1 as a property test: the multiresolution search (Alg. 5) finds
+ * exactly the flat search's contacts, same triangle pairs and same bits,
+ * on random poses of random shapes, for every kernel method. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/geom/xform.h"
+#include "common/mesh/mesh.h"
+#include "common/narrow/tree_search.h"
+#include "common/tree/tree.h"
+#include "common/util/error.h"
+#include "common/util/rng.h"
+#include "tests/lib/tap.h"
+
+struct shape {
+	struct mrdem_mesh m;
+	struct mrdem_tree *t;
+	float *soup; /* mesh order */
+	double radius;
+};
+
+static void make_shape(struct shape *s, uint32_t tris, double radius, double noise,
+		       double stretch, uint64_t seed)
+{
+	struct mrdem_sphere_opts o;
+	mrdem_sphere_opts_default(&o);
+	o.triangles = tris;
+	o.radius = radius;
+	o.noise = noise;
+	o.stretch = stretch;
+	o.seed = seed;
+	mrdem_mesh_init(&s->m);
+	if (mrdem_mesh_sphere(&s->m, &o))
+		mrdem_die("cannot make sphere");
+	struct mrdem_tree_params p;
+	mrdem_tree_params_default(&p);
+	if (mrdem_tree_build(&s->m, &p, &s->t))
+		mrdem_die("cannot build tree");
+	s->soup = malloc(9 * sizeof(float) * s->m.ntris);
+	for (uint32_t i = 0; i < s->m.ntris; i++)
+		for (int v = 0; v < 3; v++)
+			for (int k = 0; k < 3; k++)
+				s->soup[9 * i + 3 * v + k] = (float)s->m.verts[3 * s->m.tris[3 * i + v] + k];
+	s->radius = mrdem_mesh_radius_about(&s->m, s->m.mass.com);
+}
+
+static void make_box(struct shape *s, double sx, double sy, double sz)
+{
+	double size[3] = {sx, sy, sz};
+	mrdem_mesh_init(&s->m);
+	if (mrdem_mesh_box(&s->m, size, 4))
+		mrdem_die("cannot make box");
+	struct mrdem_tree_params p;
+	mrdem_tree_params_default(&p);
+	if (mrdem_tree_build(&s->m, &p, &s->t))
+		mrdem_die("cannot build tree");
+	s->soup = malloc(9 * sizeof(float) * s->m.ntris);
+	for (uint32_t i = 0; i < s->m.ntris; i++)
+		for (int v = 0; v < 3; v++)
+			for (int k = 0; k < 3; k++)
+				s->soup[9 * i + 3 * v + k] = (float)s->m.verts[3 * s->m.tris[3 * i + v] + k];
+	s->radius = mrdem_mesh_radius_about(&s->m, s->m.mass.com);
+}
+
+static int same_hits(const struct mrdem_tri_hits *x, const struct mrdem_tri_hits *y)
+{
+	if (x->n != y->n)
+		return 0;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct mrdem_tri_hit *p = &x->h[i], *q = &y->h[i];
+		if (p->ta != q->ta || p->tb != q->tb || memcmp(p->pa, q->pa, sizeof p->pa) ||
+		    memcmp(p->pb, q->pb, sizeof p->pb) || memcmp(&p->dist, &q->dist, sizeof p->dist))
+			return 0;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	mrdem_set_progname("test_tree_search");
+	int quick = getenv("MRDEM_ASAN") != NULL;
+	struct shape shapes[6];
+	make_shape(&shapes[0], 320, 1.0, 1.0, 1.0, 1);
+	make_shape(&shapes[1], 1280, 1.0, 1.3, 1.0, 2);
+	make_shape(&shapes[2], 320, 0.5, 1.0, 2.6, 3);
+	make_shape(&shapes[3], 140, 2.0, 1.2, 1.0, 4);
+	make_shape(&shapes[4], 80, 0.3, 1.0, 1.4, 5);
+	make_box(&shapes[5], 1.0, 2.0, 0.5);
+	const int nshapes = 6;
+
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 2026);
+	struct mrdem_tree_search *ts = mrdem_tree_search_new();
+	struct mrdem_tri_batch *tb = mrdem_tri_batch_new();
+	int poses = quick ? 60 : 300, mismatches[3] = {0}, with_contacts = 0;
+	uint64_t flat_cmp = 0, tree_cmp = 0;
+	float *mapped = NULL;
+	size_t mapped_cap = 0;
+	for (int k = 0; k < poses; k++) {
+		struct shape *a = &shapes[mrdem_rng_u64(&rng) % nshapes];
+		struct shape *b = &shapes[mrdem_rng_u64(&rng) % nshapes];
+		double qa[4], qb[4], pa[3] = {0}, pb[3], dir[3];
+		mrdem_rng_quat(&rng, qa);
+		mrdem_rng_quat(&rng, qb);
+		for (int c = 0; c < 3; c++)
+			dir[c] = mrdem_rng_normal(&rng);
+		double n = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+		double d = (a->radius + b->radius) * mrdem_rng_range(&rng, 0.55, 1.02);
+		for (int c = 0; c < 3; c++) {
+			pa[c] = mrdem_rng_range(&rng, -100, 100); /* far from the origin */
+			pb[c] = pa[c] + d * dir[c] / n;
+		}
+		struct mrdem_xform x;
+		xform_relative(&x, pa, qa, a->m.mass.com, pb, qb, b->m.mass.com);
+		float ea = (float)(0.02 * a->radius), eb = (float)(0.02 * b->radius);
+		if (b->m.ntris * 9 > mapped_cap)
+			mapped = realloc(mapped, (mapped_cap = 9 * b->m.ntris) * sizeof *mapped);
+		xform_apply_tris(&x, b->soup, mapped, b->m.ntris);
+		for (int method = 0; method < 3; method++) {
+			struct mrdem_narrow_opts o;
+			mrdem_narrow_opts_default(&o);
+			o.method = method;
+			struct mrdem_tri_set sa = {a->soup, a->m.ntris, NULL, ea};
+			struct mrdem_tri_set sb = {mapped, b->m.ntris, NULL, eb};
+			struct mrdem_tri_hits flat, tree;
+			mrdem_tri_hits_init(&flat);
+			mrdem_tri_hits_init(&tree);
+			struct mrdem_narrow_counts fc = {0};
+			struct mrdem_search_counts tc;
+			memset(&tc, 0, sizeof tc);
+			mrdem_tri_all_pairs(tb, &sa, &sb, &o, &flat, &fc);
+			struct mrdem_search_side A = {a->t, ea}, B = {b->t, eb};
+			mrdem_tree_search(ts, &A, &B, &x, &o, &tree, &tc);
+			if (!same_hits(&flat, &tree)) {
+				mismatches[method]++;
+				tap_diag("pose %d method %d: flat %zu hits, tree %zu", k, method,
+					 flat.n, tree.n);
+			}
+			if (method == 0) {
+				with_contacts += flat.n > 0;
+				flat_cmp += fc.comparisons;
+				tree_cmp += tc.real.comparisons;
+				for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
+					tree_cmp += tc.round[r].comparisons;
+			}
+			mrdem_tri_hits_release(&flat);
+			mrdem_tri_hits_release(&tree);
+		}
+	}
+	tap_ok(with_contacts > poses / 4, "poses cover contact and no contact (%d of %d touch)",
+	       with_contacts, poses);
+	tap_eq_int(mismatches[0], 0, "comparison kernel: surrogate == flat on %d poses", poses);
+	tap_eq_int(mismatches[1], 0, "iterative kernel: surrogate == flat on %d poses", poses);
+	tap_eq_int(mismatches[2], 0, "hybrid kernel: surrogate == flat on %d poses", poses);
+	tap_ok(tree_cmp * 5 < flat_cmp, "surrogate search compares far fewer pairs (%llu vs %llu)",
+	       (unsigned long long)tree_cmp, (unsigned long long)flat_cmp);
+	free(mapped);
+	mrdem_tree_search_free(ts);
+	mrdem_tri_batch_free(tb);
+	for (int i = 0; i < nshapes; i++) {
+		mrdem_tree_free(shapes[i].t);
+		mrdem_mesh_release(&shapes[i].m);
+		free(shapes[i].soup);
+	}
+	return tap_done();
+}
