@@ -90,7 +90,7 @@ static void update_centers(struct builder *b, const uint32_t *idx, uint32_t n, u
 
 struct cand {
 	double d;
-	uint32_t point, cluster;
+	uint32_t point;
 };
 
 static int cand_cmp(const void *pa, const void *pb)
@@ -98,33 +98,33 @@ static int cand_cmp(const void *pa, const void *pb)
 	const struct cand *a = pa, *b = pb;
 	if (a->d != b->d)
 		return a->d < b->d ? -1 : 1;
-	if (a->point != b->point)
-		return a->point < b->point ? -1 : 1;
-	return a->cluster < b->cluster ? -1 : a->cluster > b->cluster;
+	return a->point < b->point ? -1 : a->point > b->point;
 }
 
-/* Assign every point to the nearest center that still has room, closest
- * pairs first: compact clusters no larger than cap. */
+/* Assign the points, those nearest to a center first, each to the nearest
+ * center that still has room: compact clusters no larger than cap, in
+ * O(n) memory. */
 static void assign_capped(struct builder *b, const uint32_t *idx, uint32_t n, uint32_t k,
 			  uint32_t cap)
 {
-	struct cand *c = mrdem_xmalloc_array((size_t)n * k, sizeof *c);
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t j = 0; j < k; j++) {
-			struct cand *e = &c[(size_t)i * k + j];
-			e->d = dist2(&b->cent[3 * (size_t)idx[i]], &b->centers[3 * j]);
-			e->point = i;
-			e->cluster = j;
-		}
-	qsort(c, (size_t)n * k, sizeof *c, cand_cmp);
-	for (uint32_t i = 0; i < n; i++)
-		b->label[i] = UINT32_MAX;
+	struct cand *c = mrdem_xmalloc_array(n, sizeof *c);
+	for (uint32_t i = 0; i < n; i++) {
+		nearest(&b->cent[3 * (size_t)idx[i]], b->centers, k, &c[i].d);
+		c[i].point = i;
+	}
+	qsort(c, n, sizeof *c, cand_cmp);
 	memset(b->sizes, 0, k * sizeof *b->sizes);
-	for (size_t e = 0; e < (size_t)n * k; e++) {
-		if (b->label[c[e].point] != UINT32_MAX || b->sizes[c[e].cluster] >= cap)
-			continue;
-		b->label[c[e].point] = c[e].cluster;
-		b->sizes[c[e].cluster]++;
+	for (uint32_t e = 0; e < n; e++) {
+		const double *p = &b->cent[3 * (size_t)idx[c[e].point]];
+		uint32_t best = 0;
+		double bd = INFINITY;
+		for (uint32_t j = 0; j < k; j++) {
+			double d = dist2(p, &b->centers[3 * j]);
+			if (b->sizes[j] < cap && d < bd)
+				bd = d, best = j;
+		}
+		b->label[c[e].point] = best;
+		b->sizes[best]++;
 	}
 	free(c);
 }
@@ -190,10 +190,11 @@ static void kmeans(struct builder *b, const uint32_t *idx, uint32_t n, uint32_t 
 	uint32_t cap = (uint32_t)ceil((1.0 + CLUSTER_SLACK) * n / k), biggest = 0;
 	for (uint32_t c = 0; c < k; c++)
 		biggest = b->sizes[c] > biggest ? b->sizes[c] : biggest;
-	for (int round = 0; round < 3 && biggest > cap; round++) {
-		assign_capped(b, idx, n, k, cap);
-		update_centers(b, idx, n, k);
-	}
+	if (biggest > cap)
+		for (int round = 0; round < 3; round++) { /* capped Lloyd steps */
+			assign_capped(b, idx, n, k, cap);
+			update_centers(b, idx, n, k);
+		}
 	free(d2);
 }
 
@@ -212,9 +213,8 @@ static void split(struct builder *b, size_t ni)
 {
 	struct tnode node = b->nodes[ni];
 	uint32_t n = node.count, leaf = b->p->leaf;
-	uint32_t k = (n + leaf - 1) / leaf;
-	if (k > b->p->fanout)
-		k = b->p->fanout;
+	uint64_t want = ((uint64_t)n + leaf - 1) / leaf;
+	uint32_t k = want < b->p->fanout ? (uint32_t)want : b->p->fanout;
 	uint32_t *idx = &b->perm[node.first];
 	kmeans(b, idx, n, k, seed_mix(b->p->seed, ni));
 	memset(b->sizes, 0, k * sizeof *b->sizes);

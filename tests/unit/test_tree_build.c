@@ -34,6 +34,12 @@ static int check_shape_of_tree(const struct mrdem_tree *t, const struct mrdem_tr
 		if (t->child_count[n]) {
 			ok &= t->child_count[n] <= p->fanout;
 			ok &= t->tri_count[n] > p->leaf;
+			/* roughly equal clusters: none above 125 % of the mean */
+			uint64_t k = ((uint64_t)t->tri_count[n] + p->leaf - 1) / p->leaf;
+			k = k < p->fanout ? k : p->fanout;
+			double cap = ceil(1.25 * t->tri_count[n] / (double)k);
+			for (uint32_t c = t->child_first[n]; c < t->child_first[n] + t->child_count[n]; c++)
+				ok &= t->tri_count[c] <= cap;
 			for (uint32_t c = t->child_first[n]; c < t->child_first[n] + t->child_count[n]; c++)
 				ok &= t->parent[c] == n && t->level[c] == t->level[n] + 1;
 		} else {
@@ -196,8 +202,9 @@ static void test_shapes(void)
 		struct mrdem_tree *t;
 		if (!tap_ok(mrdem_tree_build(m, &p, &t) == 0, "%s: tree built", cases[i].name))
 			continue;
-		tap_ok(check_shape_of_tree(t, &p), "  layout: levels, children <= fanout, leaves "
-		       "<= leaf size, every triangle under exactly one leaf");
+		tap_ok(check_shape_of_tree(t, &p), "  layout: levels, children <= fanout, clusters "
+		       "<= 125 %% of the mean, leaves <= leaf size, every triangle under exactly "
+		       "one leaf");
 		int cons, tight;
 		double slack;
 		check_eps_by_sampling(t, m, &cons, &tight, &slack);
