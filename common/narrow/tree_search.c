@@ -131,7 +131,7 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 	 * plus the iterative kernel's convergence tolerance (Alg. 4, C eps). */
 	float slack = 1e-5f * (extent(ta) + extent(tb));
 	if (o->method != MRDEM_NARROW_COMPARISON)
-		slack += (float)o->threshold * (a->eps + b->eps);
+		slack += (float)o->threshold * 0.25 * (a->eps + b->eps);
 
 	s->eps_a = grow(s->eps_a, &s->eps_a_cap, ta->nnodes, sizeof *s->eps_a);
 	s->eps_b = grow(s->eps_b, &s->eps_b_cap, tb->nnodes, sizeof *s->eps_b);

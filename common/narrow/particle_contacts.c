@@ -1,0 +1,517 @@
+#include "common/narrow/particle_contacts.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dynamics/id_index.h"
+#include "common/geom/vec3.h"
+#include "common/geom/xform.h"
+#include "common/tree/tree.h"
+#include "common/util/error.h"
+#include "common/util/parse.h"
+#include "common/narrow/simd.h"
+
+static const char *const hierarchy_names[] = {"flat", "surrogate", "auto"};
+
+const char *mrdem_hierarchy_name(int h)
+{
+	return h >= 0 && h <= MRDEM_HIERARCHY_AUTO ? hierarchy_names[h] : NULL;
+}
+
+int mrdem_hierarchy_parse(const char *name)
+{
+	for (int h = 0; h <= MRDEM_HIERARCHY_AUTO; h++)
+		if (!strcmp(name, hierarchy_names[h]))
+			return h;
+	return -1;
+}
+
+void mrdem_contact_opts_default(struct mrdem_contact_opts *o)
+{
+	mrdem_narrow_opts_default(&o->narrow);
+	o->hierarchy = MRDEM_HIERARCHY_AUTO;
+	o->merge = 1;
+}
+
+const char mrdem_contact_opts_usage[] =
+	"  --hierarchy H     flat (every triangle pair, Alg. 2), surrogate (trees,\n"
+	"                    Alg. 5) or auto (default: surrogate when every shape has\n"
+	"                    a tree, else flat)\n"
+	"  --method M        comparison, iterative or hybrid (default hybrid)\n"
+	"  --iterations N    sweeps of the iterative kernel (default 4)\n"
+	"  --threshold C     not converged when the last step moves more than C eps\n"
+	"                    (default 1)\n"
+	"  --simd S          auto, generic, avx2 or avx512 (default auto)\n";
+
+int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value)
+{
+	int v;
+	if (!strcmp(key, "hierarchy")) {
+		if ((v = mrdem_hierarchy_parse(value)) < 0)
+			return mrdem_error("--hierarchy: '%s' is not flat, surrogate or auto", value);
+		o->hierarchy = v;
+	} else if (!strcmp(key, "method")) {
+		if ((v = mrdem_narrow_method_parse(value)) < 0)
+			return mrdem_error("--method: '%s' is not comparison, iterative or hybrid",
+					   value);
+		o->narrow.method = v;
+	} else if (!strcmp(key, "iterations")) {
+		if (mrdem_parse_int("--iterations", value, 1, MRDEM_NARROW_ITERATIONS_MAX,
+				    &o->narrow.iterations))
+			return -1;
+	} else if (!strcmp(key, "threshold")) {
+		if (mrdem_parse_positive("--threshold", value, &o->narrow.threshold))
+			return -1;
+	} else if (!strcmp(key, "simd")) {
+		if ((v = mrdem_simd_parse(value)) < 0)
+			return mrdem_error("--simd: '%s' is not auto, generic, avx2 or avx512", value);
+		o->narrow.simd = v;
+	} else {
+		return mrdem_error("unknown contact option --%s", key);
+	}
+	return 0;
+}
+
+/* Scratch of one thread. */
+struct worker {
+	struct mrdem_tri_batch *batch;
+	struct mrdem_tree_search *search;
+	struct mrdem_tri_hits hits;
+	float *mapped;
+	size_t mapped_cap;
+	struct mrdem_contact_counts cnt;
+};
+
+/* Float triangles of one shape in mesh order (paper remark 2). */
+struct soup {
+	const struct mrdem_mesh *mesh; /* the mesh it was made from */
+	float *v;
+	uint32_t *vertex_tri;          /* a triangle using each vertex */
+};
+
+struct mrdem_contact_finder {
+	int nworkers;
+	struct worker *w;
+	uint32_t nsoups;
+	struct soup *soups;
+	struct mrdem_id_index index;
+	/* per pair: its contacts, concatenated in pair order at the end */
+	struct mrdem_contacts *per_pair;
+	size_t per_pair_cap;
+};
+
+struct mrdem_contact_finder *mrdem_contact_finder_new(void)
+{
+	struct mrdem_contact_finder *f = mrdem_xcalloc(1, sizeof *f);
+	f->nworkers = omp_get_max_threads();
+	f->w = mrdem_xcalloc(f->nworkers, sizeof *f->w);
+	for (int t = 0; t < f->nworkers; t++) {
+		f->w[t].batch = mrdem_tri_batch_new();
+		f->w[t].search = mrdem_tree_search_new();
+		mrdem_tri_hits_init(&f->w[t].hits);
+	}
+	mrdem_id_index_init(&f->index);
+	return f;
+}
+
+static void release_soups(struct mrdem_contact_finder *f)
+{
+	for (uint32_t i = 0; i < f->nsoups; i++) {
+		free(f->soups[i].v);
+		free(f->soups[i].vertex_tri);
+	}
+	free(f->soups);
+	f->soups = NULL;
+	f->nsoups = 0;
+}
+
+void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
+{
+	if (!f)
+		return;
+	for (int t = 0; t < f->nworkers; t++) {
+		mrdem_tri_batch_free(f->w[t].batch);
+		mrdem_tree_search_free(f->w[t].search);
+		mrdem_tri_hits_release(&f->w[t].hits);
+		free(f->w[t].mapped);
+	}
+	free(f->w);
+	release_soups(f);
+	mrdem_id_index_release(&f->index);
+	for (size_t i = 0; i < f->per_pair_cap; i++)
+		mrdem_contacts_release(&f->per_pair[i]);
+	free(f->per_pair);
+	free(f);
+}
+
+/* (Re)build the float soups when the scene's shapes changed. */
+static void prepare_soups(struct mrdem_contact_finder *f, const struct mrdem_scene *s)
+{
+	int same = f->nsoups == s->nshapes;
+	for (uint32_t i = 0; same && i < s->nshapes; i++)
+		same = f->soups[i].mesh == &s->shapes[i].mesh;
+	if (same)
+		return;
+	release_soups(f);
+	f->nsoups = s->nshapes;
+	f->soups = mrdem_xcalloc(s->nshapes ? s->nshapes : 1, sizeof *f->soups);
+	for (uint32_t i = 0; i < s->nshapes; i++) {
+		const struct mrdem_mesh *m = &s->shapes[i].mesh;
+		struct soup *p = &f->soups[i];
+		p->mesh = m;
+		p->v = mrdem_xmalloc_array(9 * (size_t)m->ntris, sizeof *p->v);
+		p->vertex_tri = mrdem_xmalloc_array(m->nverts ? m->nverts : 1, sizeof *p->vertex_tri);
+		for (uint32_t v = 0; v < m->nverts; v++)
+			p->vertex_tri[v] = UINT32_MAX;
+		for (uint32_t t = 0; t < m->ntris; t++)
+			for (int c = 0; c < 3; c++) {
+				uint32_t v = m->tris[3 * t + c];
+				if (p->vertex_tri[v] == UINT32_MAX)
+					p->vertex_tri[v] = t;
+				for (int k = 0; k < 3; k++)
+					p->v[9 * (size_t)t + 3 * c + k] = (float)m->verts[3 * v + k];
+			}
+	}
+}
+
+/* Outward unit normal of a float triangle, in double. */
+static void face_normal(const float *t, double n[3])
+{
+	double e1[3], e2[3];
+	for (int k = 0; k < 3; k++) {
+		e1[k] = (double)t[3 + k] - t[k];
+		e2[k] = (double)t[6 + k] - t[k];
+	}
+	vec3_cross(n, e1, e2);
+	vec3_normalize(n);
+}
+
+/* Merge contacts closer than `radius` (remark 1): in list order, each
+ * contact joins the first kept one within reach of it, and a group keeps
+ * its deepest member (the first on ties). The list arrives sorted by
+ * triangle ids, so the result does not depend on how it was found. */
+static void merge_close(struct mrdem_contacts *c, size_t first, double radius)
+{
+	size_t kept = first;
+	double *seed = c->n > first ? mrdem_xmalloc_array(3 * (c->n - first), sizeof *seed) : NULL;
+	double r2 = radius * radius;
+	for (size_t i = first; i < c->n; i++) {
+		size_t g;
+		for (g = first; g < kept; g++) {
+			double d[3];
+			vec3_sub(d, c->c[i].x, &seed[3 * (g - first)]);
+			if (vec3_norm2(d) < r2)
+				break;
+		}
+		if (g == kept) {
+			/* A new group: its first member's point steers grouping. */
+			vec3_copy(&seed[3 * (kept - first)], c->c[i].x);
+			c->c[kept++] = c->c[i];
+		} else if (c->c[i].dist < c->c[g].dist) {
+			c->c[g] = c->c[i];
+		}
+	}
+	c->n = kept;
+	free(seed);
+}
+
+/* Turn triangle hits of particles ia, ib (b mapped into a's frame) into
+ * world-frame contacts. */
+static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
+			     const struct mrdem_tri_hits *hits, const float *mapped_b,
+			     struct mrdem_contacts *out)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const struct mrdem_mesh *ma = &s->shapes[p->shape[ia]].mesh;
+	double ea = p->eps[ia], eb = p->eps[ib], ra[9];
+	quat_to_matrix(&p->quat[4 * ia], ra);
+	for (size_t k = 0; k < hits->n; k++) {
+		const struct mrdem_tri_hit *h = &hits->h[k];
+		double pa[3] = {h->pa[0], h->pa[1], h->pa[2]}, pb[3] = {h->pb[0], h->pb[1], h->pb[2]};
+		double n[3], x[3], d;
+		vec3_sub(n, pa, pb);
+		d = vec3_norm(n);
+		if (d > 0) {
+			vec3_scale(n, n, 1.0 / d);
+			/* Centre of the halos' overlap along the shortest segment
+			 * (the midpoint when both halos are equal, Sec. 2). */
+			vec3_axpy(x, pa, -0.5 * (d + ea - eb), n);
+		} else {
+			/* Touching or crossing triangles: b's outward normal. */
+			face_normal(&mapped_b[9 * (size_t)h->tb], n);
+			vec3_copy(x, pa);
+		}
+		struct mrdem_contact *c = mrdem_contacts_push(out);
+		c->a = p->id[ia];
+		c->b = p->id[ib];
+		c->tri_a = h->ta;
+		c->tri_b = h->tb;
+		double rel[3];
+		vec3_sub(rel, x, ma->mass.com);
+		mat3_apply(c->x, ra, rel);
+		vec3_add(c->x, c->x, &p->pos[3 * ia]);
+		mat3_apply(c->normal, ra, n);
+		c->dist = h->dist;
+		c->depth = ea + eb - (double)h->dist;
+	}
+}
+
+static void particle_pair(struct worker *w, const struct mrdem_scene *s,
+			  const struct mrdem_contact_finder *f, size_t ia, size_t ib,
+			  const struct mrdem_contact_opts *o, struct mrdem_contacts *out)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const struct mrdem_shape *sa = &s->shapes[p->shape[ia]], *sb = &s->shapes[p->shape[ib]];
+	struct mrdem_xform x;
+	xform_relative(&x, &p->pos[3 * ia], &p->quat[4 * ia], sa->mesh.mass.com, &p->pos[3 * ib],
+		       &p->quat[4 * ib], sb->mesh.mass.com);
+	float ea = (float)p->eps[ia], eb = (float)p->eps[ib];
+	const float *mapped;
+	w->hits.n = 0;
+	w->cnt.particle_pairs++;
+	if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
+		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
+		mrdem_tree_search(w->search, &A, &B, &x, &o->narrow, &w->hits, &w->cnt.search);
+		/* Normals of touching triangles need b's mapped triangles; only
+		 * those few are mapped here. */
+		mapped = NULL;
+		for (size_t k = 0; k < w->hits.n && !mapped; k++)
+			if (w->hits.h[k].dist == 0)
+				mapped = w->mapped; /* filled below */
+		if (mapped) {
+			size_t need = 9 * (size_t)sb->mesh.ntris;
+			if (w->mapped_cap < need) {
+				w->mapped = mrdem_xrealloc(w->mapped, need * sizeof *w->mapped);
+				w->mapped_cap = need;
+			}
+			for (size_t k = 0; k < w->hits.n; k++)
+				if (w->hits.h[k].dist == 0) {
+					uint32_t t = w->hits.h[k].tb;
+					xform_apply_tris(&x, &f->soups[p->shape[ib]].v[9 * (size_t)t],
+							 &w->mapped[9 * (size_t)t], 1);
+				}
+			mapped = w->mapped;
+		}
+	} else {
+		size_t need = 9 * (size_t)sb->mesh.ntris;
+		if (w->mapped_cap < need) {
+			w->mapped = mrdem_xrealloc(w->mapped, need * sizeof *w->mapped);
+			w->mapped_cap = need;
+		}
+		xform_apply_tris(&x, f->soups[p->shape[ib]].v, w->mapped, sb->mesh.ntris);
+		struct mrdem_tri_set A = {f->soups[p->shape[ia]].v, sa->mesh.ntris, NULL, ea};
+		struct mrdem_tri_set B = {w->mapped, sb->mesh.ntris, NULL, eb};
+		mrdem_tri_all_pairs(w->batch, &A, &B, &o->narrow, &w->hits, &w->cnt.search.real);
+		mapped = w->mapped;
+	}
+	w->cnt.hits += w->hits.n;
+	hits_to_contacts(s, ia, ib, &w->hits, mapped, out);
+	if (o->merge)
+		merge_close(out, 0, 0.5 * (p->eps[ia] + p->eps[ib]));
+}
+
+/* Particle ia against analytic plane k: every vertex within reach of the
+ * plane is a contact (the distance from a triangle to a plane is smallest
+ * at a vertex), sorted by vertex. Below the plane the distance is negative
+ * and the depth larger than both halos. */
+static void plane_pair(struct worker *w, const struct mrdem_scene *s,
+		       const struct mrdem_contact_finder *f, size_t ia, uint32_t k,
+		       const struct mrdem_contact_opts *o, struct mrdem_contacts *out)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const struct mrdem_mesh *m = &s->shapes[p->shape[ia]].mesh;
+	const struct mrdem_plane *pl = &s->setup.planes[k];
+	double ea = p->eps[ia], ep = s->setup.plane_epsilon, r[9];
+	quat_to_matrix(&p->quat[4 * ia], r);
+	w->cnt.plane_pairs++;
+	w->cnt.plane_tests += m->nverts;
+	for (uint32_t v = 0; v < m->nverts; v++) {
+		double rel[3], xw[3];
+		vec3_sub(rel, &m->verts[3 * v], m->mass.com);
+		mat3_apply(xw, r, rel);
+		vec3_add(xw, xw, &p->pos[3 * ia]);
+		double d[3];
+		vec3_sub(d, xw, pl->point);
+		double dist = vec3_dot(d, pl->normal);
+		if (dist > ea + ep)
+			continue;
+		w->cnt.hits++;
+		struct mrdem_contact *c = mrdem_contacts_push(out);
+		c->a = p->id[ia];
+		c->b = MRDEM_PLANE_ID(k);
+		c->tri_a = f->soups[p->shape[ia]].vertex_tri[v];
+		c->tri_b = UINT32_MAX;
+		vec3_axpy(c->x, xw, -0.5 * (dist + ea - ep), pl->normal);
+		vec3_copy(c->normal, pl->normal);
+		c->dist = dist;
+		c->depth = ea + ep - dist;
+	}
+	if (o->merge)
+		merge_close(out, 0, 0.5 * (ea + ep));
+}
+
+/* One pair to examine: frame indices, ib = SIZE_MAX - k for plane k. */
+struct job {
+	size_t ia, ib;
+};
+#define PLANE_JOB(k) (SIZE_MAX - (size_t)(k))
+
+static int collect_jobs(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+			const struct mrdem_pairs *pairs, struct job **jobs, size_t *njobs)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = 0, cap = 0;
+	struct job *j = NULL;
+#define PUSH(A, B)                                                                  \
+	do {                                                                        \
+		if (n == cap)                                                       \
+			j = mrdem_xrealloc(j, (cap = cap ? 2 * cap : 64) * sizeof *j); \
+		j[n].ia = (A), j[n++].ib = (B);                                     \
+	} while (0)
+	if (!pairs) {
+		for (size_t a = 0; a < p->n; a++) {
+			int fa = p->flags[a] & MRDEM_PARTICLE_FIXED;
+			for (size_t b = a + 1; b < p->n; b++)
+				if (!fa || !(p->flags[b] & MRDEM_PARTICLE_FIXED))
+					PUSH(a, b);
+			for (uint32_t k = 0; k < s->setup.nplanes && !fa; k++)
+				PUSH(a, PLANE_JOB(k));
+		}
+	} else {
+		if (mrdem_id_index_build(&f->index, p))
+			return -1;
+		for (size_t i = 0; i < pairs->n; i++) {
+			uint64_t ida = pairs->p[i].a, idb = pairs->p[i].b;
+			size_t a = mrdem_id_index_find(&f->index, ida), b;
+			if (a == MRDEM_NO_INDEX)
+				goto unknown;
+			if (idb >= MRDEM_PLANE_ID_MIN) {
+				uint64_t k = UINT64_MAX - idb;
+				if (k >= s->setup.nplanes) {
+					free(j);
+					return mrdem_error("pair %zu refers to plane %llu, but the setup "
+							   "has %u planes", i, (unsigned long long)k,
+							   s->setup.nplanes);
+				}
+				PUSH(a, PLANE_JOB(k));
+				continue;
+			}
+			if ((b = mrdem_id_index_find(&f->index, idb)) == MRDEM_NO_INDEX)
+				goto unknown;
+			if (a == b) {
+				free(j);
+				return mrdem_error("pair %zu pairs particle %llu with itself", i,
+						   (unsigned long long)ida);
+			}
+			PUSH(a, b);
+			continue;
+unknown:
+			free(j);
+			return mrdem_error("pair %zu refers to particle %llu, which the frame (step "
+					   "%llu) does not have", i,
+					   (unsigned long long)(a == MRDEM_NO_INDEX ? ida : idb),
+					   (unsigned long long)s->frame.step);
+		}
+	}
+#undef PUSH
+	*jobs = j;
+	*njobs = n;
+	return 0;
+}
+
+int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
+			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt)
+{
+	if (mrdem_narrow_opts_check(&o->narrow))
+		return -1;
+	struct mrdem_contact_opts ro = *o;
+	if (ro.hierarchy == MRDEM_HIERARCHY_AUTO) {
+		ro.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+		for (uint32_t i = 0; i < s->nshapes; i++)
+			if (!s->shapes[i].tree)
+				ro.hierarchy = MRDEM_HIERARCHY_FLAT;
+	}
+	o = &ro;
+	if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE)
+		for (uint32_t i = 0; i < s->nshapes; i++)
+			if (!s->shapes[i].tree)
+				return mrdem_error("shape %u '%s' has no surrogate tree (run mrdem-tree "
+						   "first, or use the flat hierarchy)",
+						   i, s->shapes[i].name);
+	prepare_soups(f, s);
+	struct job *jobs = NULL;
+	size_t njobs = 0;
+	if (collect_jobs(f, s, pairs, &jobs, &njobs))
+		return -1;
+	if (f->per_pair_cap < njobs) {
+		f->per_pair = mrdem_xrealloc(f->per_pair, njobs * sizeof *f->per_pair);
+		for (size_t i = f->per_pair_cap; i < njobs; i++)
+			mrdem_contacts_init(&f->per_pair[i]);
+		f->per_pair_cap = njobs;
+	}
+	for (int t = 0; t < f->nworkers; t++)
+		memset(&f->w[t].cnt, 0, sizeof f->w[t].cnt);
+	/* Enough pairs to share out: each worker's scratch is its own. */
+	int threads = njobs > 1 ? f->nworkers : 1;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+	for (size_t i = 0; i < njobs; i++) {
+		struct worker *w = &f->w[omp_get_thread_num()];
+		struct mrdem_contacts *c = &f->per_pair[i];
+		c->n = 0;
+		if (jobs[i].ib >= PLANE_JOB(UINT32_MAX))
+			plane_pair(w, s, f, jobs[i].ia, (uint32_t)(SIZE_MAX - jobs[i].ib), o, c);
+		else
+			particle_pair(w, s, f, jobs[i].ia, jobs[i].ib, o, c);
+	}
+	out->n = 0;
+	out->step = s->frame.step;
+	for (size_t i = 0; i < njobs; i++)
+		for (size_t k = 0; k < f->per_pair[i].n; k++)
+			*mrdem_contacts_push(out) = f->per_pair[i].c[k];
+	free(jobs);
+	if (cnt) {
+		memset(cnt, 0, sizeof *cnt);
+		for (int t = 0; t < f->nworkers; t++) {
+			const struct mrdem_contact_counts *c = &f->w[t].cnt;
+			mrdem_search_counts_add(&cnt->search, &c->search);
+			cnt->particle_pairs += c->particle_pairs;
+			cnt->plane_pairs += c->plane_pairs;
+			cnt->plane_tests += c->plane_tests;
+			cnt->hits += c->hits;
+		}
+		cnt->contacts = out->n;
+	}
+	return 0;
+}
+
+void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrdem_stats *out)
+{
+	const struct mrdem_search_counts *s = &c->search;
+	struct mrdem_narrow_counts all = s->real;
+	int last = 0;
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++) {
+		mrdem_narrow_counts_add(&all, &s->round[r]);
+		if (s->round[r].comparisons)
+			last = r + 1;
+	}
+	mrdem_stats_add(out, "comparisons", (double)all.comparisons);
+	for (int r = 0; r < last; r++) {
+		char name[64];
+		snprintf(name, sizeof name, "comparisons_round_%d", r);
+		mrdem_stats_add(out, name, (double)s->round[r].comparisons);
+	}
+	mrdem_stats_add(out, "comparisons_real", (double)s->real.comparisons);
+	mrdem_stats_add(out, "iterative", (double)all.iterative);
+	mrdem_stats_add(out, "fallbacks", (double)all.fallbacks);
+	mrdem_stats_add(out, "unconverged", (double)all.unconverged);
+	mrdem_stats_add(out, "pruned", (double)s->pruned);
+	mrdem_stats_add(out, "particle_pairs", (double)c->particle_pairs);
+	mrdem_stats_add(out, "plane_pairs", (double)c->plane_pairs);
+	mrdem_stats_add(out, "plane_tests", (double)c->plane_tests);
+	mrdem_stats_add(out, "hits", (double)c->hits);
+	mrdem_stats_add(out, "contacts", (double)c->contacts);
+}

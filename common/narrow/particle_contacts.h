@@ -1,0 +1,75 @@
+/* Contact points of a frame: every candidate pair of particles (or of a
+ * particle and an analytic plane) through the narrow phase, with the flat
+ * search (Alg. 2) or the surrogate-tree search (Alg. 5), then contact
+ * points per paper Sec. 2 and merging of close-by points (remark 1).
+ *
+ * Both particles of a pair are tested in the first one's shape frame: the
+ * second one's triangles are mapped into it (common/geom/xform.h), never
+ * stored per particle in world space. Pairs run in parallel and their
+ * contacts are concatenated in pair order, each pair's sorted by triangle
+ * ids, so the list does not depend on the number of threads. */
+#ifndef MRDEM_NARROW_PARTICLE_CONTACTS_H
+#define MRDEM_NARROW_PARTICLE_CONTACTS_H
+
+#include <stdint.h>
+
+#include "common/narrow/tree_search.h"
+#include "common/narrow/tri_batch.h"
+#include "common/scene/scene.h"
+#include "formats/records.h"
+
+enum mrdem_hierarchy {
+	MRDEM_HIERARCHY_FLAT = 0,      /* every triangle pair (Alg. 2) */
+	MRDEM_HIERARCHY_SURROGATE = 1, /* surrogate trees, coarse to fine (Alg. 5) */
+	MRDEM_HIERARCHY_AUTO = 2,      /* surrogate when every shape has a tree */
+};
+const char *mrdem_hierarchy_name(int h);
+int mrdem_hierarchy_parse(const char *name);
+
+struct mrdem_contact_opts {
+	struct mrdem_narrow_opts narrow;
+	int hierarchy;   /* enum mrdem_hierarchy */
+	int merge;       /* merge contact points closer than the halo (remark 1) */
+};
+/* hybrid kernels, automatic hierarchy, merging on. */
+void mrdem_contact_opts_default(struct mrdem_contact_opts *o);
+/* Set one option from its command-line spelling, so every tool takes the
+ * same ones: "method" (comparison|iterative|hybrid), "iterations",
+ * "threshold", "hierarchy" (flat|surrogate|auto), "simd" (auto|generic|avx2|
+ * avx512). Returns 0, or -1 with a message naming --key. */
+int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value);
+/* Usage text of those options, for --help. */
+extern const char mrdem_contact_opts_usage[];
+
+struct mrdem_contact_counts {
+	/* triangle comparisons by search round; the flat search and the real
+	 * triangles of the surrogate search count under .real */
+	struct mrdem_search_counts search;
+	uint64_t particle_pairs;  /* particle-particle pairs examined */
+	uint64_t plane_pairs;     /* particle-plane pairs examined */
+	uint64_t plane_tests;     /* vertex-plane distance tests */
+	uint64_t hits;            /* triangle pairs / vertices in contact */
+	uint64_t contacts;        /* contact points after merging */
+};
+/* Add the counts as named values (docs/narrow-phase.md): comparisons,
+ * comparisons_round_K, comparisons_real, iterative, fallbacks, pruned,
+ * hits, contacts, ... */
+void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrdem_stats *out);
+
+/* Workspace reused from step to step (per-thread kernels' scratch and a
+ * float copy of each shape's triangles). Not shared between calls running
+ * at the same time. */
+struct mrdem_contact_finder;
+struct mrdem_contact_finder *mrdem_contact_finder_new(void);
+void mrdem_contact_finder_free(struct mrdem_contact_finder *f);
+
+/* Contacts of s->frame for the candidate pairs (NULL: every pair of
+ * particles that are not both fixed, and every particle with every plane)
+ * into out (replaced; out->step = the frame's step). Returns 0, or -1 with
+ * a message: unknown particle ids in the pairs, or the surrogate hierarchy
+ * asked for with a shape that has no tree. */
+int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
+			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt);
+
+#endif
