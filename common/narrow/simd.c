@@ -1,0 +1,43 @@
+#include "common/narrow/simd.h"
+
+#include <string.h>
+
+static int supported(int level)
+{
+	switch (level) {
+	case MRDEM_SIMD_GENERIC:
+		return 1;
+#if MRDEM_SIMD_X86
+	case MRDEM_SIMD_AVX2:
+		return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	case MRDEM_SIMD_AVX512:
+		return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+		       supported(MRDEM_SIMD_AVX2);
+#endif
+	default:
+		return 0;
+	}
+}
+
+int mrdem_simd_resolve(int want)
+{
+	int level = want == MRDEM_SIMD_AUTO || want > MRDEM_SIMD_AVX512 ? MRDEM_SIMD_AVX512 : want;
+	while (level > MRDEM_SIMD_GENERIC && !supported(level))
+		level--;
+	return level < MRDEM_SIMD_GENERIC ? MRDEM_SIMD_GENERIC : level;
+}
+
+static const char *const names[] = {"auto", "generic", "avx2", "avx512"};
+
+const char *mrdem_simd_name(int level)
+{
+	return level >= 0 && level <= MRDEM_SIMD_AVX512 ? names[level] : "unknown";
+}
+
+int mrdem_simd_parse(const char *name)
+{
+	for (int i = 0; i <= MRDEM_SIMD_AVX512; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}

@@ -1,0 +1,104 @@
+/* Batched triangle-pair tests between two triangle sets (paper Sec. 5.4:
+ * collect the pairs to compare into a buffer, then stream the buffer
+ * through the vector units).
+ *
+ * Two entry points share the kernels and so give identical per-pair
+ * results: mrdem_tri_pairs_test takes an explicit list of index pairs (a
+ * surrogate-tree traversal hands over one level's active pairs, Alg. 5),
+ * mrdem_tri_all_pairs runs the flat search of Alg. 2 over every pair. */
+#ifndef MRDEM_NARROW_TRI_BATCH_H
+#define MRDEM_NARROW_TRI_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/narrow/tri_block.h"
+
+/* A triangle soup (paper, implementation remark 2): 9 floats per triangle
+ * (x0 y0 z0 x1 y1 z1 x2 y2 z2), in one frame shared with the other set.
+ * Each triangle has a halo: eps[i], or eps_all when eps is NULL (surrogate
+ * triangles carry their own). Two triangles are in contact iff their
+ * distance is at most the sum of their halos. */
+struct mrdem_tri_set {
+	const float *v;
+	uint32_t n;
+	const float *eps;
+	float eps_all;
+};
+
+enum mrdem_narrow_method {
+	MRDEM_NARROW_COMPARISON = 0,
+	MRDEM_NARROW_ITERATIVE = 1,
+	MRDEM_NARROW_HYBRID = 2,
+};
+
+struct mrdem_narrow_opts {
+	int method;       /* enum mrdem_narrow_method */
+	int iterations;   /* N_iterative, sweeps of the iterative kernel */
+	double threshold; /* C: convergence threshold in units of the mean halo */
+	int fallback;     /* hybrid: recompute undecided pairs by comparison (1),
+			     or report them MRDEM_TRI_UNDECIDED (0: surrogate levels) */
+	int simd;         /* enum mrdem_simd */
+};
+
+#define MRDEM_NARROW_ITERATIONS_MAX 64
+
+/* hybrid, 4 iterations, C = 1, fallback on, best SIMD level. */
+void mrdem_narrow_opts_default(struct mrdem_narrow_opts *o);
+/* "comparison", "iterative", "hybrid"; parse returns -1 when unknown. */
+const char *mrdem_narrow_method_name(int method);
+int mrdem_narrow_method_parse(const char *name);
+/* 0, or -1 with a message when a field is out of range. */
+int mrdem_narrow_opts_check(const struct mrdem_narrow_opts *o);
+
+/* Work counters (paper Table 4): triangle pairs compared, of them run
+ * through the iterative kernel, of those recomputed by comparison, and
+ * (iterative without fallback) left unconverged. */
+struct mrdem_narrow_counts {
+	uint64_t comparisons, iterative, fallbacks, unconverged;
+};
+void mrdem_narrow_counts_add(struct mrdem_narrow_counts *dst, const struct mrdem_narrow_counts *src);
+
+/* One pair's result: status (enum mrdem_tri_status), closest points and
+ * their distance. For CONTACT the points are the closest pair (up to float
+ * rounding, or the converged iterate); for SEPARATE only the status is
+ * guaranteed. The iterative method without fallback reports CONTACT iff
+ * its final iterate is within the cut-off. */
+struct mrdem_tri_result {
+	float pa[3], pb[3];
+	float dist;
+	int32_t status;
+};
+
+/* A contact found by the flat search. */
+struct mrdem_tri_hit {
+	uint32_t ta, tb; /* triangle indices in the two sets */
+	float pa[3], pb[3];
+	float dist;
+};
+struct mrdem_tri_hits {
+	size_t n, cap;
+	struct mrdem_tri_hit *h;
+};
+void mrdem_tri_hits_init(struct mrdem_tri_hits *h);
+void mrdem_tri_hits_release(struct mrdem_tri_hits *h);
+
+/* Scratch buffers of one thread. */
+struct mrdem_tri_batch;
+struct mrdem_tri_batch *mrdem_tri_batch_new(void);
+void mrdem_tri_batch_free(struct mrdem_tri_batch *w);
+
+/* Test the n pairs (pairs[2i], pairs[2i+1]) of triangles of a and b
+ * (indices must be in range); out[i] receives pair i's result. */
+void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
+			  struct mrdem_narrow_counts *cnt);
+
+/* Test every pair of a x b, appending the contacts to hits in order of
+ * (ta, tb). */
+void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			 const struct mrdem_tri_set *b, const struct mrdem_narrow_opts *o,
+			 struct mrdem_tri_hits *hits, struct mrdem_narrow_counts *cnt);
+
+#endif
