@@ -32,6 +32,8 @@ struct job {
 	struct mrdem_contact_finder *finder;
 	const char *src;
 	int pending;         /* a frame waits for its contacts */
+	int have_pairs;      /* ... and its pairs arrived */
+	struct mrdem_pairs pairs;
 	int print_stats;
 };
 
@@ -49,6 +51,8 @@ static int emit(struct job *j, struct mrdem_writer *w, const struct mrdem_pairs 
 	struct mrdem_contact_counts cnt;
 	mrdem_contacts_init(&c);
 	j->pending = 0;
+	if (j->have_pairs)
+		pairs = &j->pairs;
 	if (mrdem_find_contacts(j->finder, &j->scene, pairs, &j->opts, &c, &cnt)) {
 		mrdem_contacts_release(&c);
 		return mrdem_error("%s: frame of step %llu: contact detection failed", j->src,
@@ -72,14 +76,21 @@ static int emit(struct job *j, struct mrdem_writer *w, const struct mrdem_pairs 
 	mrdem_buf_release(&b);
 	mrdem_stats_release(&st);
 	mrdem_contacts_release(&c);
+	if (j->have_pairs)
+		mrdem_pairs_release(&j->pairs);
+	j->have_pairs = 0;
 	return rc ? -1 : 0;
 }
 
+/* A frame's contacts follow its pairs record and the stats records right
+ * after it (the broad phase's), so tools and the driver agree on order. */
 static int run(struct job *j, struct mrdem_reader *r, struct mrdem_writer *w)
 {
 	struct mrdem_record rec;
 	int rc;
 	while ((rc = mrdem_reader_next(r, &rec)) == 1) {
+		if (j->have_pairs && rec.type != MRDEM_REC_STATS && emit(j, w, NULL))
+			return -1;
 		switch (rec.type) {
 		case MRDEM_REC_FRAME:
 			if (j->pending && emit(j, w, NULL))
@@ -93,22 +104,16 @@ static int run(struct job *j, struct mrdem_reader *r, struct mrdem_writer *w)
 				return -1;
 			j->pending |= rec.type == MRDEM_REC_FRAME;
 			break;
-		case MRDEM_REC_PAIRS: {
-			struct mrdem_pairs p;
-			if (mrdem_writer_put_record(w, &rec) || mrdem_decode_pairs(&rec, j->src, &p))
+		case MRDEM_REC_PAIRS:
+			if (mrdem_writer_put_record(w, &rec) ||
+			    mrdem_decode_pairs(&rec, j->src, &j->pairs))
 				return -1;
-			if (!j->pending || p.step != j->scene.frame.step) {
-				mrdem_pairs_release(&p);
+			j->have_pairs = 1;
+			if (!j->pending || j->pairs.step != j->scene.frame.step)
 				return mrdem_error("%s: record %llu: pairs of step %llu without their "
 						   "frame", j->src, (unsigned long long)rec.index,
-						   (unsigned long long)p.step);
-			}
-			rc = emit(j, w, &p);
-			mrdem_pairs_release(&p);
-			if (rc)
-				return -1;
+						   (unsigned long long)j->pairs.step);
 			break;
-		}
 		case MRDEM_REC_CONTACTS:
 			break; /* an earlier run's contacts: replaced by ours */
 		case MRDEM_REC_STATS: {
@@ -190,6 +195,8 @@ int main(int argc, char **argv)
 	else
 		mrdem_writer_abort(&w);
 	mrdem_contact_finder_free(j.finder);
+	if (j.have_pairs)
+		mrdem_pairs_release(&j.pairs);
 	mrdem_scene_release(&j.scene);
 	mrdem_reader_close(&r);
 	return rc == 0 ? 0 : 1;

@@ -1,0 +1,117 @@
+#include "common/sim/simulation.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "common/util/error.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *s)
+{
+	o->broad = MRDEM_BROAD_GRID;
+	mrdem_contact_opts_default(&o->contact);
+	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+	mrdem_step_opts_default(&o->step, s);
+	mrdem_tree_params_default(&o->tree);
+}
+
+int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mrdem_sim_opts *o)
+{
+	memset(sim, 0, sizeof *sim);
+	sim->scene = s;
+	sim->opts = *o;
+	mrdem_stepper_init(&sim->stepper);
+	mrdem_pairs_init(&sim->pairs);
+	mrdem_contacts_init(&sim->contacts);
+	sim->broad = mrdem_broad_new();
+	sim->finder = mrdem_contact_finder_new();
+	if (o->contact.hierarchy == MRDEM_HIERARCHY_SURROGATE)
+		for (uint32_t i = 0; i < s->nshapes; i++) {
+			struct mrdem_shape *sh = &s->shapes[i];
+			if (!sh->tree && mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
+				return mrdem_error("shape %u '%s': cannot build its surrogate tree", i,
+						   sh->name);
+		}
+	return 0;
+}
+
+void mrdem_sim_release(struct mrdem_sim *sim)
+{
+	mrdem_broad_free(sim->broad);
+	mrdem_contact_finder_free(sim->finder);
+	mrdem_stepper_release(&sim->stepper);
+	mrdem_pairs_release(&sim->pairs);
+	mrdem_contacts_release(&sim->contacts);
+	memset(sim, 0, sizeof *sim);
+}
+
+int mrdem_sim_detect(struct mrdem_sim *sim)
+{
+	double t0 = now();
+	if (mrdem_broad_phase(sim->broad, sim->scene, sim->opts.broad, &sim->pairs,
+			      &sim->broad_stats))
+		return -1;
+	double t1 = now();
+	if (mrdem_find_contacts(sim->finder, sim->scene, &sim->pairs, &sim->opts.contact,
+				&sim->contacts, &sim->counts))
+		return -1;
+	sim->t_broad = t1 - t0;
+	sim->t_narrow = now() - t1;
+	sim->detected = 1;
+	return 0;
+}
+
+int mrdem_sim_advance(struct mrdem_sim *sim)
+{
+	if (!sim->detected && mrdem_sim_detect(sim))
+		return -1;
+	double t0 = now();
+	int rc = mrdem_stepper_step(&sim->stepper, sim->scene, &sim->contacts, &sim->opts.step);
+	sim->t_step = now() - t0;
+	sim->detected = 0;
+	return rc;
+}
+
+static int write_stats(struct mrdem_writer *w, struct mrdem_stats *st)
+{
+	struct mrdem_buf b;
+	mrdem_buf_init(&b);
+	mrdem_encode_stats(&b, st);
+	int rc = mrdem_writer_put(w, MRDEM_REC_STATS, b.p, b.len);
+	mrdem_buf_release(&b);
+	mrdem_stats_release(st);
+	return rc;
+}
+
+int mrdem_sim_write_detection(struct mrdem_sim *sim, struct mrdem_writer *w)
+{
+	struct mrdem_buf b;
+	struct mrdem_stats st;
+	mrdem_buf_init(&b);
+	mrdem_encode_pairs(&b, &sim->pairs);
+	int rc = mrdem_writer_put(w, MRDEM_REC_PAIRS, b.p, b.len);
+	b.len = 0;
+	mrdem_stats_init(&st, "mrdem-pairs", sim->scene->frame.step);
+	mrdem_broad_stats_add(&st, sim->opts.broad, &sim->broad_stats);
+	rc = rc || write_stats(w, &st);
+	mrdem_encode_contacts(&b, &sim->contacts);
+	rc = rc || mrdem_writer_put(w, MRDEM_REC_CONTACTS, b.p, b.len);
+	mrdem_buf_release(&b);
+	mrdem_stats_init(&st, "mrdem-contact", sim->scene->frame.step);
+	mrdem_contact_counts_stats(&sim->counts, &st);
+	return rc || write_stats(w, &st) ? -1 : 0;
+}
+
+int mrdem_sim_write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w)
+{
+	struct mrdem_stats st;
+	mrdem_stats_init(&st, "mrdem-step", sim->stepper.step);
+	mrdem_stepper_stats(&sim->stepper, &st);
+	return write_stats(w, &st);
+}

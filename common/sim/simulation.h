@@ -1,0 +1,60 @@
+/* One simulation in one process: the pipeline of tools (pairs -> contacts
+ * -> step) as library calls on a scene held in memory. mrdem-run drives it;
+ * each stage is the very call its tool makes, so a run through pipes gives
+ * the same bits (tests/e2e/run.sh checks it). */
+#ifndef MRDEM_SIM_SIMULATION_H
+#define MRDEM_SIM_SIMULATION_H
+
+#include "common/broad/broad.h"
+#include "common/dynamics/step.h"
+#include "common/narrow/particle_contacts.h"
+#include "common/scene/scene.h"
+#include "common/tree/tree.h"
+#include "formats/records.h"
+#include "formats/stream.h"
+
+struct mrdem_sim_opts {
+	int broad;                         /* enum mrdem_broad_method */
+	struct mrdem_contact_opts contact;
+	struct mrdem_step_opts step;
+	struct mrdem_tree_params tree;     /* for shapes without a tree */
+};
+
+/* grid broad phase, hybrid kernels on surrogate trees, the setup's scheme
+ * and dt, default tree parameters. */
+void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *s);
+
+struct mrdem_sim {
+	struct mrdem_scene *scene;        /* not owned */
+	struct mrdem_sim_opts opts;
+	struct mrdem_broad *broad;
+	struct mrdem_contact_finder *finder;
+	struct mrdem_stepper stepper;
+	/* results for the current frame */
+	struct mrdem_pairs pairs;
+	struct mrdem_broad_stats broad_stats;
+	struct mrdem_contacts contacts;
+	struct mrdem_contact_counts counts;
+	int detected;                     /* pairs/contacts belong to the frame */
+	/* wall time of the last detect and advance, s */
+	double t_broad, t_narrow, t_step;
+};
+
+/* Build the trees the surrogate hierarchy needs (shapes that lack one).
+ * Returns 0, or -1 with a message. */
+int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mrdem_sim_opts *o);
+void mrdem_sim_release(struct mrdem_sim *sim);
+/* Broad and narrow phase for the current frame. */
+int mrdem_sim_detect(struct mrdem_sim *sim);
+/* One step with the contacts of the current frame (detecting them first
+ * if needed). On failure the message names step and particle; the frame
+ * must not be written afterwards. */
+int mrdem_sim_advance(struct mrdem_sim *sim);
+
+/* Write the current frame's pairs, contacts and the stats records of the
+ * stages, as mrdem-pairs | mrdem-contact would (after the frame). */
+int mrdem_sim_write_detection(struct mrdem_sim *sim, struct mrdem_writer *w);
+/* The stats record mrdem-step writes after advancing. */
+int mrdem_sim_write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w);
+
+#endif

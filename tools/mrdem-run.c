@@ -1,0 +1,466 @@
+/* mrdem-run: the driver. Runs a whole explicit simulation of a scene in one
+ * process (pairs -> contacts -> step, as library calls), or through the
+ * separate tools and real pipes with --via-pipes, and writes a frame
+ * stream. */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/dynamics/integrate.h"
+#include "common/narrow/simd.h"
+#include "common/sim/simulation.h"
+#include "common/util/error.h"
+#include "common/util/parse.h"
+#include "formats/records.h"
+#include "formats/scene_yaml.h"
+#include "formats/stream.h"
+
+static const char usage_head[] =
+	"usage: mrdem-run [options] SCENE\n"
+	"\n"
+	"Simulate SCENE (a YAML scene, docs/scene.md, or a state stream whose last\n"
+	"frame is the start) with explicit time stepping: broad phase, contact\n"
+	"detection and a rigid-body step per time step. Writes the setup, the shapes\n"
+	"with their surrogate trees, and every --every steps a frame with its pairs,\n"
+	"contacts and statistics, flushed so a killed run keeps its frames. The last\n"
+	"frame is always written. A progress bar goes to standard error when it is a\n"
+	"terminal, and a summary at the end.\n"
+	"\n"
+	"  -o FILE           output stream (default: standard output)\n"
+	"  --steps N         number of steps (default: the scene's time.steps)\n"
+	"  --every N         write a frame every N steps (default: output.every)\n"
+	"  --dt S            time step in seconds (default: time.dt)\n"
+	"  --scheme S        explicit-euler, symplectic-euler or velocity-verlet\n"
+	"  --broad M         broad phase: grid (default) or brute\n"
+	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
+	"                    kinetic and contact energy before it (default 1; 0: off)\n";
+static const char usage_tail[] =
+	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
+	"                    through real pipes (same results, bit for bit)\n"
+	"  -q, --quiet       no progress bar and no summary\n"
+	"  -h, --help        show this help\n"
+	"\n"
+	"The hierarchy defaults to surrogate here: shapes without a tree get one\n"
+	"built first (docs/surrogate-trees.md).\n";
+
+struct run {
+	struct mrdem_scene scene;
+	struct mrdem_sim sim;
+	struct mrdem_sim_opts opts;
+	struct mrdem_writer w;
+	const char *out;
+	uint64_t steps, every;
+	int via_pipes, quiet, progress;
+	/* --via-pipes */
+	char bindir[PATH_MAX];
+	char tmpdir[64];
+	char *contact_args;
+	/* summary */
+	double t0, e_first, e_last;
+	int have_energy;
+	uint64_t sum_comparisons, sum_real, sum_fallbacks, sum_contacts, sum_pairs, nsteps;
+	uint64_t sum_round[MRDEM_SEARCH_ROUNDS];
+	uint64_t frames_written;
+};
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* A YAML scene, or the setup, shapes and last frame of a stream. */
+static int load(struct run *r, const char *path)
+{
+	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml"))
+		return mrdem_scene_load_yaml(path, &r->scene);
+	struct mrdem_reader rd;
+	struct mrdem_record rec;
+	int rc, frames = 0;
+	if (mrdem_reader_open(&rd, path))
+		return -1;
+	while ((rc = mrdem_reader_next(&rd, &rec)) == 1) {
+		int k = mrdem_scene_absorb(&r->scene, &rec, rd.name);
+		if (k < 0) {
+			rc = -1;
+			break;
+		}
+		frames += k && rec.type == MRDEM_REC_FRAME;
+	}
+	if (rc == 0 && !frames)
+		rc = mrdem_error("%s: the stream has no frame to start from", rd.name);
+	mrdem_reader_close(&rd);
+	return rc;
+}
+
+/* ---- the same step through the separate tools */
+
+static int write_state(struct run *r, const char *path)
+{
+	struct mrdem_writer w;
+	if (mrdem_writer_open(&w, path, 0))
+		return -1;
+	if (mrdem_scene_write(&w, &r->scene)) {
+		mrdem_writer_abort(&w);
+		return -1;
+	}
+	return mrdem_writer_commit(&w);
+}
+
+static int shell(const char *cmd)
+{
+	int rc = system(cmd);
+	if (rc != 0)
+		return mrdem_error("step failed in: %s", cmd);
+	return 0;
+}
+
+/* Read pairs, contacts and their stats (det.mrd) or the next frame and the
+ * step's stats (next.mrd, which also carries the earlier tools' stats
+ * through: only_source picks the step's). Pairs, contacts and stats go to
+ * the output when the frame is written. */
+static int read_back(struct run *r, const char *path, int output, const char *only_source)
+{
+	struct mrdem_reader rd;
+	struct mrdem_record rec;
+	int rc;
+	if (mrdem_reader_open(&rd, path))
+		return -1;
+	while ((rc = mrdem_reader_next(&rd, &rec)) == 1) {
+		if (rec.type == MRDEM_REC_FRAME) {
+			if (mrdem_scene_absorb(&r->scene, &rec, rd.name) < 0) {
+				rc = -1;
+				break;
+			}
+		} else if (rec.type == MRDEM_REC_PAIRS || rec.type == MRDEM_REC_CONTACTS ||
+			   rec.type == MRDEM_REC_STATS) {
+			if (rec.type == MRDEM_REC_CONTACTS) {
+				mrdem_contacts_release(&r->sim.contacts);
+				if (mrdem_decode_contacts(&rec, rd.name, &r->sim.contacts)) {
+					rc = -1;
+					break;
+				}
+			}
+			int copy = output;
+			if (copy && only_source) {
+				struct mrdem_stats st;
+				if (rec.type != MRDEM_REC_STATS || mrdem_decode_stats(&rec, rd.name, &st)) {
+					rc = -1;
+					break;
+				}
+				copy = !strcmp(st.source, only_source);
+				mrdem_stats_release(&st);
+			}
+			if (copy && mrdem_writer_put_record(&r->w, &rec)) {
+				rc = -1;
+				break;
+			}
+		}
+	}
+	mrdem_reader_close(&rd);
+	return rc;
+}
+
+static int pipe_detect(struct run *r, int output)
+{
+	char state[128], det[128], cmd[PATH_MAX * 3 + 512];
+	snprintf(state, sizeof state, "%s/state.mrd", r->tmpdir);
+	snprintf(det, sizeof det, "%s/det.mrd", r->tmpdir);
+	if (write_state(r, state))
+		return -1;
+	snprintf(cmd, sizeof cmd, "'%s/mrdem-pairs' --method %s '%s' | '%s/mrdem-contact' %s -o '%s'",
+		 r->bindir, mrdem_broad_method_name(r->opts.broad), state, r->bindir,
+		 r->contact_args, det);
+	return shell(cmd) || read_back(r, det, output, NULL);
+}
+
+static int pipe_advance(struct run *r, int output)
+{
+	char det[128], next[128], cmd[PATH_MAX + 512];
+	snprintf(det, sizeof det, "%s/det.mrd", r->tmpdir);
+	snprintf(next, sizeof next, "%s/next.mrd", r->tmpdir);
+	snprintf(cmd, sizeof cmd,
+		 "'%s/mrdem-step' --scheme %s --dt %.17g --max-energy-growth %.17g '%s' -o '%s'",
+		 r->bindir, mrdem_scheme_name(r->opts.step.scheme), r->opts.step.dt,
+		 r->opts.step.max_energy_growth, det, next);
+	return shell(cmd) || read_back(r, next, output, "mrdem-step");
+}
+
+/* ---- reporting */
+
+static void account(struct run *r)
+{
+	const struct mrdem_contact_counts *c = &r->sim.counts;
+	struct mrdem_narrow_counts all = c->search.real;
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++) {
+		mrdem_narrow_counts_add(&all, &c->search.round[k]);
+		r->sum_round[k] += c->search.round[k].comparisons;
+	}
+	r->sum_comparisons += all.comparisons;
+	r->sum_real += c->search.real.comparisons;
+	r->sum_fallbacks += all.fallbacks;
+	r->sum_contacts += r->sim.contacts.n;
+	r->sum_pairs += r->sim.pairs.n;
+	r->nsteps++;
+	double e = mrdem_energy_total(&r->sim.stepper.energy);
+	if (!r->have_energy)
+		r->e_first = e, r->have_energy = 1;
+	r->e_last = e;
+}
+
+static void progress(struct run *r, uint64_t done)
+{
+	if (!r->progress)
+		return;
+	int width = 30, fill = r->steps ? (int)(width * done / r->steps) : width;
+	double el = now() - r->t0;
+	double eta = done ? el / done * (r->steps - done) : 0;
+	fprintf(stderr, "\r[%.*s%*s] %3d%% step %llu/%llu  t=%.4g s  contacts %zu  eta %.0f s ",
+		fill, "==============================", width - fill, "",
+		r->steps ? (int)(100 * done / r->steps) : 100, (unsigned long long)done,
+		(unsigned long long)r->steps, r->scene.frame.time, r->sim.contacts.n, eta);
+	fflush(stderr);
+}
+
+static void summary(struct run *r)
+{
+	double wall = now() - r->t0;
+	double n = r->nsteps ? (double)r->nsteps : 1;
+	if (r->progress)
+		fputc('\n', stderr);
+	fprintf(stderr, "mrdem-run: %llu steps in %.3f s (%.3g ms per step), %llu frames to %s\n",
+		(unsigned long long)r->nsteps, wall, 1e3 * wall / n,
+		(unsigned long long)r->frames_written, r->out ? r->out : "standard output");
+	fprintf(stderr, "  per step: %.1f pairs, %.1f contacts, %.4g triangle comparisons "
+		"(real %.4g", r->sum_pairs / n, r->sum_contacts / n, r->sum_comparisons / n,
+		r->sum_real / n);
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		if (r->sum_round[k])
+			fprintf(stderr, ", round %d %.4g", k, r->sum_round[k] / n);
+	fprintf(stderr, "), %.4g fallbacks\n", r->sum_fallbacks / n);
+	if (r->have_energy) {
+		double drift = r->e_last - r->e_first;
+		fprintf(stderr, "  energy: %.9g J at the first step, %.9g J at the last (drift %.3g J, "
+			"%.3g relative)\n", r->e_first, r->e_last, drift,
+			r->e_first != 0 ? drift / fabs(r->e_first) : 0.0);
+	}
+}
+
+/* ---- the run */
+
+static int write_frame(struct run *r)
+{
+	if (mrdem_write_frame(&r->w, &r->scene.frame))
+		return -1;
+	r->frames_written++;
+	return 0;
+}
+
+static int simulate(struct run *r)
+{
+	struct mrdem_writer *w = &r->w;
+	if (mrdem_scene_write(w, &r->scene))
+		return -1;
+	r->frames_written = 1;
+	for (uint64_t i = 0;; i++) {
+		int output = i % r->every == 0 || i == r->steps;
+		if (output && i > 0 && write_frame(r))
+			return -1;
+		if (r->via_pipes ? pipe_detect(r, output) : mrdem_sim_detect(&r->sim))
+			return -1;
+		if (output && !r->via_pipes && mrdem_sim_write_detection(&r->sim, w))
+			return -1;
+		if (i == r->steps)
+			return mrdem_writer_flush(w);
+		uint64_t step = r->scene.frame.step;
+		if (r->via_pipes ? pipe_advance(r, output) : mrdem_sim_advance(&r->sim)) {
+			mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in "
+				    "the output", (unsigned long long)step, r->scene.frame.time);
+			return -1;
+		}
+		if (!r->via_pipes) {
+			account(r);
+			if (output && mrdem_sim_write_step_stats(&r->sim, w))
+				return -1;
+		} else {
+			r->nsteps++;
+		}
+		if (output && mrdem_writer_flush(w))
+			return -1;
+		progress(r, i + 1);
+	}
+}
+
+/* Options for the contact tool, as given to this run. */
+static char *contact_args(const struct mrdem_contact_opts *o)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "--hierarchy %s --method %s --iterations %d --threshold %.17g "
+		 "--simd %s%s", mrdem_hierarchy_name(o->hierarchy),
+		 mrdem_narrow_method_name(o->narrow.method), o->narrow.iterations,
+		 o->narrow.threshold, mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)),
+		 o->merge ? "" : " --no-merge");
+	return mrdem_xstrdup(buf);
+}
+
+static int find_bindir(struct run *r, const char *argv0)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return mrdem_error("--via-pipes: cannot find this program's directory (%s)", argv0);
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	*slash = 0;
+	snprintf(r->bindir, sizeof r->bindir, "%s", self);
+	snprintf(r->tmpdir, sizeof r->tmpdir, "/tmp/mrdem-run-XXXXXX");
+	if (!mkdtemp(r->tmpdir))
+		return mrdem_error("--via-pipes: cannot create a temporary directory");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
+	       OPT_NO_MERGE, OPT_CONTACT };
+	static const struct option longopts[] = {
+		{"steps", required_argument, NULL, OPT_STEPS},
+		{"every", required_argument, NULL, OPT_EVERY},
+		{"dt", required_argument, NULL, OPT_DT},
+		{"scheme", required_argument, NULL, OPT_SCHEME},
+		{"broad", required_argument, NULL, OPT_BROAD},
+		{"max-energy-growth", required_argument, NULL, OPT_GROWTH},
+		{"via-pipes", no_argument, NULL, OPT_PIPES},
+		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
+		{"hierarchy", required_argument, NULL, OPT_CONTACT},
+		{"method", required_argument, NULL, OPT_CONTACT},
+		{"iterations", required_argument, NULL, OPT_CONTACT},
+		{"threshold", required_argument, NULL, OPT_CONTACT},
+		{"simd", required_argument, NULL, OPT_CONTACT},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct run r;
+	memset(&r, 0, sizeof r);
+	mrdem_set_progname(argv[0]);
+	mrdem_scene_init(&r.scene);
+	/* Options are applied after the scene is read; keep them as given. */
+	const char *steps = NULL, *every = NULL, *dt = NULL, *scheme = NULL, *broad = NULL,
+		   *growth = NULL;
+	struct mrdem_contact_opts copts;
+	mrdem_contact_opts_default(&copts);
+	copts.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+	int c, li;
+	while ((c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
+		switch (c) {
+		case OPT_STEPS: steps = optarg; break;
+		case OPT_EVERY: every = optarg; break;
+		case OPT_DT: dt = optarg; break;
+		case OPT_SCHEME: scheme = optarg; break;
+		case OPT_BROAD: broad = optarg; break;
+		case OPT_GROWTH: growth = optarg; break;
+		case OPT_PIPES: r.via_pipes = 1; break;
+		case OPT_NO_MERGE: copts.merge = 0; break;
+		case OPT_CONTACT:
+			if (mrdem_contact_opts_set(&copts, longopts[li].name, optarg))
+				return 2;
+			break;
+		case 'o': r.out = optarg; break;
+		case 'q': r.quiet = 1; break;
+		case 'h':
+			printf("%s%s%s", usage_head, mrdem_contact_opts_usage, usage_tail);
+			return 0;
+		default: fputs("try 'mrdem-run --help'\n", stderr); return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		fputs("mrdem-run: give one scene (try 'mrdem-run --help')\n", stderr);
+		return 2;
+	}
+	if (load(&r, argv[optind]))
+		return 1;
+	mrdem_sim_opts_default(&r.opts, &r.scene.setup);
+	r.opts.contact = copts;
+	if (copts.hierarchy == MRDEM_HIERARCHY_AUTO)
+		r.opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+	r.steps = r.scene.setup.steps;
+	r.every = r.scene.setup.output_every ? r.scene.setup.output_every : 1;
+	int bad = 0;
+	if (steps)
+		bad |= mrdem_parse_u64("--steps", steps, UINT64_MAX - 1, &r.steps);
+	if (every) {
+		bad |= mrdem_parse_u64("--every", every, UINT64_MAX, &r.every);
+		if (!bad && !r.every)
+			bad = mrdem_error("--every must be at least 1");
+	}
+	if (dt)
+		bad |= mrdem_parse_positive("--dt", dt, &r.opts.step.dt);
+	if (growth) {
+		bad |= mrdem_parse_double("--max-energy-growth", growth,
+					  &r.opts.step.max_energy_growth);
+		if (!bad && r.opts.step.max_energy_growth < 0)
+			bad = mrdem_error("--max-energy-growth must not be negative");
+	}
+	if (scheme) {
+		r.opts.step.scheme = mrdem_scheme_parse(scheme);
+		if (r.opts.step.scheme < 0)
+			bad = mrdem_error("--scheme: unknown scheme '%s'", scheme);
+	}
+	if (!bad && r.opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
+		bad = mrdem_error("implicit Euler (multiscale Picard) is not implemented yet; use "
+				  "explicit-euler, symplectic-euler or velocity-verlet");
+	if (broad && (r.opts.broad = mrdem_broad_method_parse(broad)) < 0)
+		bad = mrdem_error("--broad: '%s' is not grid or brute", broad);
+	if (bad) {
+		mrdem_scene_release(&r.scene);
+		return 2;
+	}
+	r.scene.setup.steps = r.steps;
+	r.scene.setup.output_every = r.every;
+	r.scene.setup.dt = r.opts.step.dt;
+	r.scene.setup.scheme = r.opts.step.scheme;
+	r.progress = !r.quiet && isatty(2);
+	int rc = -1;
+	if (mrdem_sim_init(&r.sim, &r.scene, &r.opts))
+		goto out;
+	if (r.via_pipes) {
+		if (find_bindir(&r, argv[0]))
+			goto out;
+		r.contact_args = contact_args(&r.opts.contact);
+	}
+	/* Written in place and flushed per frame: a killed run keeps its frames. */
+	if (mrdem_writer_open(&r.w, r.out, MRDEM_WRITE_INCREMENTAL))
+		goto out;
+	r.t0 = now();
+	rc = simulate(&r);
+	/* Close the stream either way: after a failure it still ends with the
+	 * complete frames written so far. */
+	if (mrdem_writer_commit(&r.w))
+		rc = -1;
+	if (!r.quiet)
+		summary(&r);
+out:
+	if (r.via_pipes && r.tmpdir[0]) {
+		char cmd[128];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", r.tmpdir);
+		if (system(cmd))
+			mrdem_warning("cannot remove %s", r.tmpdir);
+	}
+	free(r.contact_args);
+	mrdem_sim_release(&r.sim);
+	mrdem_scene_release(&r.scene);
+	return rc == 0 ? 0 : 1;
+}
