@@ -65,6 +65,7 @@ struct run {
 	int have_energy;
 	uint64_t sum_comparisons, sum_real, sum_fallbacks, sum_contacts, sum_pairs, nsteps;
 	uint64_t sum_round[MRDEM_SEARCH_ROUNDS];
+	double sum_detect; /* broad + narrow phase wall time, s */
 	uint64_t frames_written;
 };
 
@@ -213,6 +214,7 @@ static void account(struct run *r)
 	r->sum_fallbacks += all.fallbacks;
 	r->sum_contacts += r->sim.contacts.n;
 	r->sum_pairs += r->sim.pairs.n;
+	r->sum_detect += r->sim.t_broad + r->sim.t_narrow;
 	r->nsteps++;
 	double e = mrdem_energy_total(&r->sim.stepper.energy);
 	if (!r->have_energy)
@@ -250,6 +252,9 @@ static void summary(struct run *r)
 		if (r->sum_round[k])
 			fprintf(stderr, ", round %d %.4g", k, r->sum_round[k] / n);
 	fprintf(stderr, "), %.4g fallbacks\n", r->sum_fallbacks / n);
+	if (!r->via_pipes)
+		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
+			1e3 * r->sum_detect / n);
 	if (r->have_energy) {
 		double drift = r->e_last - r->e_first;
 		fprintf(stderr, "  energy: %.9g J at the first step, %.9g J at the last (drift %.3g J, "

@@ -276,12 +276,12 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
 		mrdem_tree_search(w->search, &A, &B, &x, &o->narrow, &w->hits, &w->cnt.search);
 		/* Normals of touching triangles need b's mapped triangles; only
-		 * those few are mapped here. */
+		 * those few are mapped. */
+		int touching = 0;
+		for (size_t k = 0; k < w->hits.n; k++)
+			touching |= w->hits.h[k].dist == 0;
 		mapped = NULL;
-		for (size_t k = 0; k < w->hits.n && !mapped; k++)
-			if (w->hits.h[k].dist == 0)
-				mapped = w->mapped; /* filled below */
-		if (mapped) {
+		if (touching) {
 			size_t need = 9 * (size_t)sb->mesh.ntris;
 			if (w->mapped_cap < need) {
 				w->mapped = mrdem_xrealloc(w->mapped, need * sizeof *w->mapped);

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Paper Table 4 from mrdem-run: per scene, hierarchy and kernel, the mean
+per step of triangle comparisons, iterative comparisons and fallbacks (from
+the stats records) and of contact detection wall time (mrdem-run's
+summary). Usage: table4.py BINDIR OUTDIR."""
+import csv
+import io
+import math
+import os
+import re
+import subprocess
+import sys
+
+BIN, OUT = sys.argv[1], sys.argv[2]
+STEPS = 100
+
+# Noble & Weinzierl, Table 4 (explicit Euler, hybrid kernels for runtime).
+PAPER = {
+    ("particle-particle", "flat"): (1.50e6, 1.87),
+    ("particle-particle", "surrogate"): (8.20e3, 1.80e-2),
+    ("particle-on-plane", "flat"): (6.27e5, None),
+    ("particle-on-plane", "surrogate"): (5.27e3, None),
+}
+
+t = math.radians(15)
+n = (0.0, -math.sin(t), math.cos(t))  # normal of the plane mesh tilted by 15 degrees
+SCENES = {
+    # Two spheres already inside each other's halo, approaching head-on.
+    "particle-particle": """shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}
+particles:
+  - {shape: ball, position: [-1.005, 0, 0], velocity: [0.5, 0, 0]}
+  - {shape: ball, position: [1.005, 0, 0], velocity: [-0.5, 0, 0]}
+contact: {epsilon: 0.01, stiffness: 1000}
+time: {dt: 1.0e-4, steps: %d, scheme: explicit-euler}
+output: {every: 1}
+""" % STEPS,
+    # A sphere reaching a tilted plane mesh (512 triangles), as in the
+    # paper's particle-on-plane setup.
+    "particle-on-plane": """shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}
+  slope: {plane: {size: [20, 20], divisions: [16, 16], tilt: 15}}
+particles:
+  - {shape: slope, position: [0, 0, 0], fixed: true, epsilon_abs: 0.01}
+  - {shape: ball, position: [%.12f, %.12f, %.12f], velocity: [%.12f, %.12f, %.12f], epsilon: 0.01}
+gravity: [0, 0, -9.81]
+contact: {stiffness: 1000}
+time: {dt: 1.0e-4, steps: %d, scheme: explicit-euler}
+output: {every: 1}
+""" % (*(1.02 * c for c in n), *(-0.5 * c for c in n), STEPS),
+}
+
+
+def run(scene, hierarchy, method):
+    yaml = os.path.join(OUT, scene + ".yaml")
+    with open(yaml, "w") as f:
+        f.write(SCENES[scene])
+    out = os.path.join(OUT, "%s-%s-%s.mrd" % (scene, hierarchy, method))
+    p = subprocess.run([os.path.join(BIN, "mrdem-run"), yaml, "-o", out, "--hierarchy",
+                        hierarchy, "--method", method], capture_output=True, text=True,
+                       check=True)
+    ms = float(re.search(r"contact detection .*: ([0-9.e+-]+) ms per step", p.stderr).group(1))
+    csvtext = subprocess.run([os.path.join(BIN, "mrdem-stats"), out], capture_output=True,
+                             text=True, check=True).stdout
+    rows = [r for r in csv.DictReader(io.StringIO(csvtext)) if int(r["step"]) < STEPS]
+    mean = lambda k: sum(float(r[k] or 0) for r in rows) / len(rows)
+    return {"comparisons": mean("comparisons"), "iterative": mean("iterative"),
+            "fallbacks": mean("fallbacks"), "contacts": mean("contacts"), "ms": ms}
+
+
+def fmt(x):
+    return "–" if x is None else "%.3g" % x
+
+
+print("# Paper Table 4: explicit time stepping, %d steps in the contact phase\n" % STEPS)
+print("Command: `make -C pipelines table4`. Per step means. Paper: Broadwell 2.4 GHz,"
+      " one core; ours: this machine, all cores (`OMP_NUM_THREADS` to change).\n")
+print("| scene | search | kernel | comparisons | iterative | fallbacks | contacts |"
+      " detection ms | paper comparisons | paper s (hybrid) |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+res = {}
+for scene in SCENES:
+    for hierarchy in ("flat", "surrogate"):
+        for method in ("comparison", "hybrid"):
+            r = res[scene, hierarchy, method] = run(scene, hierarchy, method)
+            pc, ps = PAPER[scene, hierarchy]
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                scene, hierarchy, method, fmt(r["comparisons"]), fmt(r["iterative"]),
+                fmt(r["fallbacks"]), fmt(r["contacts"]), fmt(r["ms"]), fmt(pc),
+                fmt(ps) if method == "hybrid" else ""))
+print()
+print("| scene | reduction of comparisons (flat / surrogate) | paper | wall-time speed-up,"
+      " hybrid | paper |")
+print("|---|---|---|---|---|")
+for scene in SCENES:
+    f, s = res[scene, "flat", "hybrid"], res[scene, "surrogate", "hybrid"]
+    pf, ps = PAPER[scene, "flat"], PAPER[scene, "surrogate"]
+    print("| %s | %.0fx | %.0fx | %.0fx | %s |" % (
+        scene, f["comparisons"] / s["comparisons"], pf[0] / ps[0], f["ms"] / s["ms"],
+        "%.0fx" % (pf[1] / ps[1]) if pf[1] else "–"))

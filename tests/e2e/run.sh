@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# mrdem-run end to end: physics of whole mesh simulations (momentum,
+# restitution, rolling), the driver against the tools through pipes,
+# flat against surrogate search, a killed run, a blow-up and bad input.
+. "$(dirname "$0")/../lib/test-lib.sh"
+
+# frames.py FILE EXPR: evaluate EXPR over the list F of frames (dicts from
+# mrdem-info --json --full) with math imported.
+cat >frames.py <<'PY'
+import json, math, subprocess, sys
+d = json.loads(subprocess.run(["mrdem-info", "--json", "--full", sys.argv[1]],
+                              capture_output=True, text=True, check=True).stdout)
+F = [r for r in d["records"] if r["type"] == "frame"]
+C = [r for r in d["records"] if r["type"] == "contacts"]
+def speed(s): return math.sqrt(sum(x * x for x in s["velocity"]))
+print(eval(sys.argv[2]))
+PY
+
+cat >headon.yaml <<'Y'
+shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}
+particles:
+  - {shape: ball, position: [-1.03, 0, 0], velocity: [1.0, 0, 0]}
+  - {shape: ball, position: [1.03, 0.05, 0], velocity: [-0.5, 0, 0]}
+contact: {epsilon: 0.01, stiffness: 1000}
+time: {dt: 1.0e-4, steps: 1500, scheme: velocity-verlet}
+output: {every: 50}
+Y
+
+cat >offset.yaml <<'Y'
+shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}
+particles:
+  - {shape: ball, position: [-1.03, 0, 0], velocity: [1.0, 0, 0]}
+  - {shape: ball, position: [1.03, 0.3, 0], velocity: [-0.5, 0, 0]}
+contact: {epsilon: 0.01, stiffness: 1000}
+time: {dt: 1.0e-4, steps: 1500, scheme: velocity-verlet}
+output: {every: 50}
+Y
+sed 's/\[1.03, 0.3, 0\]/[1.03, 0, 0]/' offset.yaml >headon.yaml
+
+# column.py FILE NAME ROW: a column of mrdem-stats' CSV (row 0 or -1)
+cat >column.py <<'PY'
+import csv, subprocess, sys
+rows = list(csv.DictReader(subprocess.run(["mrdem-stats", sys.argv[1]], capture_output=True,
+                                          text=True, check=True).stdout.splitlines()))
+print(rows[int(sys.argv[3])][sys.argv[2]])
+PY
+
+expect_success "head-on collision: the spheres touch, then separate" '
+	mrdem-run -q headon.yaml -o h.mrd &&
+	assert_eq "$(python3 frames.py h.mrd "max(c[\"contacts\"] for c in C) > 0")" True touched &&
+	assert_eq "$(python3 frames.py h.mrd "F[-1][\"state\"][1][\"position\"][0] - F[-1][\"state\"][0][\"position\"][0] > 2.1")" True separated'
+
+expect_success "head-on collision: velocity Verlet restores the relative speed within 2 %" '
+	r=$(python3 frames.py h.mrd "(F[-1][\"state\"][1][\"velocity\"][0] - F[-1][\"state\"][0][\"velocity\"][0]) / 1.5") &&
+	echo "restitution $r" && assert_near "$r" 1.0 0.02 restitution'
+
+expect_success "off-centre collision: it spins the spheres, momentum and angular momentum kept to 1e-6" '
+	mrdem-run -q offset.yaml -o o.mrd &&
+	assert_eq "$(python3 column.py o.mrd kinetic_rotational -1 | python3 -c "print(float(input()) > 1e-3)")" True spin &&
+	for q in momentum_x momentum_y angular_momentum_z; do
+		a=$(python3 column.py o.mrd $q 0); b=$(python3 column.py o.mrd $q -1)
+		assert_near "$b" "$a" "$(python3 -c "print(1e-6 * max(abs($a), 1e-3))")" $q || return 1
+	done'
+
+expect_success "off-centre collision without damping keeps the kinetic energy within 1 %" '
+	a=$(python3 column.py o.mrd kinetic 0); b=$(python3 column.py o.mrd kinetic -1)
+	assert_near "$b" "$a" "$(python3 -c "print(0.01 * $a)")" kinetic-energy'
+
+# A 5,120-triangle ball on a 20 degree analytic incline with Coulomb
+# friction rolls: acceleration (5/7) g sin(theta) = 2.397 m/s^2.
+incline() { # friction damping
+	python3 - "$1" "$2" <<'PY'
+import math, sys
+th = math.radians(20); n = (0, math.sin(th), math.cos(th)); d = 1.015
+print("""shapes:
+  ball: {sphere: {triangles: 5120, radius: 1.0}}
+particles:
+  - {shape: ball, position: [0, %.12f, %.12f], epsilon_abs: 0.01, density: 1000}
+planes:
+  - {point: [0, 0, 0], normal: [0, %.12f, %.12f]}
+gravity: [0, 0, -9.81]
+contact: {model: spring-dashpot, stiffness: 1.0e7, damping: %s, friction: %s, plane_epsilon: 0.01}
+time: {dt: 2.0e-5, steps: 20000, scheme: velocity-verlet}
+output: {every: 500}""" % (d * n[1], d * n[2], n[1], n[2], sys.argv[2], sys.argv[1]))
+PY
+}
+ACC='(lambda t, v: sum((x - sum(t)/len(t)) * (y - sum(v)/len(v)) for x, y in zip(t, v)) / sum((x - sum(t)/len(t))**2 for x in t))([f["time"] for f in F[8:]], [speed(f["state"][0]) for f in F[8:]])'
+
+expect_success "ball rolling down a 20 degree incline, friction 0.5: a within 5 % of (5/7) g sin(theta)" '
+	incline 0.5 20 >roll.yaml && mrdem-run -q roll.yaml -o roll.mrd &&
+	a=$(python3 frames.py roll.mrd "$ACC") && echo "a = $a" &&
+	assert_near "$a" 2.3966 0.1198 acceleration'
+
+expect_success "without friction it slides: a = g sin(theta), clearly above rolling" '
+	incline 0 20 >slide.yaml && mrdem-run -q slide.yaml -o slide.mrd &&
+	a=$(python3 frames.py slide.mrd "$ACC") && echo "a = $a" &&
+	assert_near "$a" 3.3552 0.1 acceleration'
+
+expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the very same bytes" '
+	sed "s/1.03,/1.005,/" offset.yaml >touching.yaml &&
+	mrdem-run -q touching.yaml --steps 40 --every 10 -o inproc.mrd &&
+	mrdem-run -q touching.yaml --steps 40 --every 10 --via-pipes -o pipes.mrd &&
+	cmp inproc.mrd pipes.mrd &&
+	assert_eq "$(python3 frames.py pipes.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts'
+
+expect_success "flat and surrogate search give the same trajectory (Lemma 5.1)" '
+	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy flat -o flat.mrd &&
+	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy surrogate -o surr.mrd &&
+	python3 frames.py flat.mrd "[f[\"state\"] for f in F], [c.get(\"list\") for c in C]" >flat.txt &&
+	python3 frames.py surr.mrd "[f[\"state\"] for f in F], [c.get(\"list\") for c in C]" >surr.txt &&
+	cmp flat.txt surr.txt'
+
+expect_success "a killed run keeps every flushed frame" '
+	mrdem-run -q headon.yaml --steps 100000000 --every 10 -o killed.mrd & pid=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.5; [ -s killed.mrd ] && break; done
+	sleep 1; kill -9 $pid; wait $pid 2>/dev/null
+	mrdem-info --json killed.mrd >k.json 2>k.err; rc=$?
+	assert_eq $rc 1 "exit status" && assert_grep "truncated stream" k.err &&
+	assert_eq "$(json_get k.json "d[\"counts\"][\"frame\"] >= 2")" True frames'
+
+expect_success "a blow-up stops with the step and particle named, and no NaN frame" '
+	mrdem-run -q headon.yaml --dt 0.5 --steps 50 -o blow.mrd 2>err.txt; rc=$?
+	assert_eq $rc 1 "exit status" && assert_grep "step [0-9]" err.txt &&
+	assert_grep "particle" err.txt && cat err.txt &&
+	mrdem-info blow.mrd >/dev/null'
+
+expect_success "a bad scene is refused with file:line:col and writes nothing" '
+	printf "shapes:\n  ball: {sphere: {triangles: 80}}\nparticles:\n  - {shape: rock}\n" >bad.yaml
+	mrdem-run bad.yaml -o bad.mrd 2>err.txt; rc=$?
+	assert_eq $rc 1 "exit status" && assert_grep "bad.yaml:4:" err.txt && [ ! -e bad.mrd ]'
+
+expect_success "options are checked" '
+	mrdem-run headon.yaml --steps x -o x.mrd 2>e1; r1=$?
+	mrdem-run headon.yaml --scheme implicit-euler -o x.mrd 2>e2; r2=$?
+	assert_eq "$r1 $r2" "2 2" && assert_grep "steps" e1 && assert_grep "not implemented" e2 && [ ! -e x.mrd ]'
+
+expect_success "--help" 'mrdem-run --help | grep -q "usage: mrdem-run"'
+
+done_testing
