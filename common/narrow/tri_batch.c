@@ -8,13 +8,31 @@
 #include "common/util/error.h"
 
 struct mrdem_tri_batch {
-	struct mrdem_tri_block blk, spill;
+	struct mrdem_tri_block blk;   /* the block being tested */
+	struct mrdem_tri_block spill; /* hybrid: undecided pairs awaiting comparison */
+	/* where each lane's result goes: triangle indices and the pair's
+	 * position in the caller's list */
 	uint32_t ta[MRDEM_TRI_BLOCK], tb[MRDEM_TRI_BLOCK];
+	size_t idx[MRDEM_TRI_BLOCK];
+	uint32_t spill_ta[MRDEM_TRI_BLOCK], spill_tb[MRDEM_TRI_BLOCK];
+	size_t spill_idx[MRDEM_TRI_BLOCK];
 	/* the second set of the flat search transposed to SoA: 9 coordinate
 	 * columns and the halos, `bcap` triangles each */
 	float *bsoa;
 	size_t bcap;
+	/* flat search: second set size and the pair number of lane 0
+	 * (nb = 0 for index-pair batches) */
+	uint64_t first;
+	uint32_t nb;
 };
+
+/* Where results go: per pair (mrdem_tri_pairs_test) or contacts only
+ * (mrdem_tri_all_pairs). */
+struct sink {
+	struct mrdem_tri_result *out;
+	struct mrdem_tri_hits *hits;
+};
+
 
 void mrdem_tri_block_set(struct mrdem_tri_block *k, int lane, const float a[9], const float b[9],
 			 float cut)
@@ -96,6 +114,7 @@ void mrdem_tri_hits_release(struct mrdem_tri_hits *h)
 	mrdem_tri_hits_init(h);
 }
 
+
 struct mrdem_tri_batch *mrdem_tri_batch_new(void)
 {
 	size_t size = (sizeof(struct mrdem_tri_batch) + 63) / 64 * 64;
@@ -116,31 +135,127 @@ void mrdem_tri_batch_free(struct mrdem_tri_batch *w)
 	free(w);
 }
 
-/* Run the chosen method over the filled block w->blk; statuses end as
- * CONTACT or SEPARATE (UNDECIDED only for a hybrid without fallback). */
+static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *k, int l,
+		     uint32_t ta, uint32_t tb)
+{
+	if (hits->n == hits->cap) {
+		hits->cap = hits->cap ? 2 * hits->cap : 64;
+		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
+	}
+	struct mrdem_tri_hit *h = &hits->h[hits->n++];
+	h->ta = ta;
+	h->tb = tb;
+	for (int c = 0; c < 3; c++) {
+		h->pa[c] = k->pa[c][l];
+		h->pb[c] = k->pb[c][l];
+	}
+	h->dist = sqrtf(k->d2[l]);
+}
+
+static void deliver(const struct sink *s, const struct mrdem_tri_block *k, int l, uint32_t ta,
+		    uint32_t tb, size_t idx)
+{
+	if (s->out) {
+		struct mrdem_tri_result *r = &s->out[idx];
+		r->status = k->status[l];
+		if (r->status == MRDEM_TRI_SEPARATE)
+			return; /* only the status is promised */
+		for (int c = 0; c < 3; c++) {
+			r->pa[c] = k->pa[c][l];
+			r->pb[c] = k->pb[c][l];
+		}
+		r->dist = sqrtf(k->d2[l]);
+	} else if (k->status[l] == MRDEM_TRI_CONTACT) {
+		push_hit(s->hits, k, l, ta, tb);
+	}
+}
+
+/* Triangle indices of lane l: stored per lane for index-pair batches; a
+ * flat search block enumerates pairs in row-major order from pair number
+ * w->first, so only the lanes that produce a result need them. */
+static void lane_pair(struct mrdem_tri_batch *w, int l)
+{
+	if (w->nb) {
+		uint64_t p = w->first + (uint64_t)l;
+		w->ta[l] = (uint32_t)(p / w->nb);
+		w->tb[l] = (uint32_t)(p % w->nb);
+	}
+}
+
+/* Compare the spilled pairs and deliver them. */
+static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
+			const struct sink *s, struct mrdem_narrow_counts *cnt)
+{
+	struct mrdem_tri_block *k = &w->spill;
+	if (!k->n)
+		return;
+	mrdem_tri_block_compare(k, o->simd);
+	cnt->fallbacks += (uint64_t)k->n;
+	for (int l = 0; l < k->n; l++)
+		deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
+	k->n = 0;
+}
+
+static void spill_lane(struct mrdem_tri_batch *w, int l, const struct mrdem_narrow_opts *o,
+		       const struct sink *s, struct mrdem_narrow_counts *cnt)
+{
+	struct mrdem_tri_block *k = &w->spill;
+	int i = k->n++;
+	for (int c = 0; c < 9; c++) {
+		k->a[c][i] = w->blk.a[c][l];
+		k->b[c][i] = w->blk.b[c][l];
+	}
+	k->cut[i] = w->blk.cut[l];
+	lane_pair(w, l);
+	w->spill_ta[i] = w->ta[l];
+	w->spill_tb[i] = w->tb[l];
+	w->spill_idx[i] = w->idx[l];
+	if (k->n == MRDEM_TRI_BLOCK)
+		flush_spill(w, o, s, cnt);
+}
+
+/* Run the chosen method over the filled block w->blk and deliver its
+ * results. A hybrid's undecided pairs wait in w->spill until a whole block
+ * of them goes through the comparison kernel (the caller flushes the
+ * rest): a few fallbacks per block would otherwise cost a vector group
+ * each. */
 static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
-		      struct mrdem_narrow_counts *cnt)
+		      const struct sink *s, struct mrdem_narrow_counts *cnt)
 {
 	struct mrdem_tri_block *k = &w->blk;
-	float c = (float)o->threshold;
 	cnt->comparisons += (uint64_t)k->n;
 	if (o->method == MRDEM_NARROW_COMPARISON) {
 		mrdem_tri_block_compare(k, o->simd);
-		return;
+	} else {
+		cnt->iterative += (uint64_t)k->n;
+		mrdem_tri_block_penalty(k, o->iterations, (float)o->threshold, o->simd);
 	}
-	cnt->iterative += (uint64_t)k->n;
-	if (o->method == MRDEM_NARROW_HYBRID && o->fallback) {
-		cnt->fallbacks += (uint64_t)mrdem_tri_block_hybrid(k, &w->spill, o->iterations, c, o->simd);
-		return;
+	if (!s->out) {
+		/* the flat search's common case: a block without any contact */
+		int32_t any = 0;
+#pragma omp simd reduction(| : any)
+		for (int l = 0; l < k->n; l++)
+			any |= k->status[l];
+		if (!any)
+			return;
 	}
-	mrdem_tri_block_penalty(k, o->iterations, c, o->simd);
+	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
 	for (int l = 0; l < k->n; l++) {
-		if (k->status[l] != MRDEM_TRI_UNDECIDED)
+		if (k->status[l] == MRDEM_TRI_SEPARATE && !s->out)
 			continue;
-		cnt->unconverged++;
-		if (o->method == MRDEM_NARROW_ITERATIVE)
-			k->status[l] = k->d2[l] <= k->cut[l] * k->cut[l] ? MRDEM_TRI_CONTACT
-									  : MRDEM_TRI_SEPARATE;
+		if (k->status[l] == MRDEM_TRI_UNDECIDED) {
+			if (hybrid) {
+				spill_lane(w, l, o, s, cnt);
+				continue;
+			}
+			cnt->unconverged++;
+			/* the iterative method alone decides by its iterate */
+			if (o->method == MRDEM_NARROW_ITERATIVE)
+				k->status[l] = k->d2[l] <= k->cut[l] * k->cut[l] ? MRDEM_TRI_CONTACT
+										  : MRDEM_TRI_SEPARATE;
+		}
+		lane_pair(w, l);
+		deliver(s, k, l, w->ta[l], w->tb[l], w->idx[l]);
 	}
 }
 
@@ -155,8 +270,12 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  struct mrdem_narrow_counts *cnt)
 {
 	struct mrdem_tri_block *k = &w->blk;
+	struct sink s = {out, NULL};
+	w->spill.n = 0;
+	w->nb = 0;
 	for (size_t base = 0; base < n; base += MRDEM_TRI_BLOCK) {
 		int m = n - base < MRDEM_TRI_BLOCK ? (int)(n - base) : MRDEM_TRI_BLOCK;
+		/* a transposing copy: hardware gathers are no faster here */
 		for (int l = 0; l < m; l++) {
 			uint32_t i = pairs[2 * (base + l)], j = pairs[2 * (base + l) + 1];
 			const float *va = a->v + 9 * (size_t)i, *vb = b->v + 9 * (size_t)j;
@@ -165,40 +284,22 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 				k->b[c][l] = vb[c];
 			}
 			k->cut[l] = halo(a, i) + halo(b, j);
+			w->ta[l] = i;
+			w->tb[l] = j;
+			w->idx[l] = base + l;
 		}
 		k->n = m;
-		run_block(w, o, cnt);
-		for (int l = 0; l < m; l++) {
-			struct mrdem_tri_result *r = &out[base + l];
-			for (int c = 0; c < 3; c++) {
-				r->pa[c] = k->pa[c][l];
-				r->pb[c] = k->pb[c][l];
-			}
-			r->dist = sqrtf(k->d2[l]);
-			r->status = k->status[l];
-		}
+		run_block(w, o, &s, cnt);
 	}
+	flush_spill(w, o, &s, cnt);
 }
 
-static void collect_hits(struct mrdem_tri_batch *w, struct mrdem_tri_hits *hits)
+static int hit_order(const void *p, const void *q)
 {
-	const struct mrdem_tri_block *k = &w->blk;
-	for (int l = 0; l < k->n; l++) {
-		if (k->status[l] != MRDEM_TRI_CONTACT)
-			continue;
-		if (hits->n == hits->cap) {
-			hits->cap = hits->cap ? 2 * hits->cap : 64;
-			hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
-		}
-		struct mrdem_tri_hit *h = &hits->h[hits->n++];
-		h->ta = w->ta[l];
-		h->tb = w->tb[l];
-		for (int c = 0; c < 3; c++) {
-			h->pa[c] = k->pa[c][l];
-			h->pb[c] = k->pb[c][l];
-		}
-		h->dist = sqrtf(k->d2[l]);
-	}
+	const struct mrdem_tri_hit *a = p, *b = q;
+	if (a->ta != b->ta)
+		return a->ta < b->ta ? -1 : 1;
+	return (a->tb > b->tb) - (a->tb < b->tb);
 }
 
 void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
@@ -220,32 +321,49 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 		w->bsoa[9 * nb + j] = halo(b, (uint32_t)j);
 	}
 	struct mrdem_tri_block *k = &w->blk;
+	struct sink s = {NULL, hits};
+	size_t first = hits->n;
+	uint64_t fallbacks = cnt->fallbacks;
 	uint32_t i = 0, j = 0;
+	int64_t uniform = -1; /* the triangle every lane's a columns hold, or -1 */
+	w->spill.n = 0;
+	w->nb = (uint32_t)nb;
 	while (i < a->n) {
 		int l = 0;
+		w->first = (uint64_t)i * nb + j;
 		while (l < MRDEM_TRI_BLOCK && i < a->n) {
 			int run = nb - j < (size_t)(MRDEM_TRI_BLOCK - l) ? (int)(nb - j)
 									: MRDEM_TRI_BLOCK - l;
 			const float *va = a->v + 9 * (size_t)i;
+			const float *hb = &w->bsoa[9 * nb + j];
 			float ha = halo(a, i);
-			for (int c = 0; c < 9; c++) {
-				float x = va[c];
-				for (int q = 0; q < run; q++)
-					k->a[c][l + q] = x;
+			/* a whole block of one row: its a columns often hold that
+			 * triangle already (rows longer than a block) */
+			int whole = l == 0 && run == MRDEM_TRI_BLOCK;
+			if (!(whole && uniform == (int64_t)i))
+				for (int c = 0; c < 9; c++) {
+					float x = va[c], *dst = &k->a[c][l];
+#pragma omp simd
+					for (int q = 0; q < run; q++)
+						dst[q] = x;
+				}
+			uniform = whole ? (int64_t)i : -1;
+			for (int c = 0; c < 9; c++)
 				memcpy(&k->b[c][l], &w->bsoa[c * nb + j], run * sizeof(float));
-			}
-			for (int q = 0; q < run; q++) {
-				k->cut[l + q] = ha + w->bsoa[9 * nb + j + q];
-				w->ta[l + q] = i;
-				w->tb[l + q] = j + q;
-			}
+			float *cut = &k->cut[l];
+#pragma omp simd
+			for (int q = 0; q < run; q++)
+				cut[q] = ha + hb[q];
 			l += run;
 			j += run;
 			if (j == nb)
 				j = 0, i++;
 		}
 		k->n = l;
-		run_block(w, o, cnt);
-		collect_hits(w, hits);
+		run_block(w, o, &s, cnt);
 	}
+	flush_spill(w, o, &s, cnt);
+	/* fallbacks arrive late: restore the order of (ta, tb) */
+	if (cnt->fallbacks != fallbacks)
+		qsort(hits->h + first, hits->n - first, sizeof *hits->h, hit_order);
 }

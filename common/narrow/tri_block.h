@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define MRDEM_TRI_LANES 16  /* pairs per vector group */
+#define MRDEM_TRI_LANES 32  /* pairs per vector group */
 #define MRDEM_TRI_BLOCK 128 /* pairs per block, a multiple of MRDEM_TRI_LANES */
 
 /* Three-valued result of Alg. 4. */

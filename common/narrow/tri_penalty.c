@@ -88,91 +88,146 @@ MRDEM_INLINE struct lane penalty_sweep(struct lane L)
 	return L;
 }
 
-/* `iterations` is a compile-time constant in every instantiation
- * (PENALTY_FIXED): a run-time loop count inside the lane loop would keep
- * GCC from vectorising it. */
-MRDEM_INLINE void penalty_body(struct mrdem_tri_block *restrict k, int groups, const int iterations,
-			       float threshold)
+MRDEM_INLINE v3f load_a(const struct mrdem_tri_block *k, int v, int l)
+{
+	return v3f_make(k->a[3 * v][l], k->a[3 * v + 1][l], k->a[3 * v + 2][l]);
+}
+
+MRDEM_INLINE v3f load_b(const struct mrdem_tri_block *k, int v, int l)
+{
+	return v3f_make(k->b[3 * v][l], k->b[3 * v + 1][l], k->b[3 * v + 2][l]);
+}
+
+/* Hessian, step sizes and the start at the centroids. */
+MRDEM_INLINE struct lane lane_setup(const struct mrdem_tri_block *k, int l)
 {
 	const float third = 1.0f / 3.0f;
+	v3f a0 = load_a(k, 0, l), b0 = load_b(k, 0, l);
+	/* everything relative to b0, which keeps float accurate */
+	v3f r = v3f_sub(a0, b0);
+	v3f e0 = v3f_sub(load_a(k, 1, l), a0), e1 = v3f_sub(load_a(k, 2, l), a0);
+	v3f f0 = v3f_sub(load_b(k, 1, l), b0), f1 = v3f_sub(load_b(k, 2, l), b0);
+	v3f e2 = v3f_sub(e0, e1), f2 = v3f_sub(f0, f1);
+	struct lane L;
+	L.h00 = v3f_dot(e0, e0), L.h01 = v3f_dot(e0, e1), L.h11 = v3f_dot(e1, e1);
+	L.k00 = v3f_dot(f0, f0), L.k01 = v3f_dot(f0, f1), L.k11 = v3f_dot(f1, f1);
+	L.m00 = v3f_dot(e0, f0), L.m01 = v3f_dot(e0, f1);
+	L.m10 = v3f_dot(e1, f0), L.m11 = v3f_dot(e1, f1);
+	L.i0 = 1.0f / (L.h00 + PENALTY_REG);
+	L.i1 = 1.0f / (L.h11 + PENALTY_REG);
+	L.i2 = 1.0f / (v3f_dot(e2, e2) + PENALTY_REG);
+	L.i3 = 1.0f / (L.k00 + PENALTY_REG);
+	L.i4 = 1.0f / (L.k11 + PENALTY_REG);
+	L.i5 = 1.0f / (v3f_dot(f2, f2) + PENALTY_REG);
+	L.s1 = L.t1 = L.s2 = L.t2 = L.u1 = L.u2 = third;
+	v3f d = v3f_sub(v3f_axpy(r, third, v3f_add(e0, e1)), v3f_scale(v3f_add(f0, f1), third));
+	L.g0 = v3f_dot(d, e0), L.g1 = v3f_dot(d, e1);
+	L.g2 = -v3f_dot(d, f0), L.g3 = -v3f_dot(d, f1);
+	return L;
+}
+
+/* The decision of Alg. 4 and the iterate's points. The edges are loaded
+ * again rather than kept live through the sweeps (registers are short). */
+MRDEM_INLINE void lane_finish(struct mrdem_tri_block *k, int l, struct lane L, float threshold)
+{
+	v3f a0 = load_a(k, 0, l), b0 = load_b(k, 0, l);
+	v3f r = v3f_sub(a0, b0);
+	v3f e0 = v3f_sub(load_a(k, 1, l), a0), e1 = v3f_sub(load_a(k, 2, l), a0);
+	v3f f0 = v3f_sub(load_b(k, 1, l), b0), f1 = v3f_sub(load_b(k, 2, l), b0);
+	float cut = k->cut[l];
+	v3f pa = v3f_axpy(v3f_axpy(r, L.s1, e0), L.t1, e1); /* p - b0 */
+	v3f pb = v3f_axpy(v3f_scale(f0, L.s2), L.t2, f1);   /* q - b0 */
+	v3f d = v3f_sub(pa, pb);
+	float dd = v3f_dot(d, d);
+	/* separating axis d: a's vertices project at least minA, b's at most
+	 * maxB (offsets from b0); gap / |d| bounds the distance from below,
+	 * |d| from above */
+	float minA = minf_(v3f_dot(d, r), minf_(v3f_dot(d, v3f_add(r, e0)), v3f_dot(d, v3f_add(r, e1))));
+	float maxB = maxf_(0.0f, maxf_(v3f_dot(d, f0), v3f_dot(d, f1)));
+	float gap = minA - maxB;
+	int separate = (gap > 0.0f) & (gap * gap > cut * cut * dd);
+	/* converged: |d| - max(gap, 0) / |d| <= tol, squared */
+	float tol = threshold * MRDEM_PENALTY_TOLERANCE * cut;
+	float slack = dd - maxf_(gap, 0.0f);
+	int converged = slack * slack <= tol * tol * dd;
+	int contact = (dd <= cut * cut) & converged;
+	/* SEPARATE 0, CONTACT 1, UNDECIDED 2 */
+	k->status[l] = (1 - separate) * (2 - contact);
+	k->d2[l] = dd;
+	k->pa[0][l] = pa.x + b0.x, k->pa[1][l] = pa.y + b0.y, k->pa[2][l] = pa.z + b0.z;
+	k->pb[0][l] = pb.x + b0.x, k->pb[1][l] = pb.y + b0.y, k->pb[2][l] = pb.z + b0.z;
+}
+
+/* Lanes of a group run two at a time, lane l with lane l + HALF, their
+ * sweeps interleaved: each sweep is a chain of dependent steps, and two
+ * independent chains keep the vector units busy. `iterations` is a
+ * compile-time constant in every instantiation (penalty_fused): a run-time
+ * loop count inside the lane loop would keep GCC from vectorising it. */
+#define HALF (MRDEM_TRI_LANES / 2)
+
+MRDEM_INLINE void penalty_fused(struct mrdem_tri_block *restrict k, int groups,
+				const int iterations, float threshold)
+{
 	for (int g = 0; g < groups; g++) {
 #pragma omp simd
-		for (int l = g * MRDEM_TRI_LANES; l < (g + 1) * MRDEM_TRI_LANES; l++) {
-			v3f a0 = v3f_make(k->a[0][l], k->a[1][l], k->a[2][l]);
-			v3f a1 = v3f_make(k->a[3][l], k->a[4][l], k->a[5][l]);
-			v3f a2 = v3f_make(k->a[6][l], k->a[7][l], k->a[8][l]);
-			v3f b0 = v3f_make(k->b[0][l], k->b[1][l], k->b[2][l]);
-			v3f b1 = v3f_make(k->b[3][l], k->b[4][l], k->b[5][l]);
-			v3f b2 = v3f_make(k->b[6][l], k->b[7][l], k->b[8][l]);
-			float cut = k->cut[l];
-			/* everything relative to b0, which keeps float accurate */
-			v3f r = v3f_sub(a0, b0);
-			v3f e0 = v3f_sub(a1, a0), e1 = v3f_sub(a2, a0), e2 = v3f_sub(e0, e1);
-			v3f f0 = v3f_sub(b1, b0), f1 = v3f_sub(b2, b0), f2 = v3f_sub(f0, f1);
-			struct lane L;
-			L.h00 = v3f_dot(e0, e0), L.h01 = v3f_dot(e0, e1), L.h11 = v3f_dot(e1, e1);
-			L.k00 = v3f_dot(f0, f0), L.k01 = v3f_dot(f0, f1), L.k11 = v3f_dot(f1, f1);
-			L.m00 = v3f_dot(e0, f0), L.m01 = v3f_dot(e0, f1);
-			L.m10 = v3f_dot(e1, f0), L.m11 = v3f_dot(e1, f1);
-			L.i0 = 1.0f / (L.h00 + PENALTY_REG);
-			L.i1 = 1.0f / (L.h11 + PENALTY_REG);
-			L.i2 = 1.0f / (v3f_dot(e2, e2) + PENALTY_REG);
-			L.i3 = 1.0f / (L.k00 + PENALTY_REG);
-			L.i4 = 1.0f / (L.k11 + PENALTY_REG);
-			L.i5 = 1.0f / (v3f_dot(f2, f2) + PENALTY_REG);
-			/* start at the centroids */
-			L.s1 = L.t1 = L.s2 = L.t2 = L.u1 = L.u2 = third;
-			v3f d = v3f_sub(v3f_axpy(r, third, v3f_add(e0, e1)),
-					v3f_scale(v3f_add(f0, f1), third));
-			L.g0 = v3f_dot(d, e0), L.g1 = v3f_dot(d, e1);
-			L.g2 = -v3f_dot(d, f0), L.g3 = -v3f_dot(d, f1);
+		for (int l = g * MRDEM_TRI_LANES; l < g * MRDEM_TRI_LANES + HALF; l++) {
+			struct lane L0 = lane_setup(k, l), L1 = lane_setup(k, l + HALF);
 #pragma GCC unroll 8
-			for (int it = 0; it < iterations; it++)
-				L = penalty_sweep(L);
-			/* final points from the coordinates */
-			v3f pa = v3f_axpy(v3f_axpy(r, L.s1, e0), L.t1, e1); /* p - b0 */
-			v3f pb = v3f_axpy(v3f_scale(f0, L.s2), L.t2, f1);   /* q - b0 */
-			d = v3f_sub(pa, pb);
-			float dd = v3f_dot(d, d);
-			/* separating axis d: a's vertices project at least minA,
-			 * b's at most maxB (offsets from b0); gap / |d| is a lower
-			 * bound of the distance, |d| an upper one */
-			float minA = minf_(v3f_dot(d, r),
-					   minf_(v3f_dot(d, v3f_add(r, e0)), v3f_dot(d, v3f_add(r, e1))));
-			float maxB = maxf_(0.0f, maxf_(v3f_dot(d, f0), v3f_dot(d, f1)));
-			float gap = minA - maxB;
-			int separate = (gap > 0.0f) & (gap * gap > cut * cut * dd);
-			/* converged: |d| - max(gap, 0) / |d| <= tol, squared */
-			float tol = threshold * MRDEM_PENALTY_TOLERANCE * cut;
-			float slack = dd - maxf_(gap, 0.0f);
-			int converged = slack * slack <= tol * tol * dd;
-			int contact = (dd <= cut * cut) & converged;
-			/* SEPARATE 0, CONTACT 1, UNDECIDED 2 */
-			k->status[l] = (1 - separate) * (2 - contact);
-			k->d2[l] = dd;
-			k->pa[0][l] = pa.x + b0.x, k->pa[1][l] = pa.y + b0.y, k->pa[2][l] = pa.z + b0.z;
-			k->pb[0][l] = pb.x + b0.x, k->pb[1][l] = pb.y + b0.y, k->pb[2][l] = pb.z + b0.z;
+			for (int it = 0; it < iterations; it++) {
+				L0 = penalty_sweep(L0);
+				L1 = penalty_sweep(L1);
+			}
+			lane_finish(k, l, L0, threshold);
+			lane_finish(k, l + HALF, L1, threshold);
 		}
 	}
 }
 
-#define PENALTY_FIXED(level, attr)                                                          \
-	attr static void penalty_##level(struct mrdem_tri_block *k, int groups, int iterations, \
-					 float c)                                           \
-	{                                                                                   \
-		switch (iterations) {                                                       \
-		case 1: penalty_body(k, groups, 1, c); break;                                   \
-		case 2: penalty_body(k, groups, 2, c); break;                                   \
-		case 3: penalty_body(k, groups, 3, c); break;                                   \
-		case 4: penalty_body(k, groups, 4, c); break;                                   \
-		default: penalty_body(k, groups, 5, c); break;                                   \
-		}                                                                           \
+/* More sweeps than penalty_fused has instantiations: the lane states go
+ * through memory between single sweeps. Slower, for unusual settings. */
+MRDEM_INLINE void penalty_staged(struct mrdem_tri_block *restrict k, int groups, int iterations,
+				 float threshold, struct lane *restrict st)
+{
+	for (int g = 0; g < groups; g++) {
+		int base = g * MRDEM_TRI_LANES;
+#pragma omp simd
+		for (int l = 0; l < MRDEM_TRI_LANES; l++)
+			st[l] = lane_setup(k, base + l);
+		for (int it = 0; it < iterations; it++) {
+#pragma omp simd
+			for (int l = 0; l < MRDEM_TRI_LANES; l++)
+				st[l] = penalty_sweep(st[l]);
+		}
+#pragma omp simd
+		for (int l = 0; l < MRDEM_TRI_LANES; l++)
+			lane_finish(k, base + l, st[l], threshold);
+	}
+}
+
+#define PENALTY_FUSED_MAX 8
+
+#define PENALTY_LEVEL(level, attr)                                                           \
+	attr static void penalty_##level(struct mrdem_tri_block *k, int groups, int iterations,  \
+					 float c)                                            \
+	{                                                                                    \
+		struct lane st[MRDEM_TRI_LANES];                                             \
+		switch (iterations) {                                                        \
+		case 1: penalty_fused(k, groups, 1, c); break;                               \
+		case 2: penalty_fused(k, groups, 2, c); break;                               \
+		case 3: penalty_fused(k, groups, 3, c); break;                               \
+		case 4: penalty_fused(k, groups, 4, c); break;                               \
+		case 5: penalty_fused(k, groups, 5, c); break;                               \
+		case 6: penalty_fused(k, groups, 6, c); break;                               \
+		case 7: penalty_fused(k, groups, 7, c); break;                               \
+		case 8: penalty_fused(k, groups, 8, c); break;                               \
+		default: penalty_staged(k, groups, iterations, c, st); break;                \
+		}                                                                            \
 	}
 
-PENALTY_FIXED(generic, )
+PENALTY_LEVEL(generic, )
 #if MRDEM_SIMD_X86
-PENALTY_FIXED(avx2, MRDEM_TARGET_AVX2)
-PENALTY_FIXED(avx512, MRDEM_TARGET_AVX512)
+PENALTY_LEVEL(avx2, MRDEM_TARGET_AVX2)
+PENALTY_LEVEL(avx512, MRDEM_TARGET_AVX512)
 #endif
 
 void mrdem_tri_block_penalty(struct mrdem_tri_block *k, int iterations, float threshold, int simd)
