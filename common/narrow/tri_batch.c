@@ -364,6 +364,6 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 	}
 	flush_spill(w, o, &s, cnt);
 	/* fallbacks arrive late: restore the order of (ta, tb) */
-	if (cnt->fallbacks != fallbacks)
+	if (cnt->fallbacks != fallbacks && hits->n - first > 1)
 		qsort(hits->h + first, hits->n - first, sizeof *hits->h, hit_order);
 }
