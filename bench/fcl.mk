@@ -1,0 +1,17 @@
+# Optional FCL comparison for bench_narrow, included by the Makefile.
+# When pkg-config finds fcl (Debian: libfcl-dev), bench/fcl_tri.cpp is
+# compiled and linked into $(BUILD)/bench/bench_narrow, which then times
+# FCL's triangle distance on the same pairs; without fcl nothing changes
+# and bench_narrow says FCL is not linked in.
+FCL_CFLAGS := $(shell pkg-config --cflags fcl 2>/dev/null)
+FCL_LIBS := $(shell pkg-config --libs fcl 2>/dev/null)
+
+ifneq ($(strip $(FCL_LIBS)),)
+CXX ?= g++
+$(BUILD)/bench/fcl_tri.o: bench/fcl_tri.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPT) $(FCL_CFLAGS) -Wall -Wextra -c $< -o $@
+
+$(BUILD)/bench/bench_narrow: $(BUILD)/bench/fcl_tri.o
+$(BUILD)/bench/bench_narrow: BENCH_LIBS += $(BUILD)/bench/fcl_tri.o $(FCL_LIBS) -lstdc++
+endif
