@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# mrdem-contact end to end: two 1,280-triangle icospheres turned so that one
+# vertex of each points at the other along x, a known gap apart. The
+# closest points are exactly those two vertices, every pair of triangles
+# around them (5 x 5: an icosahedron vertex) touches at the same distance,
+# and no other pair comes within the halos: one merged contact at the
+# centre of the halos' overlap, normal -x (from b to a), distance = gap.
+# Also: the three methods and both hierarchies agree, unequal halos move the
+# point, a wider gap gives nothing, a plane contact, thread-count
+# independence, and bad options fail cleanly.
+. "$(dirname "$0")/../lib/test-lib.sh"
+
+# scene.json from: gap, eps_a, eps_b; the first mesh vertex turned to +x on
+# particle 0 (at the origin) and to -x on particle 1 (at 2 + gap).
+make_scene() { # gap eps_a eps_b [plane]
+	python3 - "$@" <<'PY'
+import json, math, sys
+gap, ea, eb = map(float, sys.argv[1:4])
+v = next([float(x) for x in l.split()[1:4]] for l in open("s.obj") if l.startswith("v "))
+n = math.sqrt(sum(x * x for x in v)); u = [x / n for x in v]
+def turn(u, t):  # unit quaternion taking unit vector u onto t
+    c = sum(a * b for a, b in zip(u, t))
+    ax = [u[1] * t[2] - u[2] * t[1], u[2] * t[0] - u[0] * t[2], u[0] * t[1] - u[1] * t[0]]
+    s = math.sqrt(sum(a * a for a in ax)); ang = math.atan2(s, c)
+    return [math.cos(ang / 2)] + [a / s * math.sin(ang / 2) for a in ax]
+scene = {"shapes": {"ball": {"mesh": "s.mrd"}},
+         "particles": [
+             {"shape": "ball", "position": [0, 0, 0], "orientation": turn(u, [1, 0, 0]), "epsilon_abs": ea},
+             {"shape": "ball", "position": [2 + gap, 0, 0], "orientation": turn(u, [-1, 0, 0]), "epsilon_abs": eb}]}
+if len(sys.argv) > 4:  # only particle 0, its vertex down, gap above the plane z = 0
+    scene["particles"] = [{"shape": "ball", "position": [0, 0, 1 + gap],
+                           "orientation": turn(u, [0, 0, -1]), "epsilon_abs": ea}]
+    scene["planes"] = [{"point": [0, 0, 0], "normal": [0, 0, 1]}]
+    scene["contact"] = {"plane_epsilon": eb}
+json.dump(scene, open("scene.json", "w"))
+PY
+}
+
+# Contacts and stats of the (single) frame as JSON files.
+contacts_of() { # stream -> c.json, st.json
+	mrdem-info --json --full "$1" >info.json &&
+	python3 - <<'PY'
+import json
+d = json.load(open("info.json"))
+c = [r for r in d["records"] if r["type"] == "contacts"]
+s = [r for r in d["records"] if r["type"] == "stats" and r.get("source") == "mrdem-contact"]
+assert len(c) == 1 and len(s) == 1, "want one contacts and one stats record, got %d, %d" % (len(c), len(s))
+json.dump(c[0]["list"], open("c.json", "w")); json.dump(s[0]["values"], open("st.json", "w"))
+PY
+}
+
+# Every contact at the expected point, normal, distance and depth.
+check_contacts() { # count x y z nx ny nz dist depth [b]
+	python3 - "$@" <<'PY'
+import json, sys
+want_n = int(sys.argv[1]); x, y, z, nx, ny, nz, dist, depth = map(float, sys.argv[2:10])
+b = int(sys.argv[10]) if len(sys.argv) > 10 else 1
+c = json.load(open("c.json"))
+if len(c) != want_n:
+    sys.exit("got %d contacts, want %d: %s" % (len(c), want_n, c[:3]))
+for k in c:
+    bad = [k["a"] != 0, k["b"] != b,
+           max(abs(p - q) for p, q in zip(k["point"], (x, y, z))) > 2e-6,
+           # float coordinates (resolution ~6e-8 at radius 1) over a 1e-3 gap
+           max(abs(p - q) for p, q in zip(k["normal"], (nx, ny, nz))) > 1e-4,
+           abs(k["distance"] - dist) > 2e-6, abs(k["depth"] - depth) > 2e-6]
+    if any(bad):
+        sys.exit("contact %s, want point (%g %g %g) normal (%g %g %g) distance %g depth %g" %
+                 (k, x, y, z, nx, ny, nz, dist, depth))
+PY
+}
+stat_of() { json_get st.json "int(d['$1'])"; }
+
+expect_success "icosphere mesh and its vertices" '
+	mrdem-mesh sphere --triangles 1280 -o s.mrd && mrdem-mesh export --format obj s.mrd -o s.obj &&
+	assert_eq "$(grep -c "^v " s.obj)" 642 vertices'
+
+for method in hybrid comparison iterative; do
+	expect_success "$method: one contact at the halo overlap centre, normal from b to a" '
+		make_scene 0.001 0.001 0.001 && mrdem-init scene.json -o scene.mrd &&
+		mrdem-contact --method $method scene.mrd -o out.mrd && contacts_of out.mrd &&
+		check_contacts 1 1.0005 0 0 -1 0 0 0.001 0.001 &&
+		hits=$(stat_of hits) && assert_eq "$(stat_of comparisons)" 1638400 comparisons &&
+		if [ $method = iterative ]; then
+			# alone it may stop short of the shared corner on some pairs
+			[ "$hits" -ge 1 ] && [ "$hits" -le 25 ]
+		else
+			assert_eq "$hits" 25 "touching triangle pairs (5 x 5 around the vertices)"
+		fi'
+done
+
+expect_success "without merging: the 25 triangle pairs, all at the same point" '
+	make_scene 0.001 0.001 0.001 && mrdem-init scene.json -o scene.mrd &&
+	mrdem-contact --no-merge scene.mrd -o out.mrd && contacts_of out.mrd &&
+	check_contacts 25 1.0005 0 0 -1 0 0 0.001 0.001'
+
+expect_success "surrogate trees give the flat search's contact with fewer comparisons" '
+	make_scene 0.001 0.001 0.001 && mrdem-init scene.json -o scene.mrd &&
+	mrdem-tree scene.mrd -o tree.mrd && mrdem-contact --hierarchy surrogate tree.mrd -o out.mrd &&
+	contacts_of out.mrd && check_contacts 1 1.0005 0 0 -1 0 0 0.001 0.001 &&
+	assert_eq "$(stat_of hits)" 25 hits && [ "$(stat_of comparisons)" -lt 1638400 ]'
+
+expect_success "unequal halos: the point moves to the middle of the overlap" '
+	make_scene 0.002 0.002 0.0005 && mrdem-init scene.json -o scene.mrd &&
+	mrdem-contact scene.mrd -o out.mrd && contacts_of out.mrd &&
+	check_contacts 1 1.00175 0 0 -1 0 0 0.002 0.0005'
+
+expect_success "a gap beyond both halos: no contact, every pair still compared" '
+	make_scene 0.0021 0.001 0.001 && mrdem-init scene.json -o scene.mrd &&
+	mrdem-contact scene.mrd -o out.mrd && contacts_of out.mrd && check_contacts 0 0 0 0 0 0 0 0 0 &&
+	assert_eq "$(stat_of comparisons)" 1638400 comparisons'
+
+expect_success "vertex above a plane: one contact, plane normal" '
+	make_scene 0.001 0.001 0.001 plane && mrdem-init scene.json -o scene.mrd &&
+	mrdem-contact scene.mrd -o out.mrd && contacts_of out.mrd &&
+	check_contacts 1 0 0 0.0005 0 0 1 0.001 0.001 18446744073709551615'
+
+expect_success "records pass through; same bytes for 1 and 2 threads" '
+	cat >lat.yaml <<EOF &&
+shapes: {ball: {sphere: {triangles: 320}}}
+particles:
+  - lattice: {shape: ball, origin: [0, 0, 0], count: [3, 2, 2], spacing: [2.002, 2.003, 2.001], epsilon_abs: 0.004}
+EOF
+	mrdem-init lat.yaml -o lat.mrd &&
+	OMP_NUM_THREADS=1 mrdem-contact lat.mrd -o one.mrd && OMP_NUM_THREADS=2 mrdem-contact lat.mrd -o two.mrd &&
+	cmp one.mrd two.mrd && contacts_of one.mrd &&
+	[ "$(json_get c.json "len(d)")" -ge 4 ] &&
+	mrdem-info --json lat.mrd >in.json && mrdem-info --json one.mrd >out.json &&
+	python3 -c "
+import json
+i = [r[\"type\"] for r in json.load(open(\"in.json\"))[\"records\"]]
+o = [r[\"type\"] for r in json.load(open(\"out.json\"))[\"records\"]]
+assert o == i + [\"contacts\", \"stats\"], o"'
+
+expect_failure "unknown method" 'mrdem-contact --method magic scene.mrd -o x.mrd'
+expect_failure "zero iterations" 'mrdem-contact --iterations 0 scene.mrd -o x.mrd'
+expect_failure "negative threshold" 'mrdem-contact --threshold -1 scene.mrd -o x.mrd'
+expect_failure "missing input" 'mrdem-contact nothing-here.mrd -o x.mrd'
+expect_success "no partial output after a failure" '
+	! mrdem-contact --iterations 0 scene.mrd -o x.mrd 2>/dev/null; [ ! -e x.mrd ]'
+
+done_testing
