@@ -13,7 +13,7 @@ struct mrdem_tri_batch {
 	/* where each lane's result goes: triangle indices and the pair's
 	 * position in the caller's list */
 	uint32_t ta[MRDEM_TRI_BLOCK], tb[MRDEM_TRI_BLOCK];
-	size_t idx[MRDEM_TRI_BLOCK];
+	size_t base; /* index-pair batches: position of lane 0 in the list */
 	uint32_t spill_ta[MRDEM_TRI_BLOCK], spill_tb[MRDEM_TRI_BLOCK];
 	size_t spill_idx[MRDEM_TRI_BLOCK];
 	/* the second set of the flat search transposed to SoA: 9 coordinate
@@ -209,7 +209,7 @@ static void spill_lane(struct mrdem_tri_batch *w, int l, const struct mrdem_narr
 	lane_pair(w, l);
 	w->spill_ta[i] = w->ta[l];
 	w->spill_tb[i] = w->tb[l];
-	w->spill_idx[i] = w->idx[l];
+	w->spill_idx[i] = w->base + (size_t)l;
 	if (k->n == MRDEM_TRI_BLOCK)
 		flush_spill(w, o, s, cnt);
 }
@@ -255,7 +255,7 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 										  : MRDEM_TRI_SEPARATE;
 		}
 		lane_pair(w, l);
-		deliver(s, k, l, w->ta[l], w->tb[l], w->idx[l]);
+		deliver(s, k, l, w->ta[l], w->tb[l], w->base + (size_t)l);
 	}
 }
 
@@ -283,11 +283,16 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 				k->a[c][l] = va[c];
 				k->b[c][l] = vb[c];
 			}
-			k->cut[l] = halo(a, i) + halo(b, j);
 			w->ta[l] = i;
 			w->tb[l] = j;
-			w->idx[l] = base + l;
 		}
+		if (a->eps || b->eps)
+			for (int l = 0; l < m; l++)
+				k->cut[l] = halo(a, w->ta[l]) + halo(b, w->tb[l]);
+		else
+			for (int l = 0; l < m; l++)
+				k->cut[l] = a->eps_all + b->eps_all;
+		w->base = base;
 		k->n = m;
 		run_block(w, o, &s, cnt);
 	}
@@ -328,6 +333,7 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 	int64_t uniform = -1; /* the triangle every lane's a columns hold, or -1 */
 	w->spill.n = 0;
 	w->nb = (uint32_t)nb;
+	w->base = 0;
 	while (i < a->n) {
 		int l = 0;
 		w->first = (uint64_t)i * nb + j;
