@@ -1,9 +1,10 @@
 /* Iterative triangle-triangle distance (paper Sec. 3, eq. 3 and 4) over
  * the blocks of tri_block.h, branch-free with a fixed iteration count.
  *
- * Unknowns: barycentric coordinates (a1, b1) of the point on triangle a,
- * p = A0 + a1 E0 + b1 E1, and (a2, b2) on b, q = B0 + a2 F0 + b2 F1, with
- * a, b >= 0 and a + b <= 1. The quadratic part of eq. 3 is 1/2 |p - q|^2.
+ * Unknowns: barycentric coordinates (s1, t1) of the point on triangle a,
+ * p = A0 + s1 E0 + t1 E1, and (s2, t2) on b, q = B0 + s2 F0 + t2 F1, with
+ * s, t >= 0 and s + t <= 1 (the paper's a, b). The quadratic part of
+ * eq. 3 is 1/2 |p - q|^2.
  *
  * One iteration sweeps the unknowns one at a time (Gauss-Seidel order):
  * each step is the diagonal Newton step of eq. 4 on the quadratic term,
@@ -13,8 +14,8 @@
  * explained in docs/narrow-phase.md: the Gauss-Seidel order, because the
  * simultaneous (Jacobi) update of all four unknowns moves p and q towards
  * each other at once and oscillates without converging; and a third
- * direction per triangle along its third edge (a += t, b -= t), without
- * which the coordinates jam on the edge a + b = 1.
+ * direction per triangle along its third edge (s += t, t -= t), without
+ * which the coordinates jam on the edge s + t = 1.
  *
  * Decision (Alg. 4, line 11), with d = p - q of the final iterate. As p
  * and q are admissible, |d| bounds the distance from above; the spread
@@ -28,6 +29,10 @@
  * accepts an iterate that merely stagnates: here neither decision can be
  * wrong beyond float rounding, and a contact's distance is certified to
  * the tolerance (docs/narrow-phase.md). */
+/* The lane loops are if-converted into selects, which GCC refuses under
+ * -ftrapping-math for operations of lanes that will be discarded (no
+ * kernel enables FP traps); fused multiply-adds shorten the step chain
+ * (-std=c11 turns contraction off). */
 #pragma GCC optimize("no-trapping-math", "fp-contract=fast")
 #include <math.h>
 
