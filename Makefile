@@ -33,6 +33,9 @@ UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
+# Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
+-include bench/fcl.mk
+
 .PHONY: all check asan bench example install clean deps
 all: $(TOOLS)
 
@@ -53,6 +56,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(BENCH_LIBS) -o $@
 
 # Every test prints TAP; prove runs unit binaries and e2e scripts alike.
@@ -74,6 +78,13 @@ install: $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/mrdem
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/mrdem/
+
+# Optional packages for comparison benchmarks (FCL); the core needs only
+# pkg-config, libyaml-dev and zlib1g-dev.
+deps:
+	apt-get update -qq
+	apt-get install -y -qq pkg-config libyaml-dev zlib1g-dev
+	apt-get install -y -qq libfcl-dev || echo "libfcl-dev not available: FCL comparisons skipped"
 
 clean:
 	rm -rf build build-asan bin

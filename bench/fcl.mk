@@ -15,3 +15,13 @@ $(BUILD)/bench/fcl_tri.o: bench/fcl_tri.cpp
 $(BUILD)/bench/bench_narrow: $(BUILD)/bench/fcl_tri.o
 $(BUILD)/bench/bench_narrow: BENCH_LIBS += $(BUILD)/bench/fcl_tri.o $(FCL_LIBS) -lstdc++
 endif
+
+# bench_query: FCL's OBBRSS collide and distance on the same meshes.
+ifneq ($(strip $(FCL_LIBS)),)
+$(BUILD)/bench/fcl_query.o: bench/fcl_query.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPT) $(FCL_CFLAGS) -Wall -Wextra -c $< -o $@
+
+$(BUILD)/bench/bench_query: $(BUILD)/bench/fcl_query.o
+$(BUILD)/bench/bench_query: BENCH_LIBS += $(BUILD)/bench/fcl_query.o $(FCL_LIBS) -lstdc++
+endif

@@ -509,6 +509,7 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 	mrdem_stats_add(out, "fallbacks", (double)all.fallbacks);
 	mrdem_stats_add(out, "unconverged", (double)all.unconverged);
 	mrdem_stats_add(out, "pruned", (double)s->pruned);
+	mrdem_stats_add(out, "sphere_pruned", (double)s->sphere_pruned);
 	mrdem_stats_add(out, "particle_pairs", (double)c->particle_pairs);
 	mrdem_stats_add(out, "plane_pairs", (double)c->plane_pairs);
 	mrdem_stats_add(out, "plane_tests", (double)c->plane_tests);

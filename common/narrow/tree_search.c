@@ -28,9 +28,10 @@ struct mrdem_tree_search {
 	size_t real_cap;
 	struct mrdem_tri_result *res;
 	size_t res_cap;
-	/* per-call halos of a's and b's nodes, b's mapped nodes and soup */
-	float *eps_a, *eps_b, *node_b, *soup_b;
-	size_t eps_a_cap, eps_b_cap, node_b_cap, soup_b_cap;
+	/* per-call halos of a's and b's nodes, b's mapped nodes and soup and
+	 * the centres of their bounding spheres */
+	float *eps_a, *eps_b, *node_b, *soup_b, *nsph_b, *tsph_b;
+	size_t eps_a_cap, eps_b_cap, node_b_cap, soup_b_cap, nsph_b_cap, tsph_b_cap;
 	/* which of b's nodes / leaves are mapped in this call */
 	uint32_t *node_stamp, *leaf_stamp;
 	size_t node_stamp_cap, leaf_stamp_cap;
@@ -57,6 +58,8 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 	free(s->eps_b);
 	free(s->node_b);
 	free(s->soup_b);
+	free(s->nsph_b);
+	free(s->tsph_b);
 	free(s->node_stamp);
 	free(s->leaf_stamp);
 	free(s);
@@ -68,6 +71,7 @@ void mrdem_search_counts_add(struct mrdem_search_counts *dst, const struct mrdem
 		mrdem_narrow_counts_add(&dst->round[r], &src->round[r]);
 	mrdem_narrow_counts_add(&dst->real, &src->real);
 	dst->pruned += src->pruned;
+	dst->sphere_pruned += src->sphere_pruned;
 }
 
 /* Largest coordinate magnitude of a tree's root halo: the scale of the
@@ -80,7 +84,7 @@ static float extent(const struct mrdem_tree *t)
 	return m + t->eps[0];
 }
 
-/* Map node n of b (and, for a leaf, its real triangles) on first use. */
+/* Map node n of b (its surrogate and its sphere's centre) on first use. */
 static void map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
 		     const struct mrdem_xform *x, uint32_t n)
 {
@@ -88,8 +92,11 @@ static void map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
 		return;
 	s->node_stamp[n] = s->stamp;
 	xform_apply_tris(x, &t->tri[9 * (size_t)n], &s->node_b[9 * (size_t)n], 1);
+	xform_apply_f(x, &t->node_sphere[4 * (size_t)n], &s->nsph_b[4 * (size_t)n]);
+	s->nsph_b[4 * (size_t)n + 3] = t->node_sphere[4 * (size_t)n + 3];
 }
 
+/* Map the real triangles of leaf n of b on first use. */
 static void map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree *t,
 		     const struct mrdem_xform *x, uint32_t n)
 {
@@ -98,6 +105,19 @@ static void map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree *t,
 	s->leaf_stamp[n] = s->stamp;
 	size_t first = t->tri_first[n];
 	xform_apply_tris(x, &t->soup[9 * first], &s->soup_b[9 * first], t->tri_count[n]);
+	for (size_t i = first; i < first + t->tri_count[n]; i++) {
+		xform_apply_f(x, &t->soup_sphere[4 * i], &s->tsph_b[4 * i]);
+		s->tsph_b[4 * i + 3] = t->soup_sphere[4 * i + 3];
+	}
+}
+
+/* Bounding spheres too far apart for the halos to meet: the pair cannot
+ * be in contact, and the triangle kernels need not see it. */
+static inline int apart(const float *p, const float *q, float reach)
+{
+	float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+	float r = p[3] + q[3] + reach;
+	return dx * dx + dy * dy + dz * dz > r * r;
 }
 
 static void push_pair(uint32_t **v, size_t *cap, size_t *n, uint32_t i, uint32_t j)
@@ -127,11 +147,10 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		memset(&local, 0, sizeof local);
 		cnt = &local;
 	}
-	/* Slack on surrogate halos: float rounding of kernels and transform,
-	 * plus the iterative kernel's convergence tolerance (Alg. 4, C eps). */
+	/* Slack on surrogate halos for float rounding of kernels and transform.
+	 * The iterative kernel needs none: it only says SEPARATE when a lower
+	 * bound of the distance exceeds the cut (common/narrow/tri_penalty.c). */
 	float slack = 1e-5f * (extent(ta) + extent(tb));
-	if (o->method != MRDEM_NARROW_COMPARISON)
-		slack += (float)o->threshold * 0.25 * (a->eps + b->eps);
 
 	s->eps_a = grow(s->eps_a, &s->eps_a_cap, ta->nnodes, sizeof *s->eps_a);
 	s->eps_b = grow(s->eps_b, &s->eps_b_cap, tb->nnodes, sizeof *s->eps_b);
@@ -141,6 +160,10 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		s->eps_b[n] = tb->eps[n] + b->eps + 0.5f * slack;
 	s->node_b = grow(s->node_b, &s->node_b_cap, 9 * (size_t)tb->nnodes, sizeof *s->node_b);
 	s->soup_b = grow(s->soup_b, &s->soup_b_cap, 9 * (size_t)tb->ntris, sizeof *s->soup_b);
+	s->nsph_b = grow(s->nsph_b, &s->nsph_b_cap, 4 * (size_t)tb->nnodes, sizeof *s->nsph_b);
+	s->tsph_b = grow(s->tsph_b, &s->tsph_b_cap, 4 * (size_t)tb->ntris, sizeof *s->tsph_b);
+	/* Sphere radii carry the nodes' own eps; the particles' come here. */
+	float reach = a->eps + b->eps + slack;
 	size_t old = s->node_stamp_cap;
 	s->node_stamp = grow(s->node_stamp, &s->node_stamp_cap, tb->nnodes, sizeof *s->node_stamp);
 	if (s->node_stamp_cap != old)
@@ -185,21 +208,30 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 			if (!ci && !cj) {
 				/* Two leaves: their real triangles go to the last batch. */
 				map_leaf(s, tb, xb, j);
-				for (uint32_t p = 0; p < ta->tri_count[i]; p++)
-					for (uint32_t q = 0; q < tb->tri_count[j]; q++)
-						push_pair(&s->real, &s->real_cap, &nreal,
-							  ta->tri_first[i] + p, tb->tri_first[j] + q);
+				for (uint32_t p = ta->tri_first[i]; p < ta->tri_first[i] + ta->tri_count[i]; p++)
+					for (uint32_t q = tb->tri_first[j]; q < tb->tri_first[j] + tb->tri_count[j]; q++) {
+						if (apart(&ta->soup_sphere[4 * (size_t)p], &s->tsph_b[4 * (size_t)q], reach))
+							cnt->sphere_pruned++;
+						else
+							push_pair(&s->real, &s->real_cap, &nreal, p, q);
+					}
 				continue;
 			}
-			/* Unfold both sides (a leaf stays as it is against the
-			 * other's children). */
-			uint32_t fi = ci ? ta->child_first[i] : i, ni = ci ? ci : 1;
-			uint32_t fj = cj ? tb->child_first[j] : j, nj = cj ? cj : 1;
+			/* Unfold the node with the larger halo (a leaf stays as it
+			 * is): fanout pairs per overlap instead of fanout^2, so
+			 * the bigger node is split first, as in BVH traversals. */
+			int split_a = ci && (!cj || ta->eps[i] >= tb->eps[j]);
+			uint32_t fi = split_a ? ta->child_first[i] : i, ni = split_a ? ci : 1;
+			uint32_t fj = !split_a ? tb->child_first[j] : j, nj = !split_a ? cj : 1;
 			for (uint32_t q = 0; q < nj; q++)
 				map_node(s, tb, xb, fj + q);
-			for (uint32_t p = 0; p < ni; p++)
-				for (uint32_t q = 0; q < nj; q++)
-					push_pair(&s->next, &s->next_cap, &nnext, fi + p, fj + q);
+			for (uint32_t p = fi; p < fi + ni; p++)
+				for (uint32_t q = fj; q < fj + nj; q++) {
+					if (apart(&ta->node_sphere[4 * (size_t)p], &s->nsph_b[4 * (size_t)q], reach))
+						cnt->sphere_pruned++;
+					else
+						push_pair(&s->next, &s->next_cap, &nnext, p, q);
+				}
 		}
 		uint32_t *t = s->cur;
 		size_t tc = s->cur_cap;

@@ -6,7 +6,10 @@
  * pair whose halos do not overlap drops both subtrees; the halos are
  * conservative (common/tree), so no contact beneath is lost. Leaf pairs
  * hand their real triangles to a last batch, the only one where the hybrid
- * kernel falls back to the comparison method (Corollary 5.3).
+ * kernel falls back to the comparison method (Corollary 5.3). Before a
+ * pair reaches the kernels, the bounding spheres of the two halos (common/
+ * tree) are compared: pairs they separate are dropped without a triangle
+ * comparison.
  *
  * The result is the flat search's (Lemma 5.1): the same triangle pairs with
  * the same values, because the last batch runs the same kernels on the same
@@ -32,6 +35,7 @@ struct mrdem_search_counts {
 	struct mrdem_narrow_counts round[MRDEM_SEARCH_ROUNDS];
 	struct mrdem_narrow_counts real;
 	uint64_t pruned;   /* node pairs whose subtrees were dropped */
+	uint64_t sphere_pruned; /* pairs dropped by their bounding spheres alone */
 };
 void mrdem_search_counts_add(struct mrdem_search_counts *dst, const struct mrdem_search_counts *src);
 

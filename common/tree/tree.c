@@ -61,6 +61,8 @@ struct mrdem_tree *mrdem_tree_alloc(uint32_t nnodes, uint32_t nlevels, uint32_t 
 	t->level = mrdem_xmalloc_array(nnodes, sizeof *t->level);
 	t->perm = mrdem_xmalloc_array(ntris, sizeof *t->perm);
 	t->soup = NULL;
+	t->node_sphere = NULL;
+	t->soup_sphere = NULL;
 	return t;
 }
 
@@ -79,6 +81,8 @@ void mrdem_tree_free(struct mrdem_tree *t)
 	free(t->level);
 	free(t->perm);
 	free(t->soup);
+	free(t->node_sphere);
+	free(t->soup_sphere);
 	free(t);
 }
 
@@ -178,6 +182,26 @@ uint64_t mrdem_mesh_fingerprint(const struct mrdem_mesh *m)
 	return h;
 }
 
+/* Sphere about a float triangle's centroid holding the triangle and a
+ * halo eps; the radius is rounded up so float tests stay conservative. */
+static void bound_triangle(const float *v, float eps, float out[4])
+{
+	double c[3], r2 = 0;
+	for (int k = 0; k < 3; k++)
+		c[k] = ((double)v[k] + v[3 + k] + v[6 + k]) / 3;
+	for (int j = 0; j < 3; j++) {
+		double d2 = 0;
+		for (int k = 0; k < 3; k++)
+			d2 += (v[3 * j + k] - c[k]) * (v[3 * j + k] - c[k]);
+		r2 = d2 > r2 ? d2 : r2;
+	}
+	for (int k = 0; k < 3; k++)
+		out[k] = (float)c[k];
+	/* The float centre is up to half an ulp of |c| off the exact one. */
+	double slack = 1e-6 * (fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + sqrt(r2));
+	out[3] = (float)((sqrt(r2) + eps + slack) * (1 + 1e-6));
+}
+
 int mrdem_tree_bind(struct mrdem_tree *t, const struct mrdem_mesh *m, const char *what)
 {
 	if (t->ntris != m->ntris)
@@ -194,5 +218,13 @@ int mrdem_tree_bind(struct mrdem_tree *t, const struct mrdem_mesh *m, const char
 			for (int k = 0; k < 3; k++)
 				t->soup[9 * (size_t)i + 3 * v + k] = (float)p[k];
 		}
+	free(t->node_sphere);
+	free(t->soup_sphere);
+	t->node_sphere = mrdem_xmalloc_array(4 * (size_t)t->nnodes, sizeof *t->node_sphere);
+	t->soup_sphere = mrdem_xmalloc_array(4 * (size_t)t->ntris, sizeof *t->soup_sphere);
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		bound_triangle(&t->tri[9 * (size_t)n], t->eps[n], &t->node_sphere[4 * (size_t)n]);
+	for (uint32_t i = 0; i < t->ntris; i++)
+		bound_triangle(&t->soup[9 * (size_t)i], 0, &t->soup_sphere[4 * (size_t)i]);
 	return 0;
 }

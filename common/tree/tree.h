@@ -63,6 +63,11 @@ struct mrdem_tree {
 	uint32_t *level;           /* per node */
 	uint32_t *perm;            /* ntris: mesh triangle index of soup triangle i */
 	float *soup;               /* 9 * ntris: real triangles in leaf order (after bind) */
+	/* Bounding spheres (centre x y z, radius; after bind), a cheap test
+	 * ahead of the triangle kernels: per node around its halo (radius
+	 * includes eps), per soup triangle around the triangle. */
+	float *node_sphere;        /* 4 * nnodes */
+	float *soup_sphere;        /* 4 * ntris */
 };
 
 #define MRDEM_TREE_NONE UINT32_MAX
@@ -80,7 +85,8 @@ int mrdem_tree_check_layout(struct mrdem_tree *t, const char *what);
 /* 64-bit fingerprint of a mesh's vertices and triangles. */
 uint64_t mrdem_mesh_fingerprint(const struct mrdem_mesh *m);
 /* Attach a tree to its mesh: check triangle count and fingerprint, then
- * fill the float triangle soup. Returns 0 or -1 with a message. */
+ * fill the float triangle soup and the bounding spheres. Returns 0 or -1
+ * with a message. */
 int mrdem_tree_bind(struct mrdem_tree *t, const struct mrdem_mesh *m, const char *what);
 
 /* Build the tree of a mesh (top-down k-means, then one surrogate per node

@@ -1,0 +1,113 @@
+/* Time per query between two 1,280-triangle icospheres of radius 1: all
+ * contacts within the halo (eps = 0.01 of the diameter) with the surrogate
+ * hierarchy and the flat search (trees built beforehand, as FCL builds its
+ * BVH), at (a) a gap of 0.005 and (b) an overlap of 0.01 along x; where
+ * libfcl-dev is installed, FCL's OBBRSS collide (all contacts) and distance
+ * on the same meshes and poses, in the same run. One thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/narrow/particle_contacts.h"
+#include "common/tree/tree.h"
+#include "common/util/error.h"
+
+extern void *mrdem_bench_fcl_model(const double *verts, uint32_t nv, const uint32_t *tris,
+				   uint32_t nt) __attribute__((weak));
+extern size_t mrdem_bench_fcl_collide(void *a, const double ra[9], const double ta[3], void *b,
+				      const double rb[9], const double tb[3]) __attribute__((weak));
+extern double mrdem_bench_fcl_distance(void *a, const double ra[9], const double ta[3], void *b,
+				       const double rb[9], const double tb[3]) __attribute__((weak));
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Mean seconds per call of one query, over enough repetitions for 0.3 s. */
+#define TIME_QUERY(result, body)                                         \
+	do {                                                             \
+		long reps_ = 0;                                          \
+		double t0_ = now(), t_;                                  \
+		do {                                                     \
+			body;                                            \
+			reps_++;                                         \
+		} while ((t_ = now() - t0_) < 0.3);                      \
+		(result) = t_ / reps_;                                   \
+	} while (0)
+
+int main(void)
+{
+	mrdem_set_progname("bench_query");
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	struct mrdem_sphere_opts so;
+	mrdem_sphere_opts_default(&so);
+	so.triangles = 1280;
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_sphere(&m, &so))
+		return 1;
+	mrdem_scene_add_shape(&s, "ball", &m);
+	struct mrdem_tree_params tp;
+	mrdem_tree_params_default(&tp);
+	if (mrdem_tree_build(&s.shapes[0].mesh, &tp, &s.shapes[0].tree))
+		return 1;
+	for (int i = 0; i < 2; i++) {
+		size_t k = mrdem_particles_push(&s.frame.p, (uint64_t)i, 0);
+		s.frame.p.eps[k] = 0.02; /* 1 % of the diameter */
+	}
+	struct mrdem_pairs pairs;
+	mrdem_pairs_init(&pairs);
+	mrdem_pairs_push(&pairs, 0, 1);
+	struct mrdem_contact_finder *f = mrdem_contact_finder_new();
+	struct mrdem_contacts c;
+	mrdem_contacts_init(&c);
+	const struct mrdem_mesh *mesh = &s.shapes[0].mesh;
+	void *fa = NULL, *fb = NULL;
+	if (mrdem_bench_fcl_model) {
+		fa = mrdem_bench_fcl_model(mesh->verts, mesh->nverts, mesh->tris, mesh->ntris);
+		fb = mrdem_bench_fcl_model(mesh->verts, mesh->nverts, mesh->tris, mesh->ntris);
+	}
+	static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+	const struct {
+		const char *name;
+		double centre_distance;
+	} poses[] = {{"(a) gap 0.005", 2.005}, {"(b) overlap 0.01", 1.99}};
+	printf("query time, two 1,280-triangle icospheres (radius 1, eps 0.02), one thread\n");
+	for (int k = 0; k < 2; k++) {
+		double d = poses[k].centre_distance;
+		s.frame.p.pos[0] = -d / 2;
+		s.frame.p.pos[3] = d / 2;
+		double t_sur, t_flat;
+		struct mrdem_contact_opts o;
+		mrdem_contact_opts_default(&o);
+		o.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+		TIME_QUERY(t_sur, mrdem_find_contacts(f, &s, &pairs, &o, &c, NULL));
+		size_t n_sur = c.n;
+		o.hierarchy = MRDEM_HIERARCHY_FLAT;
+		TIME_QUERY(t_flat, mrdem_find_contacts(f, &s, &pairs, &o, &c, NULL));
+		printf("%s: mrdem surrogate %.4f ms (%zu contacts), flat %.3f ms (%zu contacts)\n",
+		       poses[k].name, 1e3 * t_sur, n_sur, 1e3 * t_flat, c.n);
+		if (fa) {
+			double ta[3] = {-d / 2, 0, 0}, tb[3] = {d / 2, 0, 0}, t_col, t_dist;
+			size_t ncol = 0;
+			double dist = 0;
+			TIME_QUERY(t_col, ncol = mrdem_bench_fcl_collide(fa, eye, ta, fb, eye, tb));
+			TIME_QUERY(t_dist, dist = mrdem_bench_fcl_distance(fa, eye, ta, fb, eye, tb));
+			printf("    FCL OBBRSS collide %.4f ms (%zu contacts), distance %.4f ms (%.4g); "
+			       "mrdem surrogate / FCL collide %.2f, / FCL distance %.2f\n",
+			       1e3 * t_col, ncol, 1e3 * t_dist, dist, t_sur / t_col, t_sur / t_dist);
+		}
+	}
+	if (!fa)
+		printf("FCL not linked in (install libfcl-dev, e.g. make deps, and rebuild)\n");
+	mrdem_contacts_release(&c);
+	mrdem_pairs_release(&pairs);
+	mrdem_contact_finder_free(f);
+	mrdem_scene_release(&s);
+	return 0;
+}
