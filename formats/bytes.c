@@ -36,13 +36,13 @@ void mrdem_buf_bytes(struct mrdem_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-static void put_le(unsigned char *o, uint64_t v, int n)
+void mrdem_le_put(unsigned char *o, uint64_t v, int n)
 {
 	for (int i = 0; i < n; i++)
 		o[i] = (unsigned char)(v >> (8 * i));
 }
 
-static uint64_t get_le(const unsigned char *p, int n)
+uint64_t mrdem_le_get(const unsigned char *p, int n)
 {
 	uint64_t v = 0;
 	for (int i = 0; i < n; i++)
@@ -67,14 +67,14 @@ static uint32_t f32_bits(float v)
 void mrdem_buf_u32(struct mrdem_buf *b, uint32_t v)
 {
 	mrdem_buf_reserve(b, 4);
-	put_le(b->p + b->len, v, 4);
+	mrdem_le_put(b->p + b->len, v, 4);
 	b->len += 4;
 }
 
 void mrdem_buf_u64(struct mrdem_buf *b, uint64_t v)
 {
 	mrdem_buf_reserve(b, 8);
-	put_le(b->p + b->len, v, 8);
+	mrdem_le_put(b->p + b->len, v, 8);
 	b->len += 8;
 }
 
@@ -102,7 +102,7 @@ void mrdem_buf_u32s(struct mrdem_buf *b, const uint32_t *v, size_t n)
 {
 	mrdem_buf_reserve(b, 4 * n);
 	for (size_t i = 0; i < n; i++)
-		put_le(b->p + b->len + 4 * i, v[i], 4);
+		mrdem_le_put(b->p + b->len + 4 * i, v[i], 4);
 	b->len += 4 * n;
 }
 
@@ -110,7 +110,7 @@ void mrdem_buf_u64s(struct mrdem_buf *b, const uint64_t *v, size_t n)
 {
 	mrdem_buf_reserve(b, 8 * n);
 	for (size_t i = 0; i < n; i++)
-		put_le(b->p + b->len + 8 * i, v[i], 8);
+		mrdem_le_put(b->p + b->len + 8 * i, v[i], 8);
 	b->len += 8 * n;
 }
 
@@ -118,7 +118,7 @@ void mrdem_buf_f32s(struct mrdem_buf *b, const float *v, size_t n)
 {
 	mrdem_buf_reserve(b, 4 * n);
 	for (size_t i = 0; i < n; i++)
-		put_le(b->p + b->len + 4 * i, f32_bits(v[i]), 4);
+		mrdem_le_put(b->p + b->len + 4 * i, f32_bits(v[i]), 4);
 	b->len += 4 * n;
 }
 
@@ -126,7 +126,7 @@ void mrdem_buf_f64s(struct mrdem_buf *b, const double *v, size_t n)
 {
 	mrdem_buf_reserve(b, 8 * n);
 	for (size_t i = 0; i < n; i++)
-		put_le(b->p + b->len + 8 * i, f64_bits(v[i]), 8);
+		mrdem_le_put(b->p + b->len + 8 * i, f64_bits(v[i]), 8);
 	b->len += 8 * n;
 }
 
@@ -161,13 +161,13 @@ static const unsigned char *take(struct mrdem_cursor *c, size_t n)
 uint32_t mrdem_get_u32(struct mrdem_cursor *c)
 {
 	const unsigned char *p = take(c, 4);
-	return p ? (uint32_t)get_le(p, 4) : 0;
+	return p ? (uint32_t)mrdem_le_get(p, 4) : 0;
 }
 
 uint64_t mrdem_get_u64(struct mrdem_cursor *c)
 {
 	const unsigned char *p = take(c, 8);
-	return p ? get_le(p, 8) : 0;
+	return p ? mrdem_le_get(p, 8) : 0;
 }
 
 float mrdem_get_f32(struct mrdem_cursor *c)
@@ -202,21 +202,21 @@ void mrdem_get_u32s(struct mrdem_cursor *c, uint32_t *v, size_t n)
 {
 	const unsigned char *p = mrdem_cursor_has(c, n, 4) ? take(c, 4 * n) : (c->bad = 1, NULL);
 	for (size_t i = 0; i < n; i++)
-		v[i] = p ? (uint32_t)get_le(p + 4 * i, 4) : 0;
+		v[i] = p ? (uint32_t)mrdem_le_get(p + 4 * i, 4) : 0;
 }
 
 void mrdem_get_u64s(struct mrdem_cursor *c, uint64_t *v, size_t n)
 {
 	const unsigned char *p = mrdem_cursor_has(c, n, 8) ? take(c, 8 * n) : (c->bad = 1, NULL);
 	for (size_t i = 0; i < n; i++)
-		v[i] = p ? get_le(p + 8 * i, 8) : 0;
+		v[i] = p ? mrdem_le_get(p + 8 * i, 8) : 0;
 }
 
 void mrdem_get_f32s(struct mrdem_cursor *c, float *v, size_t n)
 {
 	const unsigned char *p = mrdem_cursor_has(c, n, 4) ? take(c, 4 * n) : (c->bad = 1, NULL);
 	for (size_t i = 0; i < n; i++) {
-		uint32_t u = p ? (uint32_t)get_le(p + 4 * i, 4) : 0;
+		uint32_t u = p ? (uint32_t)mrdem_le_get(p + 4 * i, 4) : 0;
 		memcpy(&v[i], &u, 4);
 	}
 }
@@ -225,7 +225,7 @@ void mrdem_get_f64s(struct mrdem_cursor *c, double *v, size_t n)
 {
 	const unsigned char *p = mrdem_cursor_has(c, n, 8) ? take(c, 8 * n) : (c->bad = 1, NULL);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t u = p ? get_le(p + 8 * i, 8) : 0;
+		uint64_t u = p ? mrdem_le_get(p + 8 * i, 8) : 0;
 		memcpy(&v[i], &u, 8);
 	}
 }

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* n-byte little-endian integers at p (n <= 8). */
+void mrdem_le_put(unsigned char *p, uint64_t v, int n);
+uint64_t mrdem_le_get(const unsigned char *p, int n);
+
 struct mrdem_buf {
 	unsigned char *p;
 	size_t len, cap;

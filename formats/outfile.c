@@ -10,6 +10,35 @@
 
 #include "common/util/error.h"
 
+int mrdem_output_fd(const char *path, char **tmp)
+{
+	struct stat st;
+	*tmp = NULL;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return mrdem_error("%s: is a directory", path);
+		int fd = open(path, O_WRONLY);
+		if (fd < 0)
+			return mrdem_error("%s: cannot open: %s", path, strerror(errno));
+		return fd;
+	}
+	size_t n = strlen(path) + 64;
+	*tmp = mrdem_xmalloc(n);
+	for (int k = 0; k < 100; k++) {
+		snprintf(*tmp, n, "%s.tmp.%ld.%d", path, (long)getpid(), k);
+		int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST) {
+			mrdem_error("%s: cannot create: %s", *tmp, strerror(errno));
+			break;
+		}
+	}
+	free(*tmp);
+	*tmp = NULL;
+	return -1;
+}
+
 int mrdem_outfile_open(struct mrdem_outfile *o, const char *path, int binary)
 {
 	memset(o, 0, sizeof *o);
@@ -20,35 +49,15 @@ int mrdem_outfile_open(struct mrdem_outfile *o, const char *path, int binary)
 		o->f = stdout;
 		return 0;
 	}
-	/* Devices and pipes (-o /dev/null, a FIFO) are written in place:
-	 * renaming a temporary over them would replace the device. */
-	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode))
-			return mrdem_error("%s: is a directory", path);
-		if (!(o->f = fopen(path, "wb")))
-			return mrdem_error("%s: cannot open: %s", path, strerror(errno));
-		o->path = mrdem_xstrdup(path);
-		return 0;
-	}
+	int fd = mrdem_output_fd(path, &o->tmp);
+	if (fd < 0)
+		return -1;
 	o->path = mrdem_xstrdup(path);
-	size_t n = strlen(path) + 64;
-	o->tmp = mrdem_xmalloc(n);
-	int fd = -1;
-	for (int k = 0; k < 100 && fd < 0; k++) {
-		snprintf(o->tmp, n, "%s.tmp.%ld.%d", path, (long)getpid(), k);
-		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		if (fd < 0 && errno != EEXIST) {
-			mrdem_error("%s: cannot create: %s", o->tmp, strerror(errno));
-			break;
-		}
-	}
-	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-		if (fd >= 0) {
-			mrdem_error("%s: %s", o->tmp, strerror(errno));
-			close(fd);
+	if (!(o->f = fdopen(fd, "wb"))) {
+		mrdem_error("%s: %s", o->tmp ? o->tmp : path, strerror(errno));
+		close(fd);
+		if (o->tmp)
 			unlink(o->tmp);
-		}
 		free(o->tmp);
 		free(o->path);
 		memset(o, 0, sizeof *o);

@@ -14,6 +14,13 @@ struct mrdem_outfile {
 	char *tmp;  /* temporary renamed to path on commit; NULL when in place */
 };
 
+/* The descriptor every all-or-nothing writer starts from: a new temporary
+ * beside path (*tmp receives its name, to rename over path on success), or,
+ * for a device or FIFO (-o /dev/null), path itself opened in place (*tmp =
+ * NULL): renaming over a device would replace it. Returns the descriptor,
+ * or -1 with a message. */
+int mrdem_output_fd(const char *path, char **tmp);
+
 /* binary: refuse a terminal as standard output. */
 int mrdem_outfile_open(struct mrdem_outfile *o, const char *path, int binary);
 /* Flush, check for write errors, close and rename into place. */

@@ -5,10 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/util/error.h"
+#include "formats/bytes.h"
+#include "formats/outfile.h"
 
 /* Stream header: magic, u32 version, u32 reserved flags. */
 static const unsigned char magic[8] = {0x89, 'M', 'R', 'D', 'E', 'M', '\r', '\n'};
@@ -31,20 +32,6 @@ const char *mrdem_record_name(uint32_t type)
 	if (type == 0 || type > MRDEM_REC_KNOWN_MAX)
 		return NULL;
 	return record_names[type];
-}
-
-static void put_le(unsigned char *o, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++)
-		o[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 }
 
 static uint32_t crc_update(uint32_t crc, const unsigned char *p, size_t n)
@@ -102,7 +89,7 @@ static int check_header(struct mrdem_reader *r, const unsigned char *h)
 		return mrdem_error("%s: not an mrdem stream (bad magic at byte %llu)", r->name,
 				   (unsigned long long)r->offset);
 	}
-	uint32_t version = (uint32_t)get_le(h + 8, 4), flags = (uint32_t)get_le(h + 12, 4);
+	uint32_t version = (uint32_t)mrdem_le_get(h + 8, 4), flags = (uint32_t)mrdem_le_get(h + 12, 4);
 	if (version != MRDEM_STREAM_VERSION) {
 		r->failed = 1;
 		return mrdem_error("%s: unsupported stream version %u (this build reads version %d)",
@@ -186,9 +173,9 @@ int mrdem_reader_next(struct mrdem_reader *r, struct mrdem_record *rec)
 		}
 		break;
 	}
-	rec->type = (uint32_t)get_le(head, 4);
-	rec->flags = (uint32_t)get_le(head + 4, 4);
-	uint64_t len = get_le(head + 8, 8);
+	rec->type = (uint32_t)mrdem_le_get(head, 4);
+	rec->flags = (uint32_t)mrdem_le_get(head + 4, 4);
+	uint64_t len = mrdem_le_get(head + 8, 8);
 	rec->index = r->index;
 	rec->offset = r->offset;
 	if (len > SIZE_MAX - RECORD_HEAD_LEN) {
@@ -214,7 +201,7 @@ int mrdem_reader_next(struct mrdem_reader *r, struct mrdem_record *rec)
 		return short_read(r, "checksum", sizeof tail, got);
 	uint32_t crc = crc_update((uint32_t)crc32(0, NULL, 0), head, sizeof head);
 	crc = crc_update(crc, r->buf, (size_t)len);
-	if (crc != (uint32_t)get_le(tail, 4)) {
+	if (crc != (uint32_t)mrdem_le_get(tail, 4)) {
 		r->failed = 1;
 		return mrdem_error("%s: record %llu at byte %llu: checksum mismatch (corrupt record)",
 				   r->name, (unsigned long long)r->index,
@@ -276,23 +263,6 @@ static int write_bytes(struct mrdem_writer *w, const void *p, size_t n)
 	return 0;
 }
 
-/* Create a unique temporary next to path, so the final rename is atomic. */
-static int open_temp(struct mrdem_writer *w)
-{
-	size_t n = strlen(w->path) + 64;
-	w->tmp = mrdem_xmalloc(n);
-	for (int k = 0; k < 100; k++) {
-		snprintf(w->tmp, n, "%s.tmp.%ld.%d", w->path, (long)getpid(), k);
-		int fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-		if (fd >= 0 || errno != EEXIST) {
-			if (fd < 0)
-				mrdem_error("%s: cannot create: %s", w->tmp, strerror(errno));
-			return fd;
-		}
-	}
-	return mrdem_error("%s: cannot create a temporary file", w->path);
-}
-
 int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 {
 	memset(w, 0, sizeof *w);
@@ -304,20 +274,12 @@ int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 		fd = dup(1);
 	} else {
 		w->path = mrdem_xstrdup(path);
-		/* Devices and pipes (-o /dev/null, a FIFO) are written in place:
-		 * renaming a temporary over them would replace the device. */
-		struct stat st;
-		int special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-		if (special && S_ISDIR(st.st_mode)) {
-			mrdem_error("%s: is a directory", path);
-			goto fail;
-		}
-		if (special || (flags & MRDEM_WRITE_INCREMENTAL)) {
-			fd = open(path, O_WRONLY | O_CREAT | (special ? 0 : O_TRUNC), 0666);
+		if (flags & MRDEM_WRITE_INCREMENTAL) {
+			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 			if (fd < 0)
 				mrdem_error("%s: cannot create: %s", path, strerror(errno));
 		} else {
-			fd = open_temp(w);
+			fd = mrdem_output_fd(path, &w->tmp);
 		}
 	}
 	if (fd < 0)
@@ -333,8 +295,8 @@ int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 	gzbuffer(w->gz, 1 << 18);
 	unsigned char h[HEADER_LEN];
 	memcpy(h, magic, sizeof magic);
-	put_le(h + 8, MRDEM_STREAM_VERSION, 4);
-	put_le(h + 12, 0, 4);
+	mrdem_le_put(h + 8, MRDEM_STREAM_VERSION, 4);
+	mrdem_le_put(h + 12, 0, 4);
 	if (write_bytes(w, h, sizeof h))
 		goto fail;
 	w->offset = HEADER_LEN;
@@ -349,12 +311,12 @@ static int put(struct mrdem_writer *w, uint32_t type, uint32_t flags, const void
 	unsigned char head[RECORD_HEAD_LEN], tail[RECORD_TAIL_LEN];
 	if (w->failed || !w->gz)
 		return -1;
-	put_le(head, type, 4);
-	put_le(head + 4, flags, 4);
-	put_le(head + 8, len, 8);
+	mrdem_le_put(head, type, 4);
+	mrdem_le_put(head + 4, flags, 4);
+	mrdem_le_put(head + 8, len, 8);
 	uint32_t crc = crc_update((uint32_t)crc32(0, NULL, 0), head, sizeof head);
 	crc = crc_update(crc, data, len);
-	put_le(tail, crc, 4);
+	mrdem_le_put(tail, crc, 4);
 	if (write_bytes(w, head, sizeof head) || write_bytes(w, data, len) ||
 	    write_bytes(w, tail, sizeof tail))
 		return -1;

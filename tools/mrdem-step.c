@@ -10,6 +10,7 @@
 #include "common/dynamics/integrate.h"
 #include "common/dynamics/step.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "formats/records.h"
 #include "formats/stream.h"
 
@@ -53,19 +54,6 @@ struct job {
 	struct mrdem_contacts contacts;
 	uint64_t frame_index;   /* record index of the pending frame */
 };
-
-static int parse_double(const char *s, double *out, const char *what)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(v)) {
-		fprintf(stderr, "mrdem-step: %s '%s' is not a finite number\n", what, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
 
 /* Step the pending frame with the pending contacts and write the result. */
 static int step_frame(struct job *j, struct mrdem_writer *w)
@@ -207,7 +195,7 @@ int main(int argc, char **argv)
 			j.scheme_set = 1;
 			break;
 		case 't':
-			if (parse_double(optarg, &j.opts.dt, "--dt"))
+			if (mrdem_parse_double("--dt", optarg, &j.opts.dt))
 				return 2;
 			if (!(j.opts.dt > 0)) {
 				fprintf(stderr, "mrdem-step: --dt must be positive\n");
@@ -217,7 +205,7 @@ int main(int argc, char **argv)
 			break;
 		case 'n': j.no_contacts = 1; break;
 		case 'g':
-			if (parse_double(optarg, &j.opts.max_energy_growth, "--max-energy-growth"))
+			if (mrdem_parse_double("--max-energy-growth", optarg, &j.opts.max_energy_growth))
 				return 2;
 			if (j.opts.max_energy_growth < 0) {
 				fprintf(stderr, "mrdem-step: --max-energy-growth must not be negative\n");

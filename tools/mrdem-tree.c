@@ -12,6 +12,7 @@
 
 #include "common/tree/tree.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "formats/record_tree.h"
 #include "formats/records.h"
 #include "formats/stream.h"
@@ -74,45 +75,6 @@ struct run {
 	long pending;    /* shape whose mesh was just written, -1 none */
 	uint32_t built, kept;
 };
-
-static int parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	if (*s == '-' || *s == '+' || *s == '\0')
-		goto bad;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		goto bad;
-	*out = v;
-	return 0;
-bad:
-	fprintf(stderr, "mrdem-tree: %s: '%s' is not a whole number in 0..%" PRIu64 "\n", opt, s,
-		max);
-	return -1;
-}
-
-static int parse_u32(const char *opt, const char *s, uint32_t *out)
-{
-	uint64_t v;
-	if (parse_u64(opt, s, UINT32_MAX, &v))
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int parse_double(const char *opt, const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v)) {
-		fprintf(stderr, "mrdem-tree: %s: '%s' is not a finite number\n", opt, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
 
 static int verify_tree(struct run *r, const struct mrdem_shape *sh)
 {
@@ -220,15 +182,15 @@ int main(int argc, char **argv)
 			if (d->val == c)
 				snprintf(o, sizeof o, "--%s", d->name);
 		switch (c) {
-		case OPT_FANOUT: bad = parse_u32(o, optarg, &p->fanout); break;
-		case OPT_LEAF: bad = parse_u32(o, optarg, &p->leaf); break;
-		case OPT_SEED: bad = parse_u64(o, optarg, UINT64_MAX, &p->seed); break;
-		case OPT_KMEANS: bad = parse_u32(o, optarg, &p->kmeans_iters); break;
-		case OPT_BETA_SIZE: bad = parse_u32(o, optarg, &p->beta_size); break;
-		case OPT_ALPHA_AREA: bad = parse_double(o, optarg, &p->alpha_area); break;
-		case OPT_ALPHA_INSIDE: bad = parse_double(o, optarg, &p->alpha_inside); break;
-		case OPT_BETA_NORMAL: bad = parse_u32(o, optarg, &p->beta_normal); break;
-		case OPT_ITERS: bad = parse_u32(o, optarg, &p->iters); break;
+		case OPT_FANOUT: bad = mrdem_parse_u32(o, optarg, &p->fanout); break;
+		case OPT_LEAF: bad = mrdem_parse_u32(o, optarg, &p->leaf); break;
+		case OPT_SEED: bad = mrdem_parse_u64(o, optarg, UINT64_MAX, &p->seed); break;
+		case OPT_KMEANS: bad = mrdem_parse_u32(o, optarg, &p->kmeans_iters); break;
+		case OPT_BETA_SIZE: bad = mrdem_parse_u32(o, optarg, &p->beta_size); break;
+		case OPT_ALPHA_AREA: bad = mrdem_parse_double(o, optarg, &p->alpha_area); break;
+		case OPT_ALPHA_INSIDE: bad = mrdem_parse_double(o, optarg, &p->alpha_inside); break;
+		case OPT_BETA_NORMAL: bad = mrdem_parse_u32(o, optarg, &p->beta_normal); break;
+		case OPT_ITERS: bad = mrdem_parse_u32(o, optarg, &p->iters); break;
 		case OPT_NO_REFINE: p->refine = 0; break;
 		case OPT_REBUILD: r.rebuild = 1; break;
 		case OPT_VERIFY: r.verify = 1; break;

@@ -260,5 +260,6 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		memcpy(h->pb, s->res[k].pb, sizeof h->pb);
 		h->dist = s->res[k].dist;
 	}
-	qsort(hits->h + first, hits->n - first, sizeof *hits->h, cmp_hit);
+	if (hits->n > first)
+		qsort(hits->h + first, hits->n - first, sizeof *hits->h, cmp_hit);
 }

@@ -19,6 +19,21 @@ struct shape {
 	double radius;
 };
 
+/* Tree, mesh-order float soup and bounding radius of a made mesh. */
+static void finish_shape(struct shape *s)
+{
+	struct mrdem_tree_params p;
+	mrdem_tree_params_default(&p);
+	if (mrdem_tree_build(&s->m, &p, &s->t))
+		mrdem_die("cannot build tree");
+	s->soup = malloc(9 * sizeof(float) * s->m.ntris);
+	for (uint32_t i = 0; i < s->m.ntris; i++)
+		for (int v = 0; v < 3; v++)
+			for (int k = 0; k < 3; k++)
+				s->soup[9 * i + 3 * v + k] = (float)s->m.verts[3 * s->m.tris[3 * i + v] + k];
+	s->radius = mrdem_mesh_radius_about(&s->m, s->m.mass.com);
+}
+
 static void make_shape(struct shape *s, uint32_t tris, double radius, double noise,
 		       double stretch, uint64_t seed)
 {
@@ -32,16 +47,7 @@ static void make_shape(struct shape *s, uint32_t tris, double radius, double noi
 	mrdem_mesh_init(&s->m);
 	if (mrdem_mesh_sphere(&s->m, &o))
 		mrdem_die("cannot make sphere");
-	struct mrdem_tree_params p;
-	mrdem_tree_params_default(&p);
-	if (mrdem_tree_build(&s->m, &p, &s->t))
-		mrdem_die("cannot build tree");
-	s->soup = malloc(9 * sizeof(float) * s->m.ntris);
-	for (uint32_t i = 0; i < s->m.ntris; i++)
-		for (int v = 0; v < 3; v++)
-			for (int k = 0; k < 3; k++)
-				s->soup[9 * i + 3 * v + k] = (float)s->m.verts[3 * s->m.tris[3 * i + v] + k];
-	s->radius = mrdem_mesh_radius_about(&s->m, s->m.mass.com);
+	finish_shape(s);
 }
 
 static void make_box(struct shape *s, double sx, double sy, double sz)
@@ -50,16 +56,7 @@ static void make_box(struct shape *s, double sx, double sy, double sz)
 	mrdem_mesh_init(&s->m);
 	if (mrdem_mesh_box(&s->m, size, 4))
 		mrdem_die("cannot make box");
-	struct mrdem_tree_params p;
-	mrdem_tree_params_default(&p);
-	if (mrdem_tree_build(&s->m, &p, &s->t))
-		mrdem_die("cannot build tree");
-	s->soup = malloc(9 * sizeof(float) * s->m.ntris);
-	for (uint32_t i = 0; i < s->m.ntris; i++)
-		for (int v = 0; v < 3; v++)
-			for (int k = 0; k < 3; k++)
-				s->soup[9 * i + 3 * v + k] = (float)s->m.verts[3 * s->m.tris[3 * i + v] + k];
-	s->radius = mrdem_mesh_radius_about(&s->m, s->m.mass.com);
+	finish_shape(s);
 }
 
 static int same_hits(const struct mrdem_tri_hits *x, const struct mrdem_tri_hits *y)
