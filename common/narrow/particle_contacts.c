@@ -42,8 +42,9 @@ const char mrdem_contact_opts_usage[] =
 	"                    a tree, else flat)\n"
 	"  --method M        comparison, iterative or hybrid (default hybrid)\n"
 	"  --iterations N    sweeps of the iterative kernel (default 4)\n"
-	"  --threshold C     not converged when the last step moves more than C eps\n"
-	"                    (default 1)\n"
+	"  --threshold C     the iterative kernel calls a pair in contact only when its\n"
+	"                    distance is certified to C x 1 % of the mean halo, else it\n"
+	"                    is not converged (default 1; docs/narrow-phase.md)\n"
 	"  --simd S          auto, generic, avx2 or avx512 (default auto)\n";
 
 int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value)

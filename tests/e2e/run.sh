@@ -108,6 +108,13 @@ expect_success "flat and surrogate search give the same trajectory (Lemma 5.1)" 
 	python3 frames.py surr.mrd "[f[\"state\"] for f in F], [c.get(\"list\") for c in C]" >surr.txt &&
 	cmp flat.txt surr.txt'
 
+expect_success "a run resumed from its output's last frame ends where one long run ends" '
+	mrdem-run -q headon.yaml --steps 300 --every 100 -o first.mrd &&
+	mrdem-run -q first.mrd --steps 300 --every 100 -o second.mrd &&
+	mrdem-run -q headon.yaml --steps 600 --every 100 -o long.mrd &&
+	assert_eq "$(python3 frames.py second.mrd "F[-1][\"step\"], F[-1][\"state\"]")" \
+		"$(python3 frames.py long.mrd "F[-1][\"step\"], F[-1][\"state\"]")" resumed'
+
 expect_success "a killed run keeps every flushed frame" '
 	mrdem-run -q headon.yaml --steps 100000000 --every 10 -o killed.mrd & pid=$!
 	for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.5; [ -s killed.mrd ] && break; done
