@@ -94,6 +94,36 @@ expect_success "without friction it slides: a = g sin(theta), clearly above roll
 	a=$(python3 frames.py slide.mrd "$ACC") && echo "a = $a" &&
 	assert_near "$a" 3.3552 0.1 acceleration'
 
+# A sphere dropped on a plane tilted by 15 degrees about x (uphill is +y):
+# a fixed mesh of two triangles, as in the paper, or an analytic plane.
+drop() { # mesh|analytic
+	python3 - "$1" <<'PY'
+import math, sys
+t = math.radians(15); n = (0, -math.sin(t), math.cos(t)); h = 1.25
+plane = ("  slope: {plane: {size: [20, 20], divisions: [1, 1], tilt: 15}}\n", "  - {shape: slope, position: [0, 0, 0], fixed: true, epsilon_abs: 0.01}\n", "")
+if sys.argv[1] == "analytic":
+    plane = ("", "", "planes:\n  - {point: [0, 0, 0], normal: [0, %.12f, %.12f]}\n" % (n[1], n[2]))
+print("""shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}
+%sparticles:
+%s  - {shape: ball, position: [0, %.12f, %.12f], epsilon: 0.01}
+%sgravity: [0, 0, -9.81]
+contact: {stiffness: 1000, plane_epsilon: 0.01}
+time: {dt: 1.0e-4, steps: 7000, scheme: symplectic-euler}
+output: {every: 100}""" % (plane[0], plane[1], h * n[1], h * n[2], plane[2]))
+PY
+}
+for kind in mesh analytic; do
+	expect_success "sphere dropped on a tilted plane ($kind) bounces and moves down-slope" '
+		drop '$kind' >drop.yaml && mrdem-run -q drop.yaml -o drop.mrd &&
+		b=$(python3 frames.py drop.mrd "len(F[-1][\"state\"]) - 1") &&
+		n="(0, -math.sin(math.radians(15)), math.cos(math.radians(15)))" &&
+		vn="[sum(a * c for a, c in zip(f[\"state\"][$b][\"velocity\"], $n)) for f in F]" &&
+		assert_eq "$(python3 frames.py drop.mrd "min($vn) < -1 and any(v > 0.5 for v in $vn[$vn.index(min($vn)):])")" True bounced &&
+		assert_eq "$(python3 frames.py drop.mrd "F[-1][\"state\"][$b][\"position\"][1] < -0.05")" True down-slope &&
+		assert_eq "$(python3 frames.py drop.mrd "max(c[\"contacts\"] for c in C) > 0")" True contacts'
+done
+
 expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the very same bytes" '
 	sed "s/1.03,/1.005,/" offset.yaml >touching.yaml &&
 	mrdem-run -q touching.yaml --steps 40 --every 10 -o inproc.mrd &&

@@ -59,6 +59,15 @@ static void make_box(struct shape *s, double sx, double sy, double sz)
 	finish_shape(s);
 }
 
+/* An open, tilted plane mesh: the obstacle of a fixed particle. */
+static void make_plane(struct shape *s)
+{
+	mrdem_mesh_init(&s->m);
+	if (mrdem_mesh_plane(&s->m, 3.0, 2.0, 3, 2, 10.0))
+		mrdem_die("cannot make plane");
+	finish_shape(s);
+}
+
 static int same_hits(const struct mrdem_tri_hits *x, const struct mrdem_tri_hits *y)
 {
 	if (x->n != y->n)
@@ -76,14 +85,15 @@ int main(void)
 {
 	mrdem_set_progname("test_tree_search");
 	int quick = getenv("MRDEM_ASAN") != NULL;
-	struct shape shapes[6];
+	struct shape shapes[7];
 	make_shape(&shapes[0], 320, 1.0, 1.0, 1.0, 1);
 	make_shape(&shapes[1], 1280, 1.0, 1.3, 1.0, 2);
 	make_shape(&shapes[2], 320, 0.5, 1.0, 2.6, 3);
 	make_shape(&shapes[3], 140, 2.0, 1.2, 1.0, 4);
 	make_shape(&shapes[4], 80, 0.3, 1.0, 1.4, 5);
 	make_box(&shapes[5], 1.0, 2.0, 0.5);
-	const int nshapes = 6;
+	make_plane(&shapes[6]);
+	const int nshapes = 7;
 
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 2026);
