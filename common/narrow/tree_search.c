@@ -23,9 +23,10 @@ struct mrdem_tree_search {
 	/* active node pairs of this round and of the next */
 	uint32_t *cur, *next;
 	size_t cur_cap, next_cap;
-	/* real triangle pairs (soup indices) gathered from leaf pairs */
-	uint32_t *real;
-	size_t real_cap;
+	/* real triangle pairs (soup indices) gathered from leaf pairs, and
+	 * the triangles of one b leaf that may touch the a leaf */
+	uint32_t *real, *keep;
+	size_t real_cap, keep_cap;
 	struct mrdem_tri_result *res;
 	size_t res_cap;
 	/* per-call halos of a's and b's nodes, b's mapped nodes and soup and
@@ -53,6 +54,7 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 	free(s->cur);
 	free(s->next);
 	free(s->real);
+	free(s->keep);
 	free(s->res);
 	free(s->eps_a);
 	free(s->eps_b);
@@ -206,15 +208,31 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 			uint32_t i = s->cur[2 * k], j = s->cur[2 * k + 1];
 			uint32_t ci = ta->child_count[i], cj = tb->child_count[j];
 			if (!ci && !cj) {
-				/* Two leaves: their real triangles go to the last batch. */
+				/* Two leaves: their real triangles go to the last batch,
+				 * except those whose sphere misses the other leaf's halo
+				 * (it holds every real triangle beneath it) or whose
+				 * spheres miss each other. */
 				map_leaf(s, tb, xb, j);
-				for (uint32_t p = ta->tri_first[i]; p < ta->tri_first[i] + ta->tri_count[i]; p++)
-					for (uint32_t q = tb->tri_first[j]; q < tb->tri_first[j] + tb->tri_count[j]; q++) {
-						if (apart(&ta->soup_sphere[4 * (size_t)p], &s->tsph_b[4 * (size_t)q], reach))
+				uint32_t nq = 0, fb = tb->tri_first[j], cb = tb->tri_count[j];
+				s->keep = grow(s->keep, &s->keep_cap, cb, sizeof *s->keep);
+				for (uint32_t q = fb; q < fb + cb; q++)
+					if (!apart(&ta->node_sphere[4 * (size_t)i], &s->tsph_b[4 * (size_t)q], reach))
+						s->keep[nq++] = q;
+				cnt->sphere_pruned += (uint64_t)(cb - nq) * ta->tri_count[i];
+				for (uint32_t p = ta->tri_first[i]; p < ta->tri_first[i] + ta->tri_count[i]; p++) {
+					const float *sp = &ta->soup_sphere[4 * (size_t)p];
+					if (apart(sp, &s->nsph_b[4 * (size_t)j], reach)) {
+						cnt->sphere_pruned += nq;
+						continue;
+					}
+					for (uint32_t k = 0; k < nq; k++) {
+						uint32_t q = s->keep[k];
+						if (apart(sp, &s->tsph_b[4 * (size_t)q], reach))
 							cnt->sphere_pruned++;
 						else
 							push_pair(&s->real, &s->real_cap, &nreal, p, q);
 					}
+				}
 				continue;
 			}
 			/* Unfold the node with the larger halo (a leaf stays as it
