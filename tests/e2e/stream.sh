@@ -40,6 +40,11 @@ expect_success "streams read from a pipe and from zcat output" '
 	assert_grep "6 records: 1 setup 1 mesh 1 frame 1 pairs 1 contacts 1 stats" a.txt &&
 	cmp a.txt b.txt'
 
+expect_success "a record type from a newer version survives the whole pipeline" '
+	mrdem-tree "$G/good-unknown-type.mrd" 2>/dev/null | mrdem-pairs 2>/dev/null |
+		mrdem-contact 2>/dev/null | mrdem-step 2>/dev/null | mrdem-info --json >u.json 2>/dev/null &&
+	assert_eq "$(json_get u.json "d[\"counts\"][\"unknown\"], d[\"counts\"][\"frame\"], d[\"counts\"][\"tree\"]")" "(1, 1, 1)"'
+
 expect_failure "bad option is rejected" 'mrdem-info --frobnicate'
 expect_success "--help prints usage" 'mrdem-info --help | grep -q "usage: mrdem-info"'
 expect_success "missing file gives a clear error and exit 1" '
