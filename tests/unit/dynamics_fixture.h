@@ -20,33 +20,6 @@
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
-/* Capture what the library prints on stderr between begin and end. */
-struct fx_capture {
-	int saved;
-	FILE *tmp;
-	char text[4096];
-};
-
-static inline void fx_capture_begin(struct fx_capture *c)
-{
-	fflush(stderr);
-	c->saved = dup(2);
-	c->tmp = tmpfile();
-	dup2(fileno(c->tmp), 2);
-}
-
-static inline const char *fx_capture_end(struct fx_capture *c)
-{
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	rewind(c->tmp);
-	size_t n = fread(c->text, 1, sizeof c->text - 1, c->tmp);
-	c->text[n] = 0;
-	fclose(c->tmp);
-	return c->text;
-}
-
 #endif
 
 /* Shape with the given unit-density mass properties and no triangles. */
