@@ -10,6 +10,11 @@
 double mrdem_point_triangle(const double p[3], const double a[3], const double b[3],
 			    const double c[3], double q[3]);
 
+/* The same, also giving the closest point's barycentric coordinates
+ * (weights of a, b, c) in bary (may be NULL). */
+double mrdem_point_triangle_bary(const double p[3], const double a[3], const double b[3],
+				 const double c[3], double q[3], double bary[3]);
+
 /* Closest point on segment [a, b] to p; returns the distance. */
 double mrdem_point_segment(const double p[3], const double a[3], const double b[3], double q[3]);
 

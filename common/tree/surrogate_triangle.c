@@ -175,57 +175,6 @@ double mrdem_surrogate_functional(const struct mrdem_surrogate_problem *pb, cons
 	return J;
 }
 
-/* Closest point of triangle (a, b, c) to p with its barycentric
- * coordinates (Ericson, Real-Time Collision Detection 5.1.5). For the
- * non-degenerate triangles the descent keeps. Returns the distance. */
-static double closest_bary(const double p[3], const double *a, const double *b,
-			   const double *c, double q[3], double bary[3])
-{
-	double ab[3], ac[3], ap[3], bp[3], cp[3];
-	vec3_sub(ab, b, a);
-	vec3_sub(ac, c, a);
-	vec3_sub(ap, p, a);
-	double d1 = vec3_dot(ab, ap), d2 = vec3_dot(ac, ap);
-	double u = 1, v = 0, w = 0;
-	if (d1 <= 0 && d2 <= 0)
-		goto done;
-	vec3_sub(bp, p, b);
-	double d3 = vec3_dot(ab, bp), d4 = vec3_dot(ac, bp);
-	if (d3 >= 0 && d4 <= d3) {
-		u = 0, v = 1;
-		goto done;
-	}
-	double vc = d1 * d4 - d3 * d2;
-	if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-		v = d1 / (d1 - d3), u = 1 - v;
-		goto done;
-	}
-	vec3_sub(cp, p, c);
-	double d5 = vec3_dot(ab, cp), d6 = vec3_dot(ac, cp);
-	if (d6 >= 0 && d5 <= d6) {
-		u = 0, w = 1;
-		goto done;
-	}
-	double vb = d5 * d2 - d1 * d6;
-	if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-		w = d2 / (d2 - d6), u = 1 - w;
-		goto done;
-	}
-	double va = d3 * d6 - d5 * d4;
-	if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
-		w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-		u = 0, v = 1 - w;
-		goto done;
-	}
-	double den = 1.0 / (va + vb + vc);
-	v = vb * den, w = vc * den, u = 1 - v - w;
-done:
-	for (int k = 0; k < 3; k++)
-		q[k] = u * a[k] + v * b[k] + w * c[k];
-	bary[0] = u, bary[1] = v, bary[2] = w;
-	return vec3_dist(p, q);
-}
-
 /* Steiner volume of a triangle's halo and its partial derivatives. */
 static double steiner(double eps, double area, double perim, double *dv_deps, double *dv_da,
 		      double *dv_dp)
@@ -273,7 +222,7 @@ double mrdem_surrogate_halo_objective(const struct mrdem_surrogate_problem *pb,
 	for (size_t p = 0; p < pb->npts; p++) {
 		double q[3];
 		const double *pt = &pb->pts[3 * p];
-		double d = closest_bary(pt, &x[0], &x[3], &x[6], q, &bary[3 * p]);
+		double d = mrdem_point_triangle_bary(pt, &x[0], &x[3], &x[6], q, &bary[3 * p]);
 		dist[p] = d;
 		vec3_sub(&dir[3 * p], q, pt); /* d dist / d q = (q - p) / d */
 		if (d > 0)
