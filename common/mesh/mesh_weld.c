@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/util/error.h"
+#include "common/util/hash.h"
 
 static uint64_t coord_bits(double x)
 {
@@ -16,21 +17,11 @@ static uint64_t coord_bits(double x)
 	return u;
 }
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return h;
-}
-
 static uint64_t point_hash(const double p[3])
 {
-	uint64_t h = mix(coord_bits(p[0]) + 0x9e3779b97f4a7c15ULL);
-	h = mix(h ^ coord_bits(p[1]));
-	return mix(h ^ coord_bits(p[2]));
+	uint64_t h = mrdem_mix64(coord_bits(p[0]) + 0x9e3779b97f4a7c15ULL);
+	h = mrdem_mix64(h ^ coord_bits(p[1]));
+	return mrdem_mix64(h ^ coord_bits(p[2]));
 }
 
 static int same_point(const double a[3], const double b[3])

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/util/error.h"
+#include "common/util/hash.h"
 
 void mrdem_tree_params_default(struct mrdem_tree_params *p)
 {
@@ -157,28 +158,18 @@ int mrdem_tree_check_layout(struct mrdem_tree *t, const char *what)
 	return 0;
 }
 
-static uint64_t mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
-}
-
 uint64_t mrdem_mesh_fingerprint(const struct mrdem_mesh *m)
 {
-	uint64_t h = mix64(0x6d72646d74726565ULL ^ m->nverts);
-	h = mix64(h ^ m->ntris);
+	uint64_t h = mrdem_mix64(0x6d72646d74726565ULL ^ m->nverts);
+	h = mrdem_mix64(h ^ m->ntris);
 	for (size_t i = 0; i < 3 * (size_t)m->nverts; i++) {
 		uint64_t bits;
 		double v = m->verts[i] == 0 ? 0.0 : m->verts[i]; /* -0 == 0 */
 		memcpy(&bits, &v, sizeof bits);
-		h = mix64(h ^ bits) + i;
+		h = mrdem_mix64(h ^ bits) + i;
 	}
 	for (size_t i = 0; i < 3 * (size_t)m->ntris; i++)
-		h = mix64(h ^ m->tris[i]) + i;
+		h = mrdem_mix64(h ^ m->tris[i]) + i;
 	return h;
 }
 

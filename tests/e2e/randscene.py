@@ -9,24 +9,11 @@ usage: randscene.py OUT.mrd OUT.json [--seed S] [--n N] [--frames F]
                     [--planes K] [--contacts] [--flavour uniform|clustered|poly]
                     [--no-reference]
 """
-import argparse, gzip, json, math, random, struct, zlib
+import argparse, gzip, json, math, random, struct
+import os, sys
 
-MAGIC = b"\x89MRDEM\r\n"
-PLANE_ID = lambda k: 2**64 - 1 - k
-
-
-def record(rtype, payload):
-    head = struct.pack("<IIQ", rtype, 0, len(payload))
-    return head + payload + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF)
-
-
-def s(text):
-    b = text.encode()
-    return struct.pack("<I", len(b)) + b
-
-
-def f64s(v):
-    return struct.pack("<%dd" % len(v), *v)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mrdem_stream import HEADER, PLANE_ID, f64s, record, records, s  # noqa: E402
 
 
 def setup_payload(planes, plane_epsilon, gravity=(0.0, 0.0, -9.81)):
@@ -164,7 +151,7 @@ def main():
         ln = math.sqrt(sum(x * x for x in n))
         planes.append(([rng.uniform(-box, box), 0.0, 0.0], [x / ln for x in n]))
 
-    stream = MAGIC + struct.pack("<II", 1, 0)
+    stream = HEADER
     stream += record(1, setup_payload(planes, plane_epsilon))
     for k, sh in enumerate(shapes):
         stream += record(2, mesh_payload(k, sh))

@@ -15,26 +15,13 @@ It stores the frame, the contacts and the parameters in EXPECT.json.
 check reads mrdem-step's output, recomputes the step from EXPECT.json (with
 the --dt / --scheme overrides given to mrdem-step) and compares: records
 passed through or dropped, the new frame, the stats record."""
-import argparse, gzip, json, math, struct, sys, zlib
+import argparse, gzip, json, math, os, struct, sys
 
-MAGIC = b"\x89MRDEM\r\n"
-PLANE_ID = lambda k: 2**64 - 1 - k
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mrdem_stream import HEADER, PLANE_ID, f64s, record, records, s  # noqa: E402
+
 SCHEMES = ["explicit-euler", "symplectic-euler", "velocity-verlet"]
 MODELS = ["spring", "spring-dashpot"]
-
-
-def record(rtype, payload):
-    head = struct.pack("<IIQ", rtype, 0, len(payload))
-    return head + payload + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF)
-
-
-def s(text):
-    b = text.encode()
-    return struct.pack("<I", len(b)) + b
-
-
-def f64s(v):
-    return struct.pack("<%dd" % len(v), *v)
 
 
 OLD_STATS = s("mrdem-contact") + struct.pack("<QI", 7, 1) + s("comparisons") + f64s([42.0])
@@ -130,16 +117,6 @@ def decode_stats(b):
     return source, step, vals
 
 
-def records(data):
-    data = gzip.decompress(data)
-    assert data[:8] == MAGIC, "bad magic"
-    pos = 16
-    while pos < len(data):
-        rtype, flags, length = struct.unpack_from("<IIQ", data, pos)
-        yield rtype, data[pos + 16:pos + 16 + length]
-        pos += 20 + length
-
-
 def ball_contact(pa, ra, pb, rb):
     d = sub(pa["pos"], pb["pos"])
     ln = norm(d)
@@ -188,7 +165,7 @@ def gen(a):
                 plane_contact(parts[0], 1.0, pl, 0, d["plane_epsilon"]),
                 ball_contact(parts[2], 0.6, parts[1], 0.6)]
     step, time = 7, 7e-3
-    out = MAGIC + struct.pack("<II", 1, 0)
+    out = HEADER
     out += record(1, setup_payload(d))
     for k, sh in enumerate(shapes):
         out += record(2, mesh_payload(k, sh))

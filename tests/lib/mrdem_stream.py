@@ -1,11 +1,30 @@
 #!/usr/bin/env python3
-"""Independent reader of the mrdem stream (docs/stream-format.md), used by
-the tests to check that what the C tools write matches the document.
-Usage: mrdem_stream.py FILE  -> prints one line per record: TYPE LENGTH,
-and exits 1 on any framing or checksum problem."""
+"""Independent reader and writer of the mrdem stream (docs/stream-format.md),
+used by the tests to check the C tools against the document and to build
+inputs for them. Usage: mrdem_stream.py FILE  -> prints one line per
+record: TYPE LENGTH, and exits 1 on any framing or checksum problem."""
 import gzip, struct, sys, zlib
 
 MAGIC = b"\x89MRDEM\r\n"
+HEADER = MAGIC + struct.pack("<II", 1, 0)
+PLANE_ID = lambda k: 2**64 - 1 - k
+
+
+def record(rtype, payload):
+    """One framed record: header, payload, CRC-32."""
+    head = struct.pack("<IIQ", rtype, 0, len(payload))
+    return head + payload + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF)
+
+
+def s(text):
+    """A length-prefixed string."""
+    b = text.encode()
+    return struct.pack("<I", len(b)) + b
+
+
+def f64s(v):
+    """A sequence of little-endian doubles."""
+    return struct.pack("<%dd" % len(v), *v)
 
 
 def records(data):
