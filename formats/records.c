@@ -276,34 +276,6 @@ fail:
 
 /* ---- stats */
 
-void mrdem_stats_init(struct mrdem_stats *s, const char *source, uint64_t step)
-{
-	memset(s, 0, sizeof *s);
-	s->source = mrdem_xstrdup(source ? source : "");
-	s->step = step;
-}
-
-void mrdem_stats_release(struct mrdem_stats *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->names[i]);
-	free(s->names);
-	free(s->values);
-	free(s->source);
-	memset(s, 0, sizeof *s);
-}
-
-void mrdem_stats_add(struct mrdem_stats *s, const char *name, double value)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 16;
-		s->names = mrdem_xrealloc(s->names, s->cap * sizeof *s->names);
-		s->values = mrdem_xrealloc(s->values, s->cap * sizeof *s->values);
-	}
-	s->names[s->n] = mrdem_xstrdup(name);
-	s->values[s->n++] = value;
-}
-
 void mrdem_encode_stats(struct mrdem_buf *b, const struct mrdem_stats *s)
 {
 	mrdem_buf_str(b, s->source);
@@ -341,27 +313,6 @@ int mrdem_decode_stats(const struct mrdem_record *rec, const char *src, struct m
 }
 
 /* ---- pairs */
-
-void mrdem_pairs_init(struct mrdem_pairs *p)
-{
-	memset(p, 0, sizeof *p);
-}
-
-void mrdem_pairs_release(struct mrdem_pairs *p)
-{
-	free(p->p);
-	mrdem_pairs_init(p);
-}
-
-void mrdem_pairs_push(struct mrdem_pairs *p, uint64_t a, uint64_t b)
-{
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 64;
-		p->p = mrdem_xrealloc(p->p, p->cap * sizeof *p->p);
-	}
-	p->p[p->n].a = a;
-	p->p[p->n++].b = b;
-}
 
 void mrdem_encode_pairs(struct mrdem_buf *b, const struct mrdem_pairs *p)
 {
@@ -401,28 +352,6 @@ int mrdem_decode_pairs(const struct mrdem_record *rec, const char *src, struct m
 /* ---- contacts */
 
 #define CONTACT_BYTES (8 + 8 + 4 + 4 + 8 * 8)
-
-void mrdem_contacts_init(struct mrdem_contacts *c)
-{
-	memset(c, 0, sizeof *c);
-}
-
-void mrdem_contacts_release(struct mrdem_contacts *c)
-{
-	free(c->c);
-	mrdem_contacts_init(c);
-}
-
-struct mrdem_contact *mrdem_contacts_push(struct mrdem_contacts *c)
-{
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 64;
-		c->c = mrdem_xrealloc(c->c, c->cap * sizeof *c->c);
-	}
-	struct mrdem_contact *k = &c->c[c->n++];
-	memset(k, 0, sizeof *k);
-	return k;
-}
 
 void mrdem_encode_contacts(struct mrdem_buf *b, const struct mrdem_contacts *c)
 {
@@ -574,6 +503,24 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f)
 {
 	WRITE_RECORD(w, MRDEM_REC_FRAME, mrdem_encode_frame(&b_, f));
+	return 0;
+}
+
+int mrdem_write_pairs(struct mrdem_writer *w, const struct mrdem_pairs *p)
+{
+	WRITE_RECORD(w, MRDEM_REC_PAIRS, mrdem_encode_pairs(&b_, p));
+	return 0;
+}
+
+int mrdem_write_contacts(struct mrdem_writer *w, const struct mrdem_contacts *c)
+{
+	WRITE_RECORD(w, MRDEM_REC_CONTACTS, mrdem_encode_contacts(&b_, c));
+	return 0;
+}
+
+int mrdem_write_stats(struct mrdem_writer *w, const struct mrdem_stats *st)
+{
+	WRITE_RECORD(w, MRDEM_REC_STATS, mrdem_encode_stats(&b_, st));
 	return 0;
 }
 

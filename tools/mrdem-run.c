@@ -273,6 +273,28 @@ static int write_frame(struct run *r)
 	return 0;
 }
 
+/* The pairs, contacts and stats records of the current frame's detection,
+ * as mrdem-pairs | mrdem-contact write them. */
+static int write_detection(struct mrdem_sim *sim, struct mrdem_writer *w)
+{
+	struct mrdem_stats broad, narrow;
+	mrdem_sim_detection_stats(sim, &broad, &narrow);
+	int rc = mrdem_write_pairs(w, &sim->pairs) || mrdem_write_stats(w, &broad) ||
+		 mrdem_write_contacts(w, &sim->contacts) || mrdem_write_stats(w, &narrow);
+	mrdem_stats_release(&broad);
+	mrdem_stats_release(&narrow);
+	return rc ? -1 : 0;
+}
+
+static int write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w)
+{
+	struct mrdem_stats st;
+	mrdem_sim_step_stats(sim, &st);
+	int rc = mrdem_write_stats(w, &st);
+	mrdem_stats_release(&st);
+	return rc;
+}
+
 static int simulate(struct run *r)
 {
 	struct mrdem_writer *w = &r->w;
@@ -285,7 +307,7 @@ static int simulate(struct run *r)
 			return -1;
 		if (r->via_pipes ? pipe_detect(r, output) : mrdem_sim_detect(&r->sim))
 			return -1;
-		if (output && !r->via_pipes && mrdem_sim_write_detection(&r->sim, w))
+		if (output && !r->via_pipes && write_detection(&r->sim, w))
 			return -1;
 		if (i == r->steps)
 			return mrdem_writer_flush(w);
@@ -297,7 +319,7 @@ static int simulate(struct run *r)
 		}
 		if (!r->via_pipes) {
 			account(r);
-			if (output && mrdem_sim_write_step_stats(&r->sim, w))
+			if (output && write_step_stats(&r->sim, w))
 				return -1;
 		} else {
 			r->nsteps++;

@@ -20,7 +20,8 @@
 #include <stdint.h>
 
 #include "common/scene/scene.h"
-#include "formats/records.h"
+#include "common/scene/pairs.h"
+#include "common/scene/stats.h"
 
 enum mrdem_broad_method {
 	MRDEM_BROAD_GRID = 0,  /* uniform cells of the largest sphere diameter: O(n) */

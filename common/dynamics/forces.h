@@ -16,10 +16,10 @@
 
 #include <stddef.h>
 
-#include "common/dynamics/id_index.h"
+#include "common/scene/id_index.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/scene/scene.h"
-#include "formats/records.h"
+#include "common/scene/contacts.h"
 
 struct mrdem_forces {
 	size_t n, cap;

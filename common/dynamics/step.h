@@ -14,10 +14,11 @@
 
 #include "common/dynamics/energy.h"
 #include "common/dynamics/forces.h"
-#include "common/dynamics/id_index.h"
+#include "common/scene/id_index.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/scene/scene.h"
-#include "formats/records.h"
+#include "common/scene/contacts.h"
+#include "common/scene/stats.h"
 
 struct mrdem_step_opts {
 	int scheme;               /* enum mrdem_scheme, explicit ones only */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/dynamics/id_index.h"
+#include "common/scene/id_index.h"
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"
 #include "common/tree/tree.h"

@@ -16,7 +16,9 @@
 #include "common/narrow/tree_search.h"
 #include "common/narrow/tri_batch.h"
 #include "common/scene/scene.h"
-#include "formats/records.h"
+#include "common/scene/contacts.h"
+#include "common/scene/pairs.h"
+#include "common/scene/stats.h"
 
 enum mrdem_hierarchy {
 	MRDEM_HIERARCHY_FLAT = 0,      /* every triangle pair (Alg. 2) */

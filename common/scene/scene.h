@@ -20,6 +20,11 @@ struct mrdem_shape {
 	struct mrdem_tree *tree;  /* NULL until mrdem-tree has built it */
 };
 
+/* Analytic plane k appears in pair and contact lists as particle id
+ * MRDEM_PLANE_ID(k); real particle ids must stay below MRDEM_PLANE_ID_MIN. */
+#define MRDEM_PLANE_ID(k) (UINT64_MAX - (uint64_t)(k))
+#define MRDEM_PLANE_ID_MIN (UINT64_MAX - UINT32_MAX)
+
 struct mrdem_plane {
 	double point[3];
 	double normal[3];         /* unit, pointing into the free half-space */

@@ -78,40 +78,17 @@ int mrdem_sim_advance(struct mrdem_sim *sim)
 	return rc;
 }
 
-static int write_stats(struct mrdem_writer *w, struct mrdem_stats *st)
+void mrdem_sim_detection_stats(const struct mrdem_sim *sim, struct mrdem_stats *broad,
+				struct mrdem_stats *narrow)
 {
-	struct mrdem_buf b;
-	mrdem_buf_init(&b);
-	mrdem_encode_stats(&b, st);
-	int rc = mrdem_writer_put(w, MRDEM_REC_STATS, b.p, b.len);
-	mrdem_buf_release(&b);
-	mrdem_stats_release(st);
-	return rc;
+	mrdem_stats_init(broad, "mrdem-pairs", sim->scene->frame.step);
+	mrdem_broad_stats_add(broad, sim->opts.broad, &sim->broad_stats);
+	mrdem_stats_init(narrow, "mrdem-contact", sim->scene->frame.step);
+	mrdem_contact_counts_stats(&sim->counts, narrow);
 }
 
-int mrdem_sim_write_detection(struct mrdem_sim *sim, struct mrdem_writer *w)
+void mrdem_sim_step_stats(const struct mrdem_sim *sim, struct mrdem_stats *out)
 {
-	struct mrdem_buf b;
-	struct mrdem_stats st;
-	mrdem_buf_init(&b);
-	mrdem_encode_pairs(&b, &sim->pairs);
-	int rc = mrdem_writer_put(w, MRDEM_REC_PAIRS, b.p, b.len);
-	b.len = 0;
-	mrdem_stats_init(&st, "mrdem-pairs", sim->scene->frame.step);
-	mrdem_broad_stats_add(&st, sim->opts.broad, &sim->broad_stats);
-	rc = rc || write_stats(w, &st);
-	mrdem_encode_contacts(&b, &sim->contacts);
-	rc = rc || mrdem_writer_put(w, MRDEM_REC_CONTACTS, b.p, b.len);
-	mrdem_buf_release(&b);
-	mrdem_stats_init(&st, "mrdem-contact", sim->scene->frame.step);
-	mrdem_contact_counts_stats(&sim->counts, &st);
-	return rc || write_stats(w, &st) ? -1 : 0;
-}
-
-int mrdem_sim_write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w)
-{
-	struct mrdem_stats st;
-	mrdem_stats_init(&st, "mrdem-step", sim->stepper.step);
-	mrdem_stepper_stats(&sim->stepper, &st);
-	return write_stats(w, &st);
+	mrdem_stats_init(out, "mrdem-step", sim->stepper.step);
+	mrdem_stepper_stats(&sim->stepper, out);
 }

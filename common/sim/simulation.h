@@ -10,8 +10,9 @@
 #include "common/narrow/particle_contacts.h"
 #include "common/scene/scene.h"
 #include "common/tree/tree.h"
-#include "formats/records.h"
-#include "formats/stream.h"
+#include "common/scene/contacts.h"
+#include "common/scene/pairs.h"
+#include "common/scene/stats.h"
 
 struct mrdem_sim_opts {
 	int broad;                         /* enum mrdem_broad_method */
@@ -51,10 +52,11 @@ int mrdem_sim_detect(struct mrdem_sim *sim);
  * must not be written afterwards. */
 int mrdem_sim_advance(struct mrdem_sim *sim);
 
-/* Write the current frame's pairs, contacts and the stats records of the
- * stages, as mrdem-pairs | mrdem-contact would (after the frame). */
-int mrdem_sim_write_detection(struct mrdem_sim *sim, struct mrdem_writer *w);
-/* The stats record mrdem-step writes after advancing. */
-int mrdem_sim_write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w);
+/* The stats records of the current frame's detection, as mrdem-pairs and
+ * mrdem-contact write them, and of the last step, as mrdem-step writes it
+ * (each initialised here; the caller releases). */
+void mrdem_sim_detection_stats(const struct mrdem_sim *sim, struct mrdem_stats *broad,
+				struct mrdem_stats *narrow);
+void mrdem_sim_step_stats(const struct mrdem_sim *sim, struct mrdem_stats *out);
 
 #endif

@@ -1,8 +1,8 @@
 /* Lookup from stable particle ids to positions in a frame, so records that
  * name particles by id (pairs, contacts) can be applied to the
  * structure-of-arrays state. */
-#ifndef MRDEM_DYNAMICS_ID_INDEX_H
-#define MRDEM_DYNAMICS_ID_INDEX_H
+#ifndef MRDEM_SCENE_ID_INDEX_H
+#define MRDEM_SCENE_ID_INDEX_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
-#include "common/dynamics/id_index.h"
+#include "common/scene/id_index.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/util/error.h"
-#include "formats/records.h"
+#include "common/scene/scene.h"
 
 void mrdem_id_index_init(struct mrdem_id_index *x)
 {

@@ -1,0 +1,21 @@
+/* Broad-phase candidate pairs of one frame, named by particle id. */
+#ifndef MRDEM_SCENE_PAIRS_H
+#define MRDEM_SCENE_PAIRS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One candidate pair, a < b by index order of the frame (planes last). */
+struct mrdem_pair {
+	uint64_t a, b; /* particle ids (b may be a plane id, MRDEM_PLANE_ID) */
+};
+struct mrdem_pairs {
+	uint64_t step;
+	size_t n, cap;
+	struct mrdem_pair *p;
+};
+void mrdem_pairs_init(struct mrdem_pairs *p);
+void mrdem_pairs_release(struct mrdem_pairs *p);
+void mrdem_pairs_push(struct mrdem_pairs *p, uint64_t a, uint64_t b);
+
+#endif
