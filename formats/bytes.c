@@ -198,6 +198,15 @@ char *mrdem_get_str(struct mrdem_cursor *c)
 	return s;
 }
 
+void mrdem_get_bytes(struct mrdem_cursor *c, void *dst, size_t n)
+{
+	const unsigned char *p = mrdem_cursor_has(c, n, 1) ? take(c, n) : (c->bad = 1, NULL);
+	if (p)
+		memcpy(dst, p, n);
+	else
+		memset(dst, 0, n);
+}
+
 void mrdem_get_u32s(struct mrdem_cursor *c, uint32_t *v, size_t n)
 {
 	const unsigned char *p = mrdem_cursor_has(c, n, 4) ? take(c, 4 * n) : (c->bad = 1, NULL);

@@ -47,6 +47,7 @@ double mrdem_get_f64(struct mrdem_cursor *c);
 /* Returns a malloc'd NUL-terminated copy (NULL when bad). */
 char *mrdem_get_str(struct mrdem_cursor *c);
 /* Bulk reads into caller storage; fail (bad) unless n values remain. */
+void mrdem_get_bytes(struct mrdem_cursor *c, void *dst, size_t n);
 void mrdem_get_u32s(struct mrdem_cursor *c, uint32_t *v, size_t n);
 void mrdem_get_u64s(struct mrdem_cursor *c, uint64_t *v, size_t n);
 void mrdem_get_f32s(struct mrdem_cursor *c, float *v, size_t n);

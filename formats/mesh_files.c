@@ -43,7 +43,7 @@ int mrdem_mesh_read_stream(const char *path, const char *shape, struct mrdem_mes
 			   char **name)
 {
 	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, path))
+	if (mrdem_reader_open(&r, path, 0))
 		return -1;
 	struct mrdem_record rec;
 	int rc, found = 0;

@@ -1,6 +1,7 @@
 #include "formats/records.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,14 +71,14 @@ int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct m
 	mrdem_cursor_init(&c, rec->data, rec->len);
 	mrdem_setup_default(s);
 	mrdem_get_f64s(&c, s->gravity, 3);
-	s->force_model = (int)mrdem_get_u32(&c);
+	uint32_t model = mrdem_get_u32(&c);
 	s->stiffness = mrdem_get_f64(&c);
 	s->damping = mrdem_get_f64(&c);
 	s->friction = mrdem_get_f64(&c);
 	s->plane_epsilon = mrdem_get_f64(&c);
 	s->dt = mrdem_get_f64(&c);
 	s->steps = mrdem_get_u64(&c);
-	s->scheme = (int)mrdem_get_u32(&c);
+	uint32_t scheme = mrdem_get_u32(&c);
 	s->output_every = mrdem_get_u64(&c);
 	s->nplanes = mrdem_get_u32(&c);
 	if (!mrdem_cursor_has(&c, s->nplanes, 48)) {
@@ -97,11 +98,18 @@ int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct m
 		mrdem_record_error(rec, src, "non-finite parameter");
 		goto fail;
 	}
-	if (s->force_model > MRDEM_FORCE_SPRING_DASHPOT || s->scheme > MRDEM_SCHEME_IMPLICIT_EULER) {
-		mrdem_record_error(rec, src, "unknown force model %d or scheme %d", s->force_model,
-				   s->scheme);
+	/* Range-check the u32 before it becomes an int enum. */
+	if (model > INT32_MAX || !mrdem_force_model_name((int)model)) {
+		mrdem_record_error(rec, src, "unknown force model %lu", (unsigned long)model);
 		goto fail;
 	}
+	if (scheme > INT32_MAX || !mrdem_scheme_name((int)scheme)) {
+		mrdem_record_error(rec, src, "unknown time-stepping scheme %lu",
+				   (unsigned long)scheme);
+		goto fail;
+	}
+	s->force_model = (int)model;
+	s->scheme = (int)scheme;
 	for (uint32_t i = 0; i < s->nplanes; i++)
 		if (first_nonfinite(s->planes[i].point, 3) >= 0 ||
 		    first_nonfinite(s->planes[i].normal, 3) >= 0) {
@@ -196,28 +204,233 @@ fail_quiet:
 
 /* ---- frame */
 
+/* The per-particle columns of this build, in the order written. */
+static const struct frame_column {
+	const char *name;
+	uint32_t type, components;
+	size_t member; /* offsetof the array in struct mrdem_particles */
+} frame_columns[] = {
+	{"id", MRDEM_COLUMN_U64, 1, offsetof(struct mrdem_particles, id)},
+	{"shape", MRDEM_COLUMN_U32, 1, offsetof(struct mrdem_particles, shape)},
+	{"flags", MRDEM_COLUMN_U32, 1, offsetof(struct mrdem_particles, flags)},
+	{"position", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, pos)},
+	{"orientation", MRDEM_COLUMN_F64, 4, offsetof(struct mrdem_particles, quat)},
+	{"velocity", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, vel)},
+	{"angular_velocity", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, angvel)},
+	{"density", MRDEM_COLUMN_F64, 1, offsetof(struct mrdem_particles, density)},
+	{"epsilon", MRDEM_COLUMN_F64, 1, offsetof(struct mrdem_particles, eps)},
+};
+#define NCOLUMNS (sizeof frame_columns / sizeof *frame_columns)
+#define MAX_COLUMNS 1024
+#define MAX_COMPONENTS 64
+
+static size_t column_type_size(uint32_t type)
+{
+	return type == MRDEM_COLUMN_U32 ? 4 : type == MRDEM_COLUMN_U64 || type == MRDEM_COLUMN_F64 ? 8 : 0;
+}
+
+static const char *column_type_name(uint32_t type)
+{
+	return type == MRDEM_COLUMN_U32 ? "u32" : type == MRDEM_COLUMN_U64 ? "u64" :
+	       type == MRDEM_COLUMN_F64 ? "f64" : "unknown";
+}
+
+static void *column_data(const struct mrdem_particles *p, const struct frame_column *col)
+{
+	return *(void *const *)((const char *)p + col->member);
+}
+
+/* Extra columns are written back only while they still match the count. */
+static int extra_fits(const struct mrdem_column *x, size_t n)
+{
+	return x->size == n * x->components * column_type_size(x->type);
+}
+
 void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f)
 {
 	const struct mrdem_particles *p = &f->p;
-	size_t n = p->n;
-	mrdem_buf_reserve(b, 24 + n * (8 + 4 + 4 + 8 * 15));
+	size_t n = p->n, ncols = NCOLUMNS, bytes = 0;
+	for (size_t k = 0; k < f->nextra; k++)
+		if (extra_fits(&f->extra[k], n)) {
+			ncols++;
+			bytes += f->extra[k].size;
+		}
+	mrdem_buf_reserve(b, 28 + 64 * ncols + n * (8 + 4 + 4 + 8 * 15) + bytes);
 	mrdem_buf_u64(b, f->step);
 	mrdem_buf_f64(b, f->time);
 	mrdem_buf_u64(b, n);
-	mrdem_buf_u64s(b, p->id, n);
-	mrdem_buf_u32s(b, p->shape, n);
-	mrdem_buf_u32s(b, p->flags, n);
-	mrdem_buf_f64s(b, p->pos, 3 * n);
-	mrdem_buf_f64s(b, p->quat, 4 * n);
-	mrdem_buf_f64s(b, p->vel, 3 * n);
-	mrdem_buf_f64s(b, p->angvel, 3 * n);
-	mrdem_buf_f64s(b, p->density, n);
-	mrdem_buf_f64s(b, p->eps, n);
+	mrdem_buf_u32(b, (uint32_t)ncols);
+	for (size_t k = 0; k < NCOLUMNS; k++) {
+		mrdem_buf_str(b, frame_columns[k].name);
+		mrdem_buf_u32(b, frame_columns[k].type);
+		mrdem_buf_u32(b, frame_columns[k].components);
+	}
+	for (size_t k = 0; k < f->nextra; k++)
+		if (extra_fits(&f->extra[k], n)) {
+			mrdem_buf_str(b, f->extra[k].name);
+			mrdem_buf_u32(b, f->extra[k].type);
+			mrdem_buf_u32(b, f->extra[k].components);
+		}
+	for (size_t k = 0; k < NCOLUMNS; k++) {
+		const struct frame_column *col = &frame_columns[k];
+		size_t m = n * col->components;
+		void *v = column_data(p, col);
+		if (col->type == MRDEM_COLUMN_U32)
+			mrdem_buf_u32s(b, v, m);
+		else if (col->type == MRDEM_COLUMN_U64)
+			mrdem_buf_u64s(b, v, m);
+		else
+			mrdem_buf_f64s(b, v, m);
+	}
+	for (size_t k = 0; k < f->nextra; k++)
+		if (extra_fits(&f->extra[k], n))
+			mrdem_buf_bytes(b, f->extra[k].data, f->extra[k].size);
 }
 
-#define FRAME_BYTES_PER_PARTICLE (8 + 4 + 4 + 8 * 15)
+/* Values every frame must satisfy, whatever its version. */
+static int check_frame(const struct mrdem_record *rec, const char *src, const struct mrdem_frame *f)
+{
+	const struct mrdem_particles *p = &f->p;
+	size_t n = p->n;
+	if (!isfinite(f->time)) {
+		mrdem_record_error(rec, src, "time is not finite");
+		return -1;
+	}
+	const struct {
+		const char *what;
+		const double *v;
+		int dim;
+	} fields[] = {{"position", p->pos, 3},   {"orientation", p->quat, 4},
+		      {"velocity", p->vel, 3},   {"angular velocity", p->angvel, 3},
+		      {"density", p->density, 1}, {"epsilon", p->eps, 1}};
+	for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
+		long bad = first_nonfinite(fields[k].v, fields[k].dim * n);
+		if (bad >= 0) {
+			size_t i = (size_t)bad / fields[k].dim;
+			mrdem_record_error(rec, src, "particle %zu (id %llu): %s is not finite", i,
+					   (unsigned long long)p->id[i], fields[k].what);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p->flags[i] & ~(uint32_t)MRDEM_PARTICLE_FLAGS_KNOWN) {
+			mrdem_record_error(rec, src, "particle %zu: unknown flags 0x%x", i, p->flags[i]);
+			return -1;
+		}
+	return 0;
+}
+
+struct column_head {
+	char *name;
+	uint32_t type, components;
+	long known; /* index in frame_columns, or -1 */
+};
 
 int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	mrdem_frame_init(f);
+	f->step = mrdem_get_u64(&c);
+	f->time = mrdem_get_f64(&c);
+	uint64_t n = mrdem_get_u64(&c);
+	uint32_t ncols = mrdem_get_u32(&c);
+	if (c.bad)
+		return finish(rec, src, &c);
+	if (ncols > MAX_COLUMNS)
+		return mrdem_record_error(rec, src, "%u particle columns (at most %d)", ncols,
+					  MAX_COLUMNS);
+	struct column_head *cols = mrdem_xcalloc(ncols ? ncols : 1, sizeof *cols);
+	int seen[NCOLUMNS] = {0};
+	uint64_t per_particle = 0;
+	int rc = -1;
+	for (uint32_t k = 0; k < ncols; k++) {
+		struct column_head *h = &cols[k];
+		h->name = mrdem_get_str(&c);
+		h->type = mrdem_get_u32(&c);
+		h->components = mrdem_get_u32(&c);
+		h->known = -1;
+		if (c.bad) {
+			finish(rec, src, &c);
+			goto out;
+		}
+		size_t size = column_type_size(h->type);
+		if (!size || h->components == 0 || h->components > MAX_COMPONENTS) {
+			mrdem_record_error(rec, src, "column %u '%s': bad type %u or %u components", k,
+					   h->name, h->type, h->components);
+			goto out;
+		}
+		for (size_t j = 0; j < NCOLUMNS; j++)
+			if (!strcmp(h->name, frame_columns[j].name))
+				h->known = (long)j;
+		for (uint32_t j = 0; j < k; j++)
+			if (!strcmp(h->name, cols[j].name)) {
+				mrdem_record_error(rec, src, "column '%s' appears twice", h->name);
+				goto out;
+			}
+		if (h->known >= 0) {
+			const struct frame_column *want = &frame_columns[h->known];
+			if (h->type != want->type || h->components != want->components) {
+				mrdem_record_error(rec, src, "column '%s' is %s x %u, want %s x %u",
+						   h->name, column_type_name(h->type), h->components,
+						   column_type_name(want->type), want->components);
+				goto out;
+			}
+			seen[h->known] = 1;
+		}
+		per_particle += size * h->components;
+	}
+	for (size_t j = 0; j < NCOLUMNS; j++)
+		if (!seen[j]) {
+			mrdem_record_error(rec, src, "the frame has no '%s' column", frame_columns[j].name);
+			goto out;
+		}
+	/* Check the count against the bytes present before allocating. */
+	if (!mrdem_cursor_has(&c, n, (size_t)per_particle)) {
+		c.bad = 1;
+		finish(rec, src, &c);
+		goto out;
+	}
+	struct mrdem_particles *p = &f->p;
+	mrdem_particles_reserve(p, n ? n : 1);
+	p->n = n;
+	for (uint32_t k = 0; k < ncols; k++) {
+		struct column_head *h = &cols[k];
+		size_t m = n * h->components;
+		if (h->known < 0) {
+			struct mrdem_column x = {h->name, h->type, h->components,
+						 m * column_type_size(h->type), NULL};
+			x.data = mrdem_xmalloc(x.size ? x.size : 1);
+			mrdem_get_bytes(&c, x.data, x.size);
+			f->extra = mrdem_xrealloc(f->extra, (f->nextra + 1) * sizeof *f->extra);
+			f->extra[f->nextra++] = x;
+			h->name = NULL;
+			continue;
+		}
+		void *v = column_data(p, &frame_columns[h->known]);
+		if (h->type == MRDEM_COLUMN_U32)
+			mrdem_get_u32s(&c, v, m);
+		else if (h->type == MRDEM_COLUMN_U64)
+			mrdem_get_u64s(&c, v, m);
+		else
+			mrdem_get_f64s(&c, v, m);
+	}
+	if (finish(rec, src, &c) || check_frame(rec, src, f))
+		goto out;
+	rc = 0;
+out:
+	for (uint32_t k = 0; k < ncols; k++)
+		free(cols[k].name);
+	free(cols);
+	if (rc)
+		mrdem_frame_release(f);
+	return rc;
+}
+
+/* Version 1 frames: fixed columns (mrdem-info --upgrade). */
+#define FRAME_BYTES_PER_PARTICLE (8 + 4 + 4 + 8 * 15)
+
+int mrdem_decode_frame_v1(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
 {
 	struct mrdem_cursor c;
 	mrdem_cursor_init(&c, rec->data, rec->len);
@@ -243,31 +456,8 @@ int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct m
 	mrdem_get_f64s(&c, p->eps, n);
 	if (finish(rec, src, &c))
 		goto fail;
-	if (!isfinite(f->time)) {
-		mrdem_record_error(rec, src, "time is not finite");
+	if (check_frame(rec, src, f))
 		goto fail;
-	}
-	const struct {
-		const char *what;
-		const double *v;
-		int dim;
-	} fields[] = {{"position", p->pos, 3},   {"orientation", p->quat, 4},
-		      {"velocity", p->vel, 3},   {"angular velocity", p->angvel, 3},
-		      {"density", p->density, 1}, {"epsilon", p->eps, 1}};
-	for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
-		long bad = first_nonfinite(fields[k].v, fields[k].dim * n);
-		if (bad >= 0) {
-			size_t i = (size_t)bad / fields[k].dim;
-			mrdem_record_error(rec, src, "particle %zu (id %llu): %s is not finite", i,
-					   (unsigned long long)p->id[i], fields[k].what);
-			goto fail;
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		if (p->flags[i] & ~(uint32_t)MRDEM_PARTICLE_FLAGS_KNOWN) {
-			mrdem_record_error(rec, src, "particle %zu: unknown flags 0x%x", i, p->flags[i]);
-			goto fail;
-		}
 	return 0;
 fail:
 	mrdem_frame_release(f);
@@ -411,6 +601,33 @@ int mrdem_decode_contacts(const struct mrdem_record *rec, const char *src,
 fail:
 	mrdem_contacts_release(c);
 	return -1;
+}
+
+/* ---- index */
+
+int mrdem_decode_index(const struct mrdem_record *rec, const char *src,
+		       struct mrdem_frame_pos **out, size_t *n_out)
+{
+	struct mrdem_cursor c;
+	mrdem_cursor_init(&c, rec->data, rec->len);
+	uint64_t n = mrdem_get_u64(&c);
+	*out = NULL;
+	*n_out = 0;
+	if (!mrdem_cursor_has(&c, n, 40) || c.len - c.pos != 40 * n)
+		return mrdem_record_error(rec, src, "index record of %zu bytes does not hold its "
+					  "%llu entries (corrupt record)", rec->len,
+					  (unsigned long long)n);
+	struct mrdem_frame_pos *v = mrdem_xmalloc_array(n ? n : 1, sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		v[i].step = mrdem_get_u64(&c);
+		v[i].time = mrdem_get_f64(&c);
+		v[i].record = mrdem_get_u64(&c);
+		v[i].offset = mrdem_get_u64(&c);
+		v[i].zoffset = mrdem_get_u64(&c);
+	}
+	*out = v;
+	*n_out = n;
+	return 0;
 }
 
 /* ---- whole scenes */

@@ -47,6 +47,13 @@ void mrdem_encode_contacts(struct mrdem_buf *b, const struct mrdem_contacts *c);
 int mrdem_decode_contacts(const struct mrdem_record *rec, const char *src,
 			  struct mrdem_contacts *c);
 
+/* ---- frame, version 1 (fixed columns; mrdem-info --upgrade) */
+int mrdem_decode_frame_v1(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f);
+
+/* ---- index: where the frames of a file start (written by the writer) */
+int mrdem_decode_index(const struct mrdem_record *rec, const char *src,
+		       struct mrdem_frame_pos **v, size_t *n);
+
 /* ---- whole scenes */
 
 /* Take a setup, mesh, tree or frame record into the scene (shapes must

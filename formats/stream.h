@@ -1,8 +1,8 @@
 /* The mrdem stream: a gzip-compressed sequence of typed, length-prefixed,
- * checksummed records (specified in docs/stream-format.md).
+ * checksummed records, closed by an end record (docs/stream-format.md).
  *
  * Every tool reads one with mrdem_reader and writes one with mrdem_writer;
- * records a tool does not consume are passed through unchanged. */
+ * formats/filter.h gives the tools one loop over it. */
 #ifndef MRDEM_FORMATS_STREAM_H
 #define MRDEM_FORMATS_STREAM_H
 
@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <zlib.h>
 
-#define MRDEM_STREAM_VERSION 1
+#define MRDEM_STREAM_VERSION 2
 
-/* Record types. Readers pass unknown types through with a warning. */
+/* Record types. */
 enum mrdem_record_type {
 	MRDEM_REC_SETUP = 1,    /* global parameters and analytic planes */
 	MRDEM_REC_MESH = 2,     /* one shape: mesh + mass properties */
@@ -21,26 +21,58 @@ enum mrdem_record_type {
 	MRDEM_REC_PAIRS = 5,    /* broad-phase candidate pairs */
 	MRDEM_REC_CONTACTS = 6, /* narrow-phase contact points */
 	MRDEM_REC_STATS = 7,    /* named counters and timings */
-	MRDEM_REC_KNOWN_MAX = 7,
+	MRDEM_REC_META = 8,     /* how the stream was made: tool, command, scene */
+	MRDEM_REC_INDEX = 9,    /* where each frame starts, for random access */
+	MRDEM_REC_END = 10,     /* record count: the stream is complete */
+	MRDEM_REC_KNOWN_MAX = 10,
 };
+
+/* Record flag bit 0: ancillary. A reader passes an unknown ancillary record
+ * through and refuses an unknown critical one (like PNG's chunks). */
+#define MRDEM_RECORD_ANCILLARY 1u
 
 /* Name of a record type ("mesh", ...) or NULL when unknown. */
 const char *mrdem_record_name(uint32_t type);
+/* The flags every record of a known type carries (ancillary or not). */
+uint32_t mrdem_record_class(uint32_t type);
 
 struct mrdem_record {
 	uint32_t type;
-	uint32_t flags;      /* reserved, 0 */
-	uint64_t index;      /* 0-based position in the stream */
+	uint32_t flags;      /* MRDEM_RECORD_ANCILLARY or 0 */
+	uint64_t index;      /* 0-based position in its stream */
 	uint64_t offset;     /* byte offset of the record header, uncompressed */
+	unsigned segment;    /* which stream of a concatenation, from 0 */
 	size_t len;          /* payload length */
 	unsigned char *data; /* payload, owned by the reader until the next call */
 };
 
+enum {
+	/* An incomplete stream (cut inside a record or before its end record:
+	 * a killed run, or one still being written) ends cleanly after its
+	 * last complete record, with a warning, instead of failing. */
+	MRDEM_READ_RECOVER = 1,
+	/* Accept version 1 streams (mrdem-info --upgrade); frames then need
+	 * mrdem_decode_frame_v1. */
+	MRDEM_READ_V1 = 2,
+};
+
 struct mrdem_reader {
-	gzFile gz;
+	int fd;
+	unsigned flags;      /* MRDEM_READ_* */
 	char *name;          /* for messages: the path or "<stdin>" */
-	uint64_t index;      /* records delivered so far */
+	int gzip;            /* 1 gzip, 0 uncompressed content */
+	z_stream z;          /* input cursor (next_in/avail_in) in both modes */
+	int z_live, fd_eof;
+	int z_done;          /* the last gzip member ended properly */
+	unsigned char *in;   /* compressed input buffer */
+	uint64_t zbytes;     /* compressed bytes consumed before in[] */
+	unsigned version;    /* of the current stream */
+	unsigned segment;    /* streams started so far - 1 */
+	int ended;           /* the current stream's end record was read */
+	uint64_t index;      /* records of the current stream delivered so far */
+	uint64_t records;    /* records delivered in all */
 	uint64_t offset;     /* uncompressed bytes consumed */
+	int incomplete;      /* MRDEM_READ_RECOVER stopped at damage */
 	unsigned char *buf;
 	size_t cap;
 	uint32_t warned[4];  /* bitmap of unknown types already warned about */
@@ -49,10 +81,12 @@ struct mrdem_reader {
 
 /* Open path ("-" or NULL: standard input) and check its header.
  * Returns 0, or -1 with a message. */
-int mrdem_reader_open(struct mrdem_reader *r, const char *path);
-/* Read the next record: 1 delivered, 0 clean end of stream, -1 error (a
- * message names the input, record index and byte offset). After a
- * truncation every complete record before it has been delivered. */
+int mrdem_reader_open(struct mrdem_reader *r, const char *path, unsigned flags);
+/* Read the next record: 1 delivered, 0 clean end of input, -1 error (a
+ * message names the input, record index and byte offset). End records are
+ * delivered too (after checking their count); a record of a new segment
+ * follows a concatenated stream's header. After damage every complete
+ * record before it has been delivered. */
 int mrdem_reader_next(struct mrdem_reader *r, struct mrdem_record *rec);
 void mrdem_reader_close(struct mrdem_reader *r);
 
@@ -62,11 +96,23 @@ enum {
 	MRDEM_WRITE_INCREMENTAL = 1,
 };
 
+/* Where one frame record starts (the index record's entries). */
+struct mrdem_frame_pos {
+	uint64_t step;
+	double time;
+	uint64_t record;     /* index of the record in its stream */
+	uint64_t offset;     /* uncompressed byte offset */
+	uint64_t zoffset;    /* compressed byte offset of a full flush point */
+};
+
 struct mrdem_writer {
 	gzFile gz;
 	char *path;          /* destination, NULL for stdout */
 	char *tmp;           /* temporary file renamed to path on commit */
 	uint64_t index, offset;
+	int seekable;        /* regular file: frames get index entries */
+	size_t nframes, frames_cap;
+	struct mrdem_frame_pos *frames;
 	int failed;
 };
 
@@ -74,11 +120,16 @@ struct mrdem_writer {
  * and write the stream header. */
 int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags);
 int mrdem_writer_put(struct mrdem_writer *w, uint32_t type, const void *data, size_t len);
-/* Pass a record read elsewhere through unchanged. */
+/* Pass a record read elsewhere through unchanged. End records are not
+ * copied: they frame their own stream, and the writer closes its own. */
 int mrdem_writer_put_record(struct mrdem_writer *w, const struct mrdem_record *rec);
 /* Make everything written so far decodable (call at frame boundaries). */
 int mrdem_writer_flush(struct mrdem_writer *w);
-/* Finish the stream; for files, rename the temporary into place. */
+/* Close the current stream with its index and end records and start a new
+ * one in the same output (concatenated streams in, concatenated out). */
+int mrdem_writer_next_stream(struct mrdem_writer *w);
+/* Write the index and end records and finish; for files, rename the
+ * temporary into place. */
 int mrdem_writer_commit(struct mrdem_writer *w);
 /* Give up: close and remove the temporary, leaving no partial output. */
 void mrdem_writer_abort(struct mrdem_writer *w);

@@ -7,8 +7,8 @@
 
 #include "common/narrow/particle_contacts.h"
 #include "common/util/error.h"
+#include "formats/filter.h"
 #include "formats/records.h"
-#include "formats/stream.h"
 
 static const char usage_head[] =
 	"usage: mrdem-contact [options] [INPUT]\n"
@@ -27,39 +27,30 @@ static const char usage_tail[] =
 	"  -h, --help        show this help\n";
 
 struct job {
-	struct mrdem_scene scene;
 	struct mrdem_contact_opts opts;
 	struct mrdem_contact_finder *finder;
-	const char *src;
 	int pending;         /* a frame waits for its contacts */
 	int have_pairs;      /* ... and its pairs arrived */
 	struct mrdem_pairs pairs;
 	int print_stats;
 };
 
-static int put_encoded(struct mrdem_writer *w, uint32_t type, struct mrdem_buf *b)
+/* Contacts of the pending frame, for its pairs (all pairs without). */
+static int emit(struct mrdem_filter *f)
 {
-	int rc = mrdem_writer_put(w, type, b->p, b->len);
-	b->len = 0;
-	return rc;
-}
-
-/* Contacts of the pending frame, for pairs (NULL: all). */
-static int emit(struct job *j, struct mrdem_writer *w, const struct mrdem_pairs *pairs)
-{
+	struct job *j = f->ctx;
 	struct mrdem_contacts c;
 	struct mrdem_contact_counts cnt;
 	mrdem_contacts_init(&c);
 	j->pending = 0;
-	if (j->have_pairs)
-		pairs = &j->pairs;
-	if (mrdem_find_contacts(j->finder, &j->scene, pairs, &j->opts, &c, &cnt)) {
+	if (mrdem_find_contacts(j->finder, &f->scene, j->have_pairs ? &j->pairs : NULL, &j->opts,
+				&c, &cnt)) {
 		mrdem_contacts_release(&c);
-		return mrdem_error("%s: frame of step %llu: contact detection failed", j->src,
-				   (unsigned long long)j->scene.frame.step);
+		return mrdem_error("%s: frame of step %llu: contact detection failed", f->src,
+				   (unsigned long long)f->scene.frame.step);
 	}
 	struct mrdem_stats st;
-	mrdem_stats_init(&st, "mrdem-contact", j->scene.frame.step);
+	mrdem_stats_init(&st, f->tool, f->scene.frame.step);
 	mrdem_contact_counts_stats(&cnt, &st);
 	if (j->print_stats) {
 		fprintf(stderr, "mrdem-contact: step %llu:", (unsigned long long)st.step);
@@ -67,13 +58,7 @@ static int emit(struct job *j, struct mrdem_writer *w, const struct mrdem_pairs 
 			fprintf(stderr, " %s=%.0f", st.names[i], st.values[i]);
 		fprintf(stderr, "\n");
 	}
-	struct mrdem_buf b;
-	mrdem_buf_init(&b);
-	mrdem_encode_contacts(&b, &c);
-	int rc = put_encoded(w, MRDEM_REC_CONTACTS, &b);
-	mrdem_encode_stats(&b, &st);
-	rc = rc || put_encoded(w, MRDEM_REC_STATS, &b);
-	mrdem_buf_release(&b);
+	int rc = mrdem_write_contacts(&f->w, &c) || mrdem_write_stats(&f->w, &st);
 	mrdem_stats_release(&st);
 	mrdem_contacts_release(&c);
 	if (j->have_pairs)
@@ -84,59 +69,36 @@ static int emit(struct job *j, struct mrdem_writer *w, const struct mrdem_pairs 
 
 /* A frame's contacts follow its pairs record and the stats records right
  * after it (the broad phase's), so tools and the driver agree on order. */
-static int run(struct job *j, struct mrdem_reader *r, struct mrdem_writer *w)
+static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct mrdem_record rec;
-	int rc;
-	while ((rc = mrdem_reader_next(r, &rec)) == 1) {
-		if (j->have_pairs && rec.type != MRDEM_REC_STATS && emit(j, w, NULL))
-			return -1;
-		switch (rec.type) {
-		case MRDEM_REC_FRAME:
-			if (j->pending && emit(j, w, NULL))
-				return -1;
-			/* fall through */
-		case MRDEM_REC_SETUP:
-		case MRDEM_REC_MESH:
-		case MRDEM_REC_TREE:
-			if (mrdem_scene_absorb(&j->scene, &rec, j->src) < 0 ||
-			    mrdem_writer_put_record(w, &rec))
-				return -1;
-			j->pending |= rec.type == MRDEM_REC_FRAME;
-			break;
-		case MRDEM_REC_PAIRS:
-			if (mrdem_writer_put_record(w, &rec) ||
-			    mrdem_decode_pairs(&rec, j->src, &j->pairs))
-				return -1;
-			j->have_pairs = 1;
-			if (!j->pending || j->pairs.step != j->scene.frame.step)
-				return mrdem_error("%s: record %llu: pairs of step %llu without their "
-						   "frame", j->src, (unsigned long long)rec.index,
-						   (unsigned long long)j->pairs.step);
-			break;
-		case MRDEM_REC_CONTACTS:
-			break; /* an earlier run's contacts: replaced by ours */
-		case MRDEM_REC_STATS: {
-			/* Drop an earlier mrdem-contact run's counters, keep others'. */
-			struct mrdem_stats st;
-			if (mrdem_decode_stats(&rec, j->src, &st))
-				return -1;
-			int ours = !strcmp(st.source, "mrdem-contact");
-			mrdem_stats_release(&st);
-			if (!ours && mrdem_writer_put_record(w, &rec))
-				return -1;
-			break;
-		}
-		default:
-			if (mrdem_writer_put_record(w, &rec))
-				return -1;
-		}
-	}
-	if (rc < 0)
-		return -1;
-	if (j->pending)
-		return emit(j, w, NULL);
+	struct job *j = f->ctx;
+	if ((j->have_pairs && rec->type != MRDEM_REC_STATS) ||
+	    (j->pending && rec->type == MRDEM_REC_FRAME))
+		return emit(f);
 	return 0;
+}
+
+static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct job *j = f->ctx;
+	if (rec->type == MRDEM_REC_FRAME) {
+		j->pending = 1;
+		return 0;
+	}
+	/* pairs: passed through, and ours to use */
+	if (mrdem_decode_pairs(rec, f->src, &j->pairs))
+		return -1;
+	j->have_pairs = 1;
+	if (!j->pending || j->pairs.step != f->scene.frame.step)
+		return mrdem_error("%s: record %llu: pairs of step %llu without their frame", f->src,
+				   (unsigned long long)rec->index, (unsigned long long)j->pairs.step);
+	return 0;
+}
+
+static int finish(struct mrdem_filter *f)
+{
+	struct job *j = f->ctx;
+	return j->pending ? emit(f) : 0;
 }
 
 int main(int argc, char **argv)
@@ -178,26 +140,19 @@ int main(int argc, char **argv)
 		fputs("mrdem-contact: give at most one input (try 'mrdem-contact --help')\n", stderr);
 		return 2;
 	}
-	struct mrdem_reader r;
-	struct mrdem_writer w;
-	if (mrdem_reader_open(&r, optind < argc ? argv[optind] : "-"))
-		return 1;
-	if (mrdem_writer_open(&w, out, 0)) {
-		mrdem_reader_close(&r);
-		return 1;
-	}
-	j.src = r.name;
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-contact");
+	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
+	f.before = before;
+	f.on_record = take;
+	f.on_end = finish;
+	f.ctx = &j;
 	j.finder = mrdem_contact_finder_new();
-	mrdem_scene_init(&j.scene);
-	int rc = run(&j, &r, &w);
-	if (rc == 0)
-		rc = mrdem_writer_commit(&w);
-	else
-		mrdem_writer_abort(&w);
+	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
 	mrdem_contact_finder_free(j.finder);
 	if (j.have_pairs)
 		mrdem_pairs_release(&j.pairs);
-	mrdem_scene_release(&j.scene);
-	mrdem_reader_close(&r);
+	mrdem_filter_release(&f);
 	return rc == 0 ? 0 : 1;
 }

@@ -8,18 +8,22 @@
 #include "common/mesh/mesh.h"
 #include "common/util/error.h"
 #include "formats/json.h"
+#include "formats/meta.h"
 #include "formats/record_tree.h"
 #include "formats/records.h"
 #include "formats/stream.h"
 
 static const char usage[] =
 	"usage: mrdem-info [--json [--full]] [FILE]\n"
+	"       mrdem-info --upgrade OLD -o NEW\n"
 	"\n"
 	"Describe the records of an mrdem stream (FILE, or standard input).\n"
 	"\n"
 	"  --json    print one JSON document instead of text\n"
 	"  --full    with --json: dump every record completely (vertices, triangles,\n"
 	"            particle states, tree nodes, pairs, contacts)\n"
+	"  --upgrade OLD -o NEW\n"
+	"            rewrite a stream of format version 1 (or 2) as version 2\n"
 	"  -h, --help  show this help\n"
 	"\n"
 	"Exit status: 0 for a complete, valid stream; 1 when the stream is bad or\n"
@@ -31,21 +35,21 @@ struct info {
 	const char *src;
 	struct mrdem_scene scene; /* shapes, for describing frames and trees */
 	uint64_t counts[MRDEM_REC_KNOWN_MAX + 2]; /* last slot: unknown types */
+	unsigned segment; /* stream of a concatenation being described */
 };
 
 static void describe_setup(struct info *in, const struct mrdem_setup *s)
 {
-	static const char *schemes[] = {"explicit-euler", "symplectic-euler", "velocity-verlet",
-					"implicit-euler"};
-	static const char *models[] = {"spring", "spring-dashpot"};
+	/* The decoder checked both enums: the names exist. */
+	const char *scheme = mrdem_scheme_name(s->scheme), *model = mrdem_force_model_name(s->force_model);
 	if (!in->json) {
 		printf("  gravity [%g %g %g], dt %g, steps %llu, scheme %s, output every %llu\n",
 		       s->gravity[0], s->gravity[1], s->gravity[2], s->dt,
-		       (unsigned long long)s->steps, schemes[s->scheme],
+		       (unsigned long long)s->steps, scheme,
 		       (unsigned long long)s->output_every);
 		printf("  contact model %s, stiffness %g, damping %g, friction %g, plane epsilon %g, "
 		       "%u plane(s)\n",
-		       models[s->force_model], s->stiffness, s->damping, s->friction,
+		       model, s->stiffness, s->damping, s->friction,
 		       s->plane_epsilon, s->nplanes);
 		for (uint32_t i = 0; i < s->nplanes; i++)
 			printf("    plane %u: point [%g %g %g] normal [%g %g %g]\n", i,
@@ -55,14 +59,14 @@ static void describe_setup(struct info *in, const struct mrdem_setup *s)
 	}
 	struct mrdem_json *j = &in->j;
 	mrdem_json_kv_nums(j, "gravity", s->gravity, 3);
-	mrdem_json_kv_str(j, "force_model", models[s->force_model]);
+	mrdem_json_kv_str(j, "force_model", model);
 	mrdem_json_kv_num(j, "stiffness", s->stiffness);
 	mrdem_json_kv_num(j, "damping", s->damping);
 	mrdem_json_kv_num(j, "friction", s->friction);
 	mrdem_json_kv_num(j, "plane_epsilon", s->plane_epsilon);
 	mrdem_json_kv_num(j, "dt", s->dt);
 	mrdem_json_kv_uint(j, "steps", s->steps);
-	mrdem_json_kv_str(j, "scheme", schemes[s->scheme]);
+	mrdem_json_kv_str(j, "scheme", scheme);
 	mrdem_json_kv_uint(j, "output_every", s->output_every);
 	mrdem_json_key(j, "planes");
 	mrdem_json_begin_array(j);
@@ -269,13 +273,76 @@ static void describe_stats(struct info *in, const struct mrdem_stats *s)
 	mrdem_json_end_object(j);
 }
 
+static void describe_meta(struct info *in, const struct mrdem_meta *m)
+{
+	if (!in->json) {
+		printf("  made by %s %s\n", m->tool, m->version);
+		for (size_t i = 0; i < m->n; i++) {
+			const char *v = m->values[i], *nl = strchr(v, '\n');
+			if (nl && nl[1]) /* multi-line text (a scene): its size only */
+				printf("    %s: %zu bytes of text (--json shows it)\n", m->keys[i],
+				       strlen(v));
+			else
+				printf("    %s: %.*s\n", m->keys[i], (int)(nl ? nl - v : (long)strlen(v)),
+				       v);
+		}
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_str(j, "tool", m->tool);
+	mrdem_json_kv_str(j, "version", m->version);
+	mrdem_json_key(j, "values");
+	mrdem_json_begin_object(j);
+	for (size_t i = 0; i < m->n; i++)
+		mrdem_json_kv_str(j, m->keys[i], m->values[i]);
+	mrdem_json_end_object(j);
+}
+
+static void describe_index(struct info *in, const struct mrdem_frame_pos *v, size_t n)
+{
+	if (!in->json) {
+		printf("  frame index: %zu frame(s)", n);
+		if (n)
+			printf(", steps %llu .. %llu", (unsigned long long)v[0].step,
+			       (unsigned long long)v[n - 1].step);
+		printf("\n");
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "frames", n);
+	if (in->full) {
+		mrdem_json_key(j, "list");
+		mrdem_json_begin_array(j);
+		for (size_t i = 0; i < n; i++) {
+			mrdem_json_begin_object(j);
+			mrdem_json_kv_uint(j, "step", v[i].step);
+			mrdem_json_kv_num(j, "time", v[i].time);
+			mrdem_json_kv_uint(j, "record", v[i].record);
+			mrdem_json_kv_uint(j, "offset", v[i].offset);
+			mrdem_json_kv_uint(j, "compressed_offset", v[i].zoffset);
+			mrdem_json_end_object(j);
+		}
+		mrdem_json_end_array(j);
+	}
+}
+
 /* Decode one record and describe it; -1 when it does not decode. */
 static int describe(struct info *in, const struct mrdem_record *rec)
 {
 	const char *name = mrdem_record_name(rec->type);
 	in->counts[name ? rec->type : MRDEM_REC_KNOWN_MAX + 1]++;
+	if (rec->segment != in->segment) {
+		/* A concatenation: the next stream has its own shapes. */
+		in->segment = rec->segment;
+		mrdem_scene_release(&in->scene);
+		mrdem_scene_init(&in->scene);
+		if (!in->json)
+			printf("stream %u (concatenated) starts before byte %llu\n", rec->segment + 1,
+			       (unsigned long long)rec->offset);
+	}
 	if (in->json) {
 		mrdem_json_begin_object(&in->j);
+		mrdem_json_kv_uint(&in->j, "stream", rec->segment);
 		mrdem_json_kv_uint(&in->j, "index", rec->index);
 		mrdem_json_kv_str(&in->j, "type", name ? name : "unknown");
 		mrdem_json_kv_uint(&in->j, "type_code", rec->type);
@@ -334,6 +401,28 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 		}
 		break;
 	}
+	case MRDEM_REC_META: {
+		struct mrdem_meta m;
+		if ((rc = mrdem_decode_meta(rec, in->src, &m)) == 0) {
+			describe_meta(in, &m);
+			mrdem_meta_release(&m);
+		}
+		break;
+	}
+	case MRDEM_REC_INDEX: {
+		struct mrdem_frame_pos *v;
+		size_t n;
+		if ((rc = mrdem_decode_index(rec, in->src, &v, &n)) == 0) {
+			describe_index(in, v, n);
+			free(v);
+		}
+		break;
+	}
+	case MRDEM_REC_END:
+		if (!in->json)
+			printf("  end of stream %u: %llu records before it\n", rec->segment + 1,
+			       (unsigned long long)rec->index);
+		break;
 	default:
 		break;
 	}
@@ -342,20 +431,88 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 	return rc;
 }
 
+/* Rewrite a version 1 stream in the current format: frames get their
+ * column table, records their class flags, the stream a meta and an end
+ * record. Version 2 input is copied through the same way. */
+static int upgrade(const char *in, const char *out, int argc, char **argv)
+{
+	struct mrdem_reader r;
+	struct mrdem_writer w;
+	if (mrdem_reader_open(&r, in, MRDEM_READ_V1))
+		return -1;
+	if (mrdem_writer_open(&w, out, 0)) {
+		mrdem_reader_close(&r);
+		return -1;
+	}
+	struct mrdem_meta m;
+	mrdem_meta_init(&m, "mrdem-info", argc, argv);
+	struct mrdem_record rec;
+	int rc, meta_done = 0;
+	unsigned segment = 0;
+	while ((rc = mrdem_reader_next(&r, &rec)) == 1) {
+		if (rec.segment != segment) {
+			segment = rec.segment;
+			meta_done = 0;
+			if (mrdem_writer_next_stream(&w)) {
+				rc = -1;
+				break;
+			}
+		}
+		if (rec.type == MRDEM_REC_META || rec.type == MRDEM_REC_END)
+			rc = mrdem_writer_put_record(&w, &rec);
+		else if (!meta_done && (meta_done = 1) && mrdem_write_meta(&w, &m))
+			rc = -1;
+		if (rc < 0 || rec.type == MRDEM_REC_META || rec.type == MRDEM_REC_END)
+			goto next;
+		if (rec.type == MRDEM_REC_FRAME && r.version == 1) {
+			struct mrdem_frame f;
+			if (mrdem_decode_frame_v1(&rec, r.name, &f) == 0) {
+				rc = mrdem_write_frame(&w, &f);
+				mrdem_frame_release(&f);
+			} else {
+				rc = -1;
+			}
+		} else if (r.version == 1) {
+			/* Version 1 had no classes: unknown types become ancillary. */
+			rc = mrdem_writer_put(&w, rec.type, rec.data, rec.len);
+		} else {
+			rc = mrdem_writer_put_record(&w, &rec);
+		}
+	next:
+		if (rc < 0)
+			break;
+		rc = 1;
+	}
+	if (rc == 0 && !meta_done && mrdem_write_meta(&w, &m))
+		rc = -1;
+	if (rc == 0)
+		rc = mrdem_writer_commit(&w);
+	else
+		mrdem_writer_abort(&w);
+	mrdem_meta_release(&m);
+	mrdem_reader_close(&r);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"full", no_argument, NULL, 'f'},
+		{"upgrade", no_argument, NULL, 'u'},
+		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct info in;
 	memset(&in, 0, sizeof in);
 	mrdem_set_progname(argv[0]);
-	int c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	int c, up = 0;
+	const char *out = NULL;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'u': up = 1; break;
+		case 'o': out = optarg; break;
 		case 'j': in.json = 1; break;
 		case 'f': in.full = 1; break;
 		case 'h': fputs(usage, stdout); return 0;
@@ -371,8 +528,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *path = optind < argc ? argv[optind] : "-";
+	if (up != (out != NULL)) {
+		fputs("mrdem-info: --upgrade and -o go together (try 'mrdem-info --help')\n", stderr);
+		return 2;
+	}
+	if (up)
+		return upgrade(path, out, argc, argv) ? 1 : 0;
 	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, path))
+	if (mrdem_reader_open(&r, path, 0))
 		return 1;
 	in.src = r.name;
 	mrdem_scene_init(&in.scene);
@@ -403,7 +566,7 @@ int main(int argc, char **argv)
 		mrdem_json_bool(&in.j, rc == 0);
 		mrdem_json_end_object(&in.j);
 	} else {
-		printf("%llu records:", (unsigned long long)r.index);
+		printf("%llu records:", (unsigned long long)r.records);
 		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
 			if (in.counts[t])
 				printf(" %llu %s", (unsigned long long)in.counts[t],

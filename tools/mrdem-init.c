@@ -6,6 +6,7 @@
 
 #include "common/scene/scene.h"
 #include "common/util/error.h"
+#include "formats/meta.h"
 #include "formats/records.h"
 #include "formats/scene_yaml.h"
 #include "formats/stream.h"
@@ -62,12 +63,18 @@ int main(int argc, char **argv)
 
 	struct mrdem_writer w;
 	int rc = 1;
-	if (!mrdem_writer_open(&w, out, 0)) {
-		if (mrdem_scene_write(&w, &s))
+	struct mrdem_meta meta;
+	mrdem_meta_init(&meta, "mrdem-init", argc, argv);
+	mrdem_meta_add(&meta, "scene_file", argv[optind]);
+	/* The scene's text, unless it came from standard input (read already). */
+	int bad = strcmp(argv[optind], "-") && mrdem_meta_add_file(&meta, "scene", argv[optind]);
+	if (!bad && !mrdem_writer_open(&w, out, 0)) {
+		if (mrdem_write_meta(&w, &meta) || mrdem_scene_write(&w, &s))
 			mrdem_writer_abort(&w); /* removes the temporary: no partial output */
 		else if (!mrdem_writer_commit(&w)) /* aborts by itself on failure */
 			rc = 0;
 	}
+	mrdem_meta_release(&meta);
 	mrdem_scene_release(&s);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "common/util/error.h"
 #include "formats/bytes.h"
 #include "formats/mesh_files.h"
+#include "formats/meta.h"
 #include "formats/records.h"
 #include "formats/stream.h"
 
@@ -276,11 +277,23 @@ struct shape_out {
 	struct mrdem_mesh *mesh;
 };
 
+/* The command line, for the meta record of the stream written. */
+static int cmd_argc;
+static char **cmd_argv;
+
 static int write_shapes(const char *path, const struct shape_out *s, uint32_t n)
 {
 	struct mrdem_writer w;
 	if (mrdem_writer_open(&w, path, 0))
 		return -1;
+	struct mrdem_meta meta;
+	mrdem_meta_init(&meta, "mrdem-mesh", cmd_argc, cmd_argv);
+	int bad = mrdem_write_meta(&w, &meta);
+	mrdem_meta_release(&meta);
+	if (bad) {
+		mrdem_writer_abort(&w);
+		return -1;
+	}
 	struct mrdem_buf b;
 	mrdem_buf_init(&b);
 	for (uint32_t i = 0; i < n; i++) {
@@ -439,7 +452,7 @@ static int import_stream(struct cmdline *c, const char *path, unsigned flags)
 {
 	const char *only = get_str(c, "shape", NULL), *rename = get_str(c, "name", NULL);
 	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, path))
+	if (mrdem_reader_open(&r, path, 0))
 		return 1;
 	struct shape_out *s = NULL;
 	char **names = NULL;
@@ -589,6 +602,8 @@ static int cmd_export(struct cmdline *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
+	cmd_argc = argc;
+	cmd_argv = argv;
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return 2;

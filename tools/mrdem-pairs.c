@@ -7,9 +7,8 @@
 
 #include "common/broad/broad.h"
 #include "common/util/error.h"
-#include "formats/bytes.h"
+#include "formats/filter.h"
 #include "formats/records.h"
-#include "formats/stream.h"
 
 static const char usage[] =
 	"usage: mrdem-pairs [--method grid|brute] [-o FILE] [INPUT]\n"
@@ -26,38 +25,37 @@ static const char usage[] =
 	"  -o, --output F   output file (default: standard output)\n"
 	"  -h, --help       show this help\n";
 
-static const char source[] = "mrdem-pairs";
+struct job {
+	int method;
+	struct mrdem_broad *broad;
+	struct mrdem_pairs pairs;
+};
 
-/* A stats record written by an earlier mrdem-pairs run: 1, else 0; -1 bad. */
-static int is_own_stats(const struct mrdem_record *rec, const char *src)
+/* After every frame: its pairs and the broad phase's counters. */
+static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct mrdem_stats st;
-	if (mrdem_decode_stats(rec, src, &st))
+	struct job *j = f->ctx;
+	struct mrdem_broad_stats st;
+	if (mrdem_filter_pass(f, rec))
 		return -1;
-	int own = !strcmp(st.source, source);
-	mrdem_stats_release(&st);
-	return own;
+	if (mrdem_broad_phase(j->broad, &f->scene, j->method, &j->pairs, &st))
+		return mrdem_error("%s: record %llu: broad phase of step %llu failed", f->src,
+				   (unsigned long long)rec->index,
+				   (unsigned long long)f->scene.frame.step);
+	struct mrdem_stats stats;
+	mrdem_stats_init(&stats, f->tool, f->scene.frame.step);
+	mrdem_broad_stats_add(&stats, j->method, &st);
+	int rc = mrdem_write_pairs(&f->w, &j->pairs) || mrdem_write_stats(&f->w, &stats) ||
+		 mrdem_writer_flush(&f->w);
+	mrdem_stats_release(&stats);
+	return rc ? -1 : 1;
 }
 
-static int write_pairs(struct mrdem_writer *w, struct mrdem_buf *buf, struct mrdem_broad *broad,
-		       const struct mrdem_scene *scene, int method, struct mrdem_pairs *pairs)
+static int check_end(struct mrdem_filter *f)
 {
-	struct mrdem_broad_stats st;
-	if (mrdem_broad_phase(broad, scene, method, pairs, &st))
-		return -1;
-	buf->len = 0;
-	mrdem_encode_pairs(buf, pairs);
-	if (mrdem_writer_put(w, MRDEM_REC_PAIRS, buf->p, buf->len))
-		return -1;
-	struct mrdem_stats stats;
-	mrdem_stats_init(&stats, source, scene->frame.step);
-	mrdem_broad_stats_add(&stats, method, &st);
-	buf->len = 0;
-	mrdem_encode_stats(buf, &stats);
-	mrdem_stats_release(&stats);
-	if (mrdem_writer_put(w, MRDEM_REC_STATS, buf->p, buf->len))
-		return -1;
-	return mrdem_writer_flush(w);
+	if (f->frames == 0)
+		return mrdem_error("%s: no frame record in the stream (nothing to pair)", f->src);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -90,65 +88,18 @@ int main(int argc, char **argv)
 		fputs("mrdem-pairs: give at most one input (try 'mrdem-pairs --help')\n", stderr);
 		return 2;
 	}
-	const char *in = optind < argc ? argv[optind] : "-";
-
-	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, in))
-		return 1;
-	struct mrdem_writer w;
-	if (mrdem_writer_open(&w, out, 0)) {
-		mrdem_reader_close(&r);
-		return 1;
-	}
-	struct mrdem_scene scene;
-	mrdem_scene_init(&scene);
-	struct mrdem_broad *broad = mrdem_broad_new();
-	struct mrdem_pairs pairs;
-	mrdem_pairs_init(&pairs);
-	struct mrdem_buf buf;
-	mrdem_buf_init(&buf);
-	uint64_t frames = 0;
-
-	struct mrdem_record rec;
-	int rc;
-	while ((rc = mrdem_reader_next(&r, &rec)) == 1) {
-		if (rec.type == MRDEM_REC_PAIRS)
-			continue; /* stale: replaced by ours */
-		if (rec.type == MRDEM_REC_STATS) {
-			int own = is_own_stats(&rec, r.name);
-			if (own < 0) {
-				rc = -1;
-				break;
-			}
-			if (own)
-				continue;
-		}
-		if (mrdem_scene_absorb(&scene, &rec, r.name) < 0 ||
-		    mrdem_writer_put_record(&w, &rec)) {
-			rc = -1;
-			break;
-		}
-		if (rec.type == MRDEM_REC_FRAME) {
-			frames++;
-			if (write_pairs(&w, &buf, broad, &scene, method, &pairs)) {
-				mrdem_error("%s: record %llu: broad phase of step %llu failed", r.name,
-					    (unsigned long long)rec.index,
-					    (unsigned long long)scene.frame.step);
-				rc = -1;
-				break;
-			}
-		}
-	}
-	if (rc == 0 && frames == 0)
-		rc = mrdem_error("%s: no frame record in the stream (nothing to pair)", r.name);
-	if (rc == 0)
-		rc = mrdem_writer_commit(&w);
-	else
-		mrdem_writer_abort(&w);
-	mrdem_reader_close(&r);
-	mrdem_buf_release(&buf);
-	mrdem_pairs_release(&pairs);
-	mrdem_broad_free(broad);
-	mrdem_scene_release(&scene);
+	struct job j = {.method = method, .broad = mrdem_broad_new()};
+	mrdem_pairs_init(&j.pairs);
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-pairs");
+	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME);
+	f.on_record = pair_frame;
+	f.on_end = check_end;
+	f.ctx = &j;
+	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
+	mrdem_filter_release(&f);
+	mrdem_pairs_release(&j.pairs);
+	mrdem_broad_free(j.broad);
 	return rc == 0 ? 0 : 1;
 }

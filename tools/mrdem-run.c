@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include "common/util/parse.h"
 #include "formats/records.h"
 #include "formats/scene_yaml.h"
+#include "formats/filter.h"
+#include "formats/meta.h"
 #include "formats/stream.h"
 
 static const char usage_head[] =
@@ -82,28 +85,70 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* A YAML scene, or the setup, shapes and last frame of a stream. */
+static int count_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	(void)rec;
+	f->ctx = f; /* a frame arrived */
+	return 0;
+}
+
+/* A YAML scene, or the setup, shapes and last complete frame of a stream:
+ * a run killed mid-way resumes from what it wrote. */
 static int load(struct run *r, const char *path)
 {
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml"))
 		return mrdem_scene_load_yaml(path, &r->scene);
-	struct mrdem_reader rd;
-	struct mrdem_record rec;
-	int rc, frames = 0;
-	if (mrdem_reader_open(&rd, path))
-		return -1;
-	while ((rc = mrdem_reader_next(&rd, &rec)) == 1) {
-		int k = mrdem_scene_absorb(&r->scene, &rec, rd.name);
-		if (k < 0) {
-			rc = -1;
-			break;
-		}
-		frames += k && rec.type == MRDEM_REC_FRAME;
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-run");
+	f.read_flags = MRDEM_READ_RECOVER;
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME);
+	f.on_record = count_frame;
+	int rc = mrdem_filter_run(&f, path, NULL, 0, NULL);
+	if (rc == 0 && !f.ctx)
+		rc = mrdem_error("%s: the stream has no frame to start from", path);
+	if (rc == 0 && f.damaged)
+		mrdem_warning("%s: resuming from step %llu (t = %.9g s), the last of %llu complete "
+			      "frame(s)", path, (unsigned long long)f.scene.frame.step,
+			      f.scene.frame.time, (unsigned long long)f.total_frames);
+	if (rc == 0) {
+		mrdem_scene_release(&r->scene);
+		r->scene = f.scene;
+		mrdem_scene_init(&f.scene);
 	}
-	if (rc == 0 && !frames)
-		rc = mrdem_error("%s: the stream has no frame to start from", rd.name);
-	mrdem_reader_close(&rd);
+	mrdem_filter_release(&f);
 	return rc;
+}
+
+/* The meta record: this command, and the scene it ran. */
+static int write_meta(struct run *r, const char *scene, int argc, char **argv)
+{
+	struct mrdem_meta m;
+	mrdem_meta_init(&m, "mrdem-run", argc, argv);
+	mrdem_meta_add(&m, "scene_file", scene);
+	int rc = 0;
+	if (has_suffix(scene, ".yaml") || has_suffix(scene, ".yml"))
+		rc = mrdem_meta_add_file(&m, "scene", scene);
+	rc = rc || mrdem_write_meta(&r->w, &m);
+	mrdem_meta_release(&m);
+	return rc;
+}
+
+/* SIGINT/SIGTERM end the run after the current step, with its frame. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 /* ---- the same step through the separate tools */
@@ -137,7 +182,7 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 	struct mrdem_reader rd;
 	struct mrdem_record rec;
 	int rc;
-	if (mrdem_reader_open(&rd, path))
+	if (mrdem_reader_open(&rd, path, 0))
 		return -1;
 	while ((rc = mrdem_reader_next(&rd, &rec)) == 1) {
 		if (rec.type == MRDEM_REC_FRAME) {
@@ -302,9 +347,16 @@ static int simulate(struct run *r)
 		return -1;
 	r->frames_written = 1;
 	for (uint64_t i = 0;; i++) {
-		int output = i % r->every == 0 || i == r->steps;
+		int output = i % r->every == 0 || i == r->steps || stop_signal;
 		if (output && i > 0 && write_frame(r))
 			return -1;
+		if (stop_signal) {
+			mrdem_error("interrupted by %s after step %llu (t = %.9g s): the output ends "
+				    "with that frame; continue with 'mrdem-run OUTPUT'",
+				    stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+				    (unsigned long long)r->scene.frame.step, r->scene.frame.time);
+			return mrdem_writer_flush(w) ? -1 : 0;
+		}
 		if (r->via_pipes ? pipe_detect(r, output) : mrdem_sim_detect(&r->sim))
 			return -1;
 		if (output && !r->via_pipes && write_detection(&r->sim, w))
@@ -313,7 +365,10 @@ static int simulate(struct run *r)
 			return mrdem_writer_flush(w);
 		uint64_t step = r->scene.frame.step;
 		if (r->via_pipes ? pipe_advance(r, output) : mrdem_sim_advance(&r->sim)) {
-			mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in "
+			if (stop_signal) /* the tools of --via-pipes got the signal too */
+				mrdem_error("interrupted during step %llu", (unsigned long long)step);
+			else
+				mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in "
 				    "the output", (unsigned long long)step, r->scene.frame.time);
 			return -1;
 		}
@@ -469,8 +524,10 @@ int main(int argc, char **argv)
 		r.contact_args = contact_args(&r.opts.contact);
 	}
 	/* Written in place and flushed per frame: a killed run keeps its frames. */
-	if (mrdem_writer_open(&r.w, r.out, MRDEM_WRITE_INCREMENTAL))
+	if (mrdem_writer_open(&r.w, r.out, MRDEM_WRITE_INCREMENTAL) ||
+	    write_meta(&r, argv[optind], argc, argv))
 		goto out;
+	catch_stop_signals();
 	r.t0 = now();
 	rc = simulate(&r);
 	/* Close the stream either way: after a failure it still ends with the
@@ -489,5 +546,7 @@ out:
 	free(r.contact_args);
 	mrdem_sim_release(&r.sim);
 	mrdem_scene_release(&r.scene);
+	if (stop_signal)
+		return 128 + stop_signal;
 	return rc == 0 ? 0 : 1;
 }

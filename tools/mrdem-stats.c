@@ -11,7 +11,7 @@
 #include "common/util/error.h"
 #include "formats/outfile.h"
 #include "formats/records.h"
-#include "formats/stream.h"
+#include "formats/filter.h"
 
 static const char usage[] =
 	"usage: mrdem-stats [--markdown] [-o FILE] [INPUT]\n"
@@ -275,6 +275,21 @@ static int write_table(const char *path, const struct table *t, int markdown)
 	return mrdem_outfile_commit(&of);
 }
 
+struct job {
+	struct mrdem_bodies bodies;
+	struct table t;
+};
+
+static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct job *j = f->ctx;
+	switch (rec->type) {
+	case MRDEM_REC_FRAME: return absorb_frame(&j->t, &f->scene, &j->bodies, f->src, rec);
+	case MRDEM_REC_CONTACTS: return absorb_contacts(&j->t, rec, f->src);
+	default: return absorb_stats(&j->t, rec, f->src);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -300,36 +315,26 @@ int main(int argc, char **argv)
 	}
 	const char *in = optind < argc ? argv[optind] : "-";
 
-	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, in))
-		return 1;
-	struct mrdem_scene scene;
-	mrdem_scene_init(&scene);
-	struct mrdem_bodies bodies;
-	mrdem_bodies_init(&bodies);
-	struct table t = {.ncols = NFIXED};
-	struct mrdem_record rec;
-	int rc;
-	while ((rc = mrdem_reader_next(&r, &rec)) == 1) {
-		int absorbed = mrdem_scene_absorb(&scene, &rec, r.name);
-		if (absorbed < 0 ||
-		    (rec.type == MRDEM_REC_FRAME && absorb_frame(&t, &scene, &bodies, r.name, &rec)) ||
-		    (rec.type == MRDEM_REC_CONTACTS && absorb_contacts(&t, &rec, r.name)) ||
-		    (rec.type == MRDEM_REC_STATS && absorb_stats(&t, &rec, r.name))) {
+	struct job j = {.t = {.ncols = NFIXED}};
+	mrdem_bodies_init(&j.bodies);
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-stats");
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) |
+		  MRDEM_TYPE_BIT(MRDEM_REC_STATS);
+	f.on_record = take;
+	f.ctx = &j;
+	int rc = mrdem_filter_run(&f, in, NULL, argc, argv);
+	/* Damaged input (a run still being written): tabulate what is complete. */
+	if ((rc == 0 || f.damaged) && j.t.nrows == 0) {
+		mrdem_error("%s: no frame, contacts or stats record (nothing to tabulate)", in);
+		rc = -1;
+	} else if (rc == 0 || f.damaged) {
+		qsort(j.t.rows, j.t.nrows, sizeof *j.t.rows, cmp_row);
+		if (write_table(out, &j.t, markdown))
 			rc = -1;
-			break;
-		}
 	}
-	if (rc == 0 && t.nrows == 0)
-		rc = mrdem_error("%s: no frame, contacts or stats record (nothing to tabulate)",
-				 r.name);
-	if (rc == 0) {
-		qsort(t.rows, t.nrows, sizeof *t.rows, cmp_row);
-		rc = write_table(out, &t, markdown);
-	}
-	mrdem_reader_close(&r);
-	mrdem_bodies_release(&bodies);
-	mrdem_scene_release(&scene);
-	table_release(&t);
+	mrdem_bodies_release(&j.bodies);
+	mrdem_filter_release(&f);
+	table_release(&j.t);
 	return rc == 0 ? 0 : 1;
 }

@@ -11,8 +11,8 @@
 #include "common/dynamics/step.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
+#include "formats/filter.h"
 #include "formats/records.h"
-#include "formats/stream.h"
 
 static const char usage[] =
 	"usage: mrdem-step [options] [FILE]\n"
@@ -45,8 +45,6 @@ static const char usage[] =
 	"docs/dynamics.md.\n";
 
 struct job {
-	const char *src;
-	struct mrdem_scene scene;
 	struct mrdem_stepper st;
 	struct mrdem_step_opts opts;
 	int scheme_set, dt_set, no_contacts;
@@ -56,113 +54,85 @@ struct job {
 };
 
 /* Step the pending frame with the pending contacts and write the result. */
-static int step_frame(struct job *j, struct mrdem_writer *w)
+static int step_frame(struct mrdem_filter *f)
 {
+	struct job *j = f->ctx;
 	struct mrdem_step_opts o;
-	mrdem_step_opts_default(&o, &j->scene.setup);
+	mrdem_step_opts_default(&o, &f->scene.setup);
 	if (j->scheme_set)
 		o.scheme = j->opts.scheme;
 	if (j->dt_set)
 		o.dt = j->opts.dt;
 	o.max_energy_growth = j->opts.max_energy_growth;
-	if (mrdem_stepper_step(&j->st, &j->scene, j->have_contacts ? &j->contacts : NULL, &o))
-		return mrdem_error("%s: cannot step the frame of record %llu", j->src,
+	if (mrdem_stepper_step(&j->st, &f->scene, j->have_contacts ? &j->contacts : NULL, &o))
+		return mrdem_error("%s: cannot step the frame of record %llu", f->src,
 				   (unsigned long long)j->frame_index);
-	if (mrdem_write_frame(w, &j->scene.frame))
-		return -1;
 	struct mrdem_stats stats;
-	mrdem_stats_init(&stats, "mrdem-step", j->st.step);
+	mrdem_stats_init(&stats, f->tool, j->st.step);
 	mrdem_stepper_stats(&j->st, &stats);
-	struct mrdem_buf b;
-	mrdem_buf_init(&b);
-	mrdem_encode_stats(&b, &stats);
-	int rc = mrdem_writer_put(w, MRDEM_REC_STATS, b.p, b.len);
-	mrdem_buf_release(&b);
+	int rc = mrdem_write_frame(&f->w, &f->scene.frame) || mrdem_write_stats(&f->w, &stats);
 	mrdem_stats_release(&stats);
 	if (j->have_contacts)
 		mrdem_contacts_release(&j->contacts);
 	j->have_frame = j->have_contacts = 0;
 	j->stepped_any = 1;
-	return rc;
+	return rc ? -1 : 0;
 }
 
-static int take_frame(struct job *j, const struct mrdem_record *rec, struct mrdem_writer *w)
+/* A frame must have had its contacts before the next one replaces it. */
+static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	if (j->have_frame)
+	struct job *j = f->ctx;
+	j->have_setup |= rec->type == MRDEM_REC_SETUP;
+	if (rec->type == MRDEM_REC_FRAME && j->have_frame)
 		return mrdem_error("%s: frame of record %llu has no contacts record before the next "
 				   "frame (record %llu); run mrdem-contact first, or --no-contacts",
-				   j->src, (unsigned long long)j->frame_index,
+				   f->src, (unsigned long long)j->frame_index,
 				   (unsigned long long)rec->index);
-	if (!j->have_setup)
-		return mrdem_error("%s: record %llu: frame before any setup record", j->src,
-				   (unsigned long long)rec->index);
-	if (mrdem_scene_absorb(&j->scene, rec, j->src) != 1)
-		return -1;
-	j->have_frame = 1;
-	j->frame_index = rec->index;
-	if (j->no_contacts || j->have_contacts)
-		return step_frame(j, w);
 	return 0;
 }
 
-static int take_contacts(struct job *j, const struct mrdem_record *rec, struct mrdem_writer *w)
+static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	if (j->no_contacts)
-		return mrdem_error("%s: record %llu: --no-contacts given, but the stream carries "
-				   "contacts",
-				   j->src, (unsigned long long)rec->index);
-	if (j->have_contacts)
-		return mrdem_error("%s: record %llu: a second contacts record for one frame", j->src,
-				   (unsigned long long)rec->index);
-	if (mrdem_decode_contacts(rec, j->src, &j->contacts))
-		return -1;
-	j->have_contacts = 1;
-	if (j->have_frame)
-		return step_frame(j, w);
-	return 0;
-}
-
-static int run(struct job *j, struct mrdem_reader *r, struct mrdem_writer *w)
-{
-	struct mrdem_record rec;
-	int rc;
-	while ((rc = mrdem_reader_next(r, &rec)) == 1) {
-		switch (rec.type) {
-		case MRDEM_REC_SETUP:
-		case MRDEM_REC_MESH:
-			if (mrdem_scene_absorb(&j->scene, &rec, j->src) < 0)
-				return -1;
-			j->have_setup |= rec.type == MRDEM_REC_SETUP;
-			if (mrdem_writer_put_record(w, &rec))
-				return -1;
-			break;
-		case MRDEM_REC_FRAME:
-			if (take_frame(j, &rec, w))
-				return -1;
-			break;
-		case MRDEM_REC_CONTACTS:
-			if (take_contacts(j, &rec, w))
-				return -1;
-			break;
-		case MRDEM_REC_PAIRS:
-			break; /* stale once the particles have moved */
-		default:
-			if (mrdem_writer_put_record(w, &rec))
-				return -1;
-			break;
-		}
+	struct job *j = f->ctx;
+	if (rec->type == MRDEM_REC_FRAME) {
+		if (!j->have_setup)
+			return mrdem_error("%s: record %llu: frame before any setup record", f->src,
+					   (unsigned long long)rec->index);
+		j->have_frame = 1;
+		j->frame_index = rec->index;
+	} else { /* contacts */
+		if (j->no_contacts)
+			return mrdem_error("%s: record %llu: --no-contacts given, but the stream "
+					   "carries contacts", f->src, (unsigned long long)rec->index);
+		if (j->have_contacts)
+			return mrdem_error("%s: record %llu: a second contacts record for one frame",
+					   f->src, (unsigned long long)rec->index);
+		if (mrdem_decode_contacts(rec, f->src, &j->contacts))
+			return -1;
+		j->have_contacts = 1;
 	}
-	if (rc < 0)
-		return -1;
+	if (j->have_frame && (j->no_contacts || j->have_contacts))
+		return step_frame(f);
+	return 0;
+}
+
+static int finish(struct mrdem_filter *f)
+{
+	struct job *j = f->ctx;
 	if (j->have_frame)
 		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
 				   "mrdem-contact first, or --no-contacts",
-				   j->src, (unsigned long long)j->frame_index);
+				   f->src, (unsigned long long)j->frame_index);
 	if (j->have_contacts)
-		return mrdem_error("%s: contacts record for step %llu without a frame", j->src,
+		return mrdem_error("%s: contacts record for step %llu without a frame", f->src,
 				   (unsigned long long)j->contacts.step);
 	if (!j->stepped_any)
-		return mrdem_error("%s: no frame to step", j->src);
+		return mrdem_error("%s: no frame to step", f->src);
+	/* The next stream of a concatenation starts afresh. */
+	j->stepped_any = j->have_setup = 0;
+	mrdem_stepper_release(&j->st);
+	mrdem_stepper_init(&j->st);
 	return 0;
 }
 
@@ -221,27 +191,22 @@ int main(int argc, char **argv)
 		fputs("mrdem-step: give at most one input (try 'mrdem-step --help')\n", stderr);
 		return 2;
 	}
-	const char *in = optind < argc ? argv[optind] : "-";
-	struct mrdem_reader r;
-	struct mrdem_writer w;
-	if (mrdem_reader_open(&r, in))
-		return 1;
-	if (mrdem_writer_open(&w, out, 0)) {
-		mrdem_reader_close(&r);
-		return 1;
-	}
-	j.src = r.name;
-	mrdem_scene_init(&j.scene);
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-step");
+	/* The frame is replaced by the stepped one, the contacts are used up
+	 * and the pairs are stale once the particles have moved. */
+	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) |
+		     MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
+	f.before = before;
+	f.on_record = take;
+	f.on_end = finish;
+	f.ctx = &j;
 	mrdem_stepper_init(&j.st);
-	int rc = run(&j, &r, &w);
-	if (rc == 0)
-		rc = mrdem_writer_commit(&w);
-	else
-		mrdem_writer_abort(&w);
+	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
 	if (j.have_contacts)
 		mrdem_contacts_release(&j.contacts);
 	mrdem_stepper_release(&j.st);
-	mrdem_scene_release(&j.scene);
-	mrdem_reader_close(&r);
+	mrdem_filter_release(&f);
 	return rc == 0 ? 0 : 1;
 }

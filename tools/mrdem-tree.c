@@ -14,8 +14,8 @@
 #include "common/util/error.h"
 #include "common/util/parse.h"
 #include "formats/record_tree.h"
+#include "formats/filter.h"
 #include "formats/records.h"
-#include "formats/stream.h"
 
 static const char usage[] =
 	"usage: mrdem-tree [OPTIONS] [INPUT]\n"
@@ -70,8 +70,8 @@ struct run {
 	struct mrdem_tree_params params;
 	int rebuild, verify, verbose;
 	const char *src;
-	struct mrdem_scene scene;
-	struct mrdem_writer w;
+	struct mrdem_scene *scene;
+	struct mrdem_writer *w;
 	long pending;    /* shape whose mesh was just written, -1 none */
 	uint32_t built, kept;
 };
@@ -96,7 +96,7 @@ static int finish_pending(struct run *r)
 {
 	if (r->pending < 0)
 		return 0;
-	struct mrdem_shape *sh = &r->scene.shapes[r->pending];
+	struct mrdem_shape *sh = &r->scene->shapes[r->pending];
 	r->pending = -1;
 	if (sh->tree) {
 		r->kept++;
@@ -117,35 +117,51 @@ static int finish_pending(struct run *r)
 	}
 	if (r->verify && verify_tree(r, sh))
 		return -1;
-	return mrdem_write_tree(&r->w, sh->id, sh->tree);
+	return mrdem_write_tree(r->w, sh->id, sh->tree);
 }
 
-static int process(struct run *r, const struct mrdem_record *rec)
+static struct run *run_of(struct mrdem_filter *f)
 {
-	switch (rec->type) {
-	case MRDEM_REC_MESH:
-		if (finish_pending(r) || mrdem_scene_absorb(&r->scene, rec, r->src) < 0 ||
-		    mrdem_writer_put_record(&r->w, rec))
-			return -1;
-		r->pending = r->scene.nshapes - 1;
-		return 0;
-	case MRDEM_REC_TREE: {
-		if (r->rebuild)
-			return 0; /* dropped: its shape gets a new one */
+	struct run *r = f->ctx;
+	r->src = f->src;
+	r->scene = &f->scene;
+	r->w = &f->w;
+	return r;
+}
+
+/* Every record but the pending shape's own tree ends the wait for it. */
+static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct run *r = run_of(f);
+	if (rec->type == MRDEM_REC_TREE && !r->rebuild) {
 		uint32_t id = mrdem_tree_record_shape(rec);
 		if (r->pending < 0 || id != (uint32_t)r->pending)
 			return mrdem_record_error(rec, r->src, "tree for shape %u does not follow "
 						  "that shape's mesh record", id);
-		if (mrdem_scene_absorb(&r->scene, rec, r->src) < 0 ||
-		    mrdem_writer_put_record(&r->w, rec))
-			return -1;
+		return 0;
+	}
+	return finish_pending(r);
+}
+
+static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct run *r = run_of(f);
+	if (rec->type == MRDEM_REC_MESH)
+		r->pending = r->scene->nshapes - 1;
+	else if (rec->type == MRDEM_REC_TREE && !r->rebuild)
 		return finish_pending(r);
-	}
-	default:
-		if (finish_pending(r))
-			return -1;
-		return mrdem_writer_put_record(&r->w, rec);
-	}
+	return 0;
+}
+
+static int finish(struct mrdem_filter *f)
+{
+	struct run *r = run_of(f);
+	if (finish_pending(r))
+		return -1;
+	if (r->scene->nshapes == 0)
+		return mrdem_error("%s: no mesh record in the stream (nothing to build a tree for)",
+				   r->src);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -212,35 +228,18 @@ int main(int argc, char **argv)
 		fputs("try 'mrdem-tree --help'\n", stderr);
 		return 2;
 	}
-	const char *in = optind < argc ? argv[optind] : "-";
-	struct mrdem_reader rd;
-	if (mrdem_reader_open(&rd, in))
-		return 1;
-	r.src = rd.name;
-	if (mrdem_writer_open(&r.w, out, 0)) {
-		mrdem_reader_close(&rd);
-		return 1;
-	}
-	mrdem_scene_init(&r.scene);
-	struct mrdem_record rec;
-	int rc;
-	while ((rc = mrdem_reader_next(&rd, &rec)) == 1)
-		if (process(&r, &rec)) {
-			rc = -1;
-			break;
-		}
-	if (rc == 0)
-		rc = finish_pending(&r);
-	if (rc == 0 && r.scene.nshapes == 0)
-		rc = mrdem_error("%s: no mesh record in the stream (nothing to build a tree for)",
-				 r.src);
-	if (rc == 0)
-		rc = mrdem_writer_commit(&r.w);
-	else
-		mrdem_writer_abort(&r.w);
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-tree");
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_MESH) | MRDEM_TYPE_BIT(MRDEM_REC_TREE);
+	if (r.rebuild) /* trees in the input are dropped: their shapes get new ones */
+		f.replaces = f.no_absorb = MRDEM_TYPE_BIT(MRDEM_REC_TREE);
+	f.before = before;
+	f.on_record = take;
+	f.on_end = finish;
+	f.ctx = &r;
+	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
 	if (rc == 0 && r.verbose)
 		fprintf(stderr, "mrdem-tree: %u tree(s) built, %u kept\n", r.built, r.kept);
-	mrdem_reader_close(&rd);
-	mrdem_scene_release(&r.scene);
+	mrdem_filter_release(&f);
 	return rc == 0 ? 0 : 1;
 }

@@ -9,7 +9,7 @@
 
 #include "common/util/error.h"
 #include "formats/records.h"
-#include "formats/stream.h"
+#include "formats/filter.h"
 #include "formats/vtk.h"
 
 static const char usage[] =
@@ -128,6 +128,62 @@ static void merge_contacts(struct mrdem_contacts *dst, const struct mrdem_contac
 		*mrdem_contacts_push(dst) = src->c[k];
 }
 
+struct job {
+	struct run *run;
+	struct mrdem_contacts pending;  /* contacts of the current frame */
+	int have_pending;
+	size_t nframes, ncontact_files;
+	uint64_t unmatched, first_unmatched;
+};
+
+static int flush_contacts(struct mrdem_filter *f)
+{
+	struct job *j = f->ctx;
+	if (!j->have_pending)
+		return 0;
+	if (write_contacts(j->run, &j->pending, f->scene.frame.time, j->nframes - 1))
+		return -1;
+	j->ncontact_files++;
+	j->pending.n = 0;
+	j->have_pending = 0;
+	return 0;
+}
+
+static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	return rec->type == MRDEM_REC_FRAME ? flush_contacts(f) : 0;
+}
+
+static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct job *j = f->ctx;
+	if (rec->type == MRDEM_REC_FRAME) {
+		if (write_frame(j->run, &f->scene, j->nframes))
+			return mrdem_error("%s: record %llu: frame of step %llu not written", f->src,
+					   (unsigned long long)rec->index,
+					   (unsigned long long)f->scene.frame.step);
+		j->nframes++;
+		return 0;
+	}
+	struct mrdem_contacts cs;
+	if (mrdem_decode_contacts(rec, f->src, &cs))
+		return -1;
+	if (f->frames && cs.step == f->scene.frame.step) {
+		merge_contacts(&j->pending, &cs);
+		j->pending.step = cs.step;
+		j->have_pending = 1;
+	} else if (j->unmatched++ == 0) {
+		j->first_unmatched = rec->index;
+	}
+	mrdem_contacts_release(&cs);
+	return 0;
+}
+
+static int finish(struct mrdem_filter *f)
+{
+	return flush_contacts(f);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -157,85 +213,39 @@ int main(int argc, char **argv)
 	}
 	const char *in = optind < argc ? argv[optind] : "-";
 
-	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, in))
+	if (make_dir(run.dir))
 		return 1;
-	if (make_dir(run.dir)) {
-		mrdem_reader_close(&r);
-		return 1;
-	}
 	run.pvd_path = path_in(run.dir, "series.pvd");
-
-	struct mrdem_scene scene;
-	mrdem_scene_init(&scene);
-	struct mrdem_contacts pending;  /* contacts of the current frame */
-	mrdem_contacts_init(&pending);
-	int have_pending = 0;
-	size_t nframes = 0, ncontact_files = 0;
-	uint64_t unmatched = 0, first_unmatched = 0;
-
-	struct mrdem_record rec;
-	int rc;
-	while ((rc = mrdem_reader_next(&r, &rec)) == 1) {
-		if (rec.type == MRDEM_REC_FRAME && have_pending) {
-			if (write_contacts(&run, &pending, scene.frame.time, nframes - 1)) {
-				rc = -1;
-				break;
-			}
-			ncontact_files++;
-			pending.n = 0;
-			have_pending = 0;
-		}
-		if (mrdem_scene_absorb(&scene, &rec, r.name) < 0) {
-			rc = -1;
-			break;
-		}
-		if (rec.type == MRDEM_REC_FRAME) {
-			if (write_frame(&run, &scene, nframes)) {
-				mrdem_error("%s: record %llu: frame of step %llu not written", r.name,
-					    (unsigned long long)rec.index,
-					    (unsigned long long)scene.frame.step);
-				rc = -1;
-				break;
-			}
-			nframes++;
-		} else if (rec.type == MRDEM_REC_CONTACTS) {
-			struct mrdem_contacts cs;
-			if (mrdem_decode_contacts(&rec, r.name, &cs)) {
-				rc = -1;
-				break;
-			}
-			if (nframes && cs.step == scene.frame.step) {
-				merge_contacts(&pending, &cs);
-				pending.step = cs.step;
-				have_pending = 1;
-			} else if (unmatched++ == 0) {
-				first_unmatched = rec.index;
-			}
-			mrdem_contacts_release(&cs);
-		}
+	struct job j = {.run = &run};
+	mrdem_contacts_init(&j.pending);
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-vtk");
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
+	f.before = before;
+	f.on_record = take;
+	f.on_end = finish;
+	f.ctx = &j;
+	int rc = mrdem_filter_run(&f, in, NULL, argc, argv);
+	/* Damaged input: the frames before the damage are kept, with their series. */
+	if ((rc == 0 || f.damaged) && j.nframes == 0) {
+		mrdem_error("%s: no frame record in the stream (nothing to draw)", in);
+		rc = -1;
+		f.damaged = 0;
 	}
-	if (rc == 0 && have_pending) {
-		rc = write_contacts(&run, &pending, scene.frame.time, nframes - 1);
-		ncontact_files += rc == 0;
-	}
-	if (rc == 0 && nframes == 0)
-		rc = mrdem_error("%s: no frame record in the stream (nothing to draw)", r.name);
-	if (rc == 0)
-		rc = mrdem_vtk_write_pvd(run.pvd_path, run.pvd, run.npvd);
-	if (rc == 0 && unmatched)
+	if ((rc == 0 || f.damaged) && mrdem_vtk_write_pvd(run.pvd_path, run.pvd, run.npvd))
+		rc = -1, f.damaged = 0;
+	if (rc == 0 && j.unmatched)
 		mrdem_warning("%s: %llu contacts record(s), the first record %llu, do not follow a "
 			      "frame of their step; not written",
-			      r.name, (unsigned long long)unmatched,
-			      (unsigned long long)first_unmatched);
-	if (rc == 0 && isatty(STDERR_FILENO))
+			      in, (unsigned long long)j.unmatched,
+			      (unsigned long long)j.first_unmatched);
+	if ((rc == 0 || f.damaged) && isatty(STDERR_FILENO))
 		fprintf(stderr, "mrdem-vtk: %zu frame(s), %zu with contacts: open %s in ParaView\n",
-			nframes, ncontact_files, run.pvd_path);
-	if (rc != 0)
+			j.nframes, j.ncontact_files, run.pvd_path);
+	if (rc != 0 && !f.damaged)
 		remove_created(&run);
-	mrdem_reader_close(&r);
-	mrdem_contacts_release(&pending);
-	mrdem_scene_release(&scene);
+	mrdem_contacts_release(&j.pending);
+	mrdem_filter_release(&f);
 	run_release(&run);
 	return rc == 0 ? 0 : 1;
 }

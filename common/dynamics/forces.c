@@ -150,7 +150,7 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 		delta = fmin(c->depth, epssum);
 		k = set->stiffness * sqrt(m_eff) / epssum;
 		fn = k * delta;
-	} else {
+	} else { /* MRDEM_FORCE_SPRING_DASHPOT; the stepper refuses others */
 		delta = c->depth;
 		k = set->stiffness;
 		fn = fmax(k * delta - set->damping * m_eff * vn, 0.0);

@@ -4,28 +4,6 @@
 
 #include "common/geom/vec3.h"
 
-static const char *const scheme_names[] = {
-	[MRDEM_SCHEME_EXPLICIT_EULER] = "explicit-euler",
-	[MRDEM_SCHEME_SYMPLECTIC_EULER] = "symplectic-euler",
-	[MRDEM_SCHEME_VELOCITY_VERLET] = "velocity-verlet",
-	[MRDEM_SCHEME_IMPLICIT_EULER] = "implicit-euler",
-};
-
-const char *mrdem_scheme_name(int scheme)
-{
-	if (scheme < 0 || (size_t)scheme >= sizeof scheme_names / sizeof *scheme_names)
-		return NULL;
-	return scheme_names[scheme];
-}
-
-int mrdem_scheme_parse(const char *name)
-{
-	for (size_t k = 0; k < sizeof scheme_names / sizeof *scheme_names; k++)
-		if (!strcmp(name, scheme_names[k]))
-			return (int)k;
-	return -1;
-}
-
 /* v += h F/m and L = I_w w + h T; returns L. */
 static void kick(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
 		 const double F[3], const double T[3], double h, double L[3])

@@ -24,11 +24,7 @@
 #include "common/scene/scene.h"
 
 
-/* "explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"
- * (the spellings of scene files), or NULL for an unknown value. */
-const char *mrdem_scheme_name(int scheme);
-/* Scheme of a name, or -1. */
-int mrdem_scheme_parse(const char *name);
+/* Scheme names: mrdem_scheme_name()/_parse() in common/scene/scene.h. */
 
 /* Apply particle i's pending half kick, if any, with force F and torque T
  * evaluated at its current position: afterwards its velocities belong to

@@ -33,8 +33,12 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 	mrdem_stepper_init(st);
 }
 
-static int check_opts(const struct mrdem_step_opts *o, uint64_t step)
+static int check_opts(const struct mrdem_step_opts *o, const struct mrdem_setup *s,
+		      uint64_t step)
 {
+	if (!mrdem_force_model_name(s->force_model))
+		return mrdem_error("step %llu: unknown force model %d", (unsigned long long)step,
+				   s->force_model);
 	const char *name = mrdem_scheme_name(o->scheme);
 	if (o->scheme != MRDEM_SCHEME_EXPLICIT_EULER && o->scheme != MRDEM_SCHEME_SYMPLECTIC_EULER &&
 	    o->scheme != MRDEM_SCHEME_VELOCITY_VERLET)
@@ -126,7 +130,7 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	st->dt = o->dt;
 	st->scheme = o->scheme;
 	st->contacts = c ? c->n : 0;
-	if (check_opts(o, fr->step))
+	if (check_opts(o, &s->setup, fr->step))
 		return -1;
 	if (c && c->step != fr->step)
 		return mrdem_error("the contacts are for step %llu but the frame is at step %llu; "

@@ -7,6 +7,42 @@
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 
+static const char *const scheme_names[] = {
+	[MRDEM_SCHEME_EXPLICIT_EULER] = "explicit-euler",
+	[MRDEM_SCHEME_SYMPLECTIC_EULER] = "symplectic-euler",
+	[MRDEM_SCHEME_VELOCITY_VERLET] = "velocity-verlet",
+	[MRDEM_SCHEME_IMPLICIT_EULER] = "implicit-euler",
+};
+static const char *const force_model_names[] = {
+	[MRDEM_FORCE_SPRING] = "spring",
+	[MRDEM_FORCE_SPRING_DASHPOT] = "spring-dashpot",
+};
+
+static const char *name_of(const char *const *names, size_t n, int v)
+{
+	return v >= 0 && (size_t)v < n ? names[v] : NULL;
+}
+
+static int parse_name(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (name && !strcmp(name, names[i]))
+			return (int)i;
+	return -1;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+const char *mrdem_scheme_name(int v) { return name_of(scheme_names, COUNT(scheme_names), v); }
+int mrdem_scheme_parse(const char *s) { return parse_name(scheme_names, COUNT(scheme_names), s); }
+const char *mrdem_force_model_name(int v)
+{
+	return name_of(force_model_names, COUNT(force_model_names), v);
+}
+int mrdem_force_model_parse(const char *s)
+{
+	return parse_name(force_model_names, COUNT(force_model_names), s);
+}
+
 void mrdem_setup_default(struct mrdem_setup *s)
 {
 	memset(s, 0, sizeof *s);
@@ -83,11 +119,20 @@ void mrdem_frame_init(struct mrdem_frame *f)
 	f->step = 0;
 	f->time = 0.0;
 	mrdem_particles_init(&f->p);
+	f->nextra = 0;
+	f->extra = NULL;
 }
 
 void mrdem_frame_release(struct mrdem_frame *f)
 {
 	mrdem_particles_release(&f->p);
+	for (size_t i = 0; i < f->nextra; i++) {
+		free(f->extra[i].name);
+		free(f->extra[i].data);
+	}
+	free(f->extra);
+	f->nextra = 0;
+	f->extra = NULL;
 }
 
 void mrdem_scene_init(struct mrdem_scene *s)

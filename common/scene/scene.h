@@ -80,11 +80,25 @@ struct mrdem_particles {
 	double *eps;         /* n, absolute halo width, m */
 };
 
+/* A per-particle column of a frame record that this build does not know
+ * (written by a newer tool): kept as read and written back unchanged, so
+ * older tools in a pipeline do not lose it. */
+struct mrdem_column {
+	char *name;
+	uint32_t type;        /* MRDEM_COLUMN_* */
+	uint32_t components;
+	size_t size;          /* bytes: n * components * the type's size */
+	unsigned char *data;  /* little-endian values as in the stream */
+};
+enum { MRDEM_COLUMN_U32 = 1, MRDEM_COLUMN_U64 = 2, MRDEM_COLUMN_F64 = 3 };
+
 /* One snapshot in time. */
 struct mrdem_frame {
 	uint64_t step;
 	double time;
 	struct mrdem_particles p;
+	size_t nextra;
+	struct mrdem_column *extra;
 };
 
 struct mrdem_scene {
@@ -93,6 +107,14 @@ struct mrdem_scene {
 	struct mrdem_shape *shapes;
 	struct mrdem_frame frame;
 };
+
+/* The one name table of each enum: names as in scenes and on command
+ * lines ("velocity-verlet"); NULL for a value out of range. *_parse
+ * returns the value, or -1 for an unknown name. */
+const char *mrdem_scheme_name(int scheme);
+int mrdem_scheme_parse(const char *name);
+const char *mrdem_force_model_name(int model);
+int mrdem_force_model_parse(const char *name);
 
 void mrdem_setup_default(struct mrdem_setup *s);
 void mrdem_setup_release(struct mrdem_setup *s);

@@ -13,7 +13,7 @@ import argparse, gzip, json, math, random, struct
 import os, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from mrdem_stream import HEADER, PLANE_ID, f64s, record, records, s  # noqa: E402
+from mrdem_stream import HEADER, PLANE_ID, f64s, finish, record, records, s, with_columns  # noqa: E402
 
 
 def setup_payload(planes, plane_epsilon, gravity=(0.0, 0.0, -9.81)):
@@ -176,7 +176,7 @@ def main():
                       "quat": [1.0, 0.0, 0.0, 0.0], "vel": [0.0] * 3, "angvel": [0.0] * 3,
                       "density": 1.0, "eps": 0.01})
         step, time = 10 * f, 10 * f * 1e-4
-        stream += record(4, frame_payload(step, time, parts))
+        stream += record(4, with_columns(frame_payload(step, time, parts)))
         fr = {"step": step, "time": time, "particles": parts,
               "pairs": None if a.no_reference else reference_pairs(shapes, parts, planes, plane_epsilon)}
         if a.contacts:
@@ -194,7 +194,7 @@ def main():
         doc["frames"].append(fr)
 
     with open(a.out, "wb") as fh:
-        fh.write(gzip.compress(stream, compresslevel=1, mtime=0))
+        fh.write(gzip.compress(finish(stream), compresslevel=1, mtime=0))
     with open(a.json, "w") as fh:
         json.dump(doc, fh)
 

@@ -18,7 +18,7 @@ passed through or dropped, the new frame, the stats record."""
 import argparse, gzip, json, math, os, struct, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from mrdem_stream import HEADER, PLANE_ID, f64s, record, records, s  # noqa: E402
+from mrdem_stream import HEADER, PLANE_ID, f64s, finish, record, records, s, with_columns  # noqa: E402
 
 SCHEMES = ["explicit-euler", "symplectic-euler", "velocity-verlet"]
 MODELS = ["spring", "spring-dashpot"]
@@ -170,7 +170,7 @@ def gen(a):
     for k, sh in enumerate(shapes):
         out += record(2, mesh_payload(k, sh))
     out += record(7, OLD_STATS)
-    out += record(4, frame_payload(step, time, parts))
+    out += record(4, with_columns(frame_payload(step, time, parts)))
     out += record(5, struct.pack("<QQ", step, 1) + struct.pack("<QQ", 5, 9))
     if not a.no_contacts:
         cstep = step if a.contact_step is None else a.contact_step
@@ -181,7 +181,7 @@ def gen(a):
         out += record(6, p)
     out += record(99, b"future record")
     with open(a.out, "wb") as f:
-        f.write(gzip.compress(out))
+        f.write(gzip.compress(finish(out)))
     doc = {"setup": d, "shapes": shapes, "step": step, "time": time, "particles": parts,
            "contacts": [] if a.no_contacts else contacts}
     with open(a.json, "w") as f:

@@ -23,21 +23,21 @@ expect_success "info --json reports the tetrahedron's exact mass properties" '
 
 expect_success "info --json --full dumps particle states, pairs and contacts" '
 	mrdem-info --json --full "$G/good-scene.mrd" >s.json &&
-	assert_eq "$(json_get s.json "d[\"records\"][2][\"state\"][1][\"position\"]")" "[2.5, 0, 0]" &&
-	assert_eq "$(json_get s.json "d[\"records\"][4][\"list\"][1][1]")" 18446744073709551615 plane-id &&
-	assert_eq "$(json_get s.json "d[\"records\"][5][\"list\"][0][\"depth\"]")" 0.008 depth &&
+	assert_eq "$(json_get s.json "d[\"records\"][3][\"state\"][1][\"position\"]")" "[2.5, 0, 0]" &&
+	assert_eq "$(json_get s.json "d[\"records\"][5][\"list\"][1][1]")" 18446744073709551615 plane-id &&
+	assert_eq "$(json_get s.json "d[\"records\"][6][\"list\"][0][\"depth\"]")" 0.008 depth &&
 	assert_eq "$(json_get s.json "d[\"counts\"][\"frame\"]")" 1'
 
 expect_success "truncated stream: complete records are still described" '
 	mrdem-info --json "$G/bad-truncated-record.mrd" >t.json 2>/dev/null; rc=$?
 	assert_eq $rc 1 &&
-	assert_eq "$(json_get t.json "len(d[\"records\"])")" 5 records &&
+	assert_eq "$(json_get t.json "len(d[\"records\"])")" 6 records &&
 	assert_eq "$(json_get t.json "d[\"complete\"]")" False'
 
 expect_success "streams read from a pipe and from zcat output" '
 	cat "$G/good-scene.mrd" | mrdem-info >a.txt &&
 	zcat "$G/good-scene.mrd" | mrdem-info >b.txt &&
-	assert_grep "6 records: 1 setup 1 mesh 1 frame 1 pairs 1 contacts 1 stats" a.txt &&
+	assert_grep "8 records: 1 setup 1 mesh 1 frame 1 pairs 1 contacts 1 stats 1 meta 1 end" a.txt &&
 	cmp a.txt b.txt'
 
 expect_success "a record type from a newer version survives the whole pipeline" '

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Independent reader and writer of the mrdem stream (docs/stream-format.md),
-used by the tests to check the C tools against the document and to build
-inputs for them. Usage: mrdem_stream.py FILE  -> prints one line per
-record: TYPE LENGTH, and exits 1 on any framing or checksum problem."""
+"""Independent reader and writer of the mrdem stream, format version 2
+(docs/stream-format.md), used by the tests to check the C tools against the
+document and to build inputs for them. Usage: mrdem_stream.py FILE  ->
+prints one line per record: TYPE LENGTH, and exits 1 on any framing or
+checksum problem.
+
+Frames are handled in the fixed column order of this build (id, shape,
+flags, position, orientation, velocity, angular_velocity, density,
+epsilon): with_columns() adds the column table a version 2 frame carries,
+records() strips it again."""
 import gzip, struct, sys, zlib
 
 MAGIC = b"\x89MRDEM\r\n"
-HEADER = MAGIC + struct.pack("<II", 1, 0)
+HEADER = MAGIC + struct.pack("<II", 2, 0)
 PLANE_ID = lambda k: 2**64 - 1 - k
-
-
-def record(rtype, payload):
-    """One framed record: header, payload, CRC-32."""
-    head = struct.pack("<IIQ", rtype, 0, len(payload))
-    return head + payload + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF)
+ANCILLARY = {7, 8, 9}  # stats, meta, index
+META, INDEX, END = 8, 9, 10
+COLUMNS = [("id", 2, 1), ("shape", 1, 1), ("flags", 1, 1), ("position", 3, 3),
+           ("orientation", 3, 4), ("velocity", 3, 3), ("angular_velocity", 3, 3),
+           ("density", 3, 1), ("epsilon", 3, 1)]
 
 
 def s(text):
@@ -22,35 +27,92 @@ def s(text):
     return struct.pack("<I", len(b)) + b
 
 
+COLUMN_TABLE = struct.pack("<I", len(COLUMNS)) + b"".join(
+    s(n) + struct.pack("<II", t, k) for n, t, k in COLUMNS)
+
+
+def record(rtype, payload, flags=None):
+    """One framed record: header (with the type's class flag), payload, CRC-32."""
+    if flags is None:
+        flags = 1 if rtype in ANCILLARY or rtype > END else 0
+    head = struct.pack("<IIQ", rtype, flags, len(payload))
+    return head + payload + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF)
+
+
+def with_columns(fixed):
+    """A version 2 frame payload from step, time, n and the fixed columns."""
+    return fixed[:24] + COLUMN_TABLE + fixed[24:]
+
+
+def finish(stream):
+    """Close a stream (HEADER + records) with its end record."""
+    count = sum(1 for _ in _walk(stream))
+    return stream + record(END, struct.pack("<QQ", count, 0))
+
+
 def f64s(v):
     """A sequence of little-endian doubles."""
     return struct.pack("<%dd" % len(v), *v)
 
 
-def records(data):
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
+def _walk(data):
     pos = 0
     while pos < len(data):
         if data[pos:pos + 8] == MAGIC:
             version, flags = struct.unpack_from("<II", data, pos + 8)
-            if version != 1 or flags:
+            if version != 2 or flags:
                 raise ValueError("bad header at %d" % pos)
             pos += 16
             continue
         rtype, flags, length = struct.unpack_from("<IIQ", data, pos)
         payload = data[pos + 16:pos + 16 + length]
         (crc,) = struct.unpack_from("<I", data, pos + 16 + length)
-        if len(payload) != length or zlib.crc32(data[pos:pos + 16 + length]) != crc or flags:
+        if len(payload) != length or zlib.crc32(data[pos:pos + 16 + length]) != crc or flags & ~1:
             raise ValueError("bad record at byte %d" % pos)
         yield rtype, payload
         pos += 20 + length
 
 
+def records(data, everything=False):
+    """(type, payload) of each record; frames in the fixed column order.
+    Meta, index and end records are left out unless everything is set."""
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    for rtype, payload in _walk(data):
+        if rtype in (META, INDEX, END) and not everything:
+            continue
+        if rtype == 4:
+            if payload[24:24 + len(COLUMN_TABLE)] != COLUMN_TABLE:
+                raise ValueError("frame columns differ from this helper's fixed order")
+            payload = payload[:24] + payload[24 + len(COLUMN_TABLE):]
+        yield rtype, payload
+
+
+def same_content(a, b):
+    """Whether two streams hold the same records, meta records aside (they
+    name the command line, which differs in its file names) and the index
+    (its compressed offsets move with the meta records)."""
+    def content(path):
+        return [(t, p[:8] if t == END else p)  # the end's count, not its offset
+                for t, p in records(open(path, "rb").read(), everything=True)
+                if t not in (META, INDEX)]
+    ra, rb = content(a), content(b)
+    for k, (x, y) in enumerate(zip(ra, rb)):
+        if x != y:
+            print("%s and %s differ in record %d (types %d, %d)" % (a, b, k, x[0], y[0]))
+            return False
+    if len(ra) != len(rb):
+        print("%s has %d records, %s %d" % (a, len(ra), b, len(rb)))
+        return False
+    return True
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--same":
+        sys.exit(0 if same_content(sys.argv[2], sys.argv[3]) else 1)
     with open(sys.argv[1], "rb") as f:
         data = f.read()
     if data[:2] != b"\x1f\x8b":
         sys.exit("not gzip")
-    for rtype, payload in records(data):
+    for rtype, payload in records(data, everything=True):
         print(rtype, len(payload))

@@ -54,6 +54,11 @@ assert_near() { # got want tol [what]
 assert_grep() { # pattern file
 	grep -q -- "$1" "$2" || { echo "'$1' not found in $2:"; head -5 "$2"; return 1; }
 }
+# Two streams hold the same records, their meta and index records aside
+# (those name the command, whose file names differ, and its offsets).
+same_stream() { # a.mrd b.mrd
+	python3 "$TOP/tests/lib/mrdem_stream.py" --same "$1" "$2"
+}
 # Read a value from JSON with python3 (present on every dev and CI machine).
 json_get() { # file python-expression-on-d
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"

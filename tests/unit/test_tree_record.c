@@ -197,9 +197,11 @@ static void test_scene(const struct mrdem_mesh *m, const struct mrdem_tree *t)
 	uint32_t types[8], n = 0;
 	struct mrdem_scene back;
 	mrdem_scene_init(&back);
-	ok = ok && mrdem_reader_open(&rd, path) == 0;
+	ok = ok && mrdem_reader_open(&rd, path, 0) == 0;
 	struct mrdem_record rec;
 	while (ok && n < 8 && mrdem_reader_next(&rd, &rec) == 1) {
+		if (rec.type == MRDEM_REC_END)
+			continue;
 		types[n++] = rec.type;
 		ok &= mrdem_scene_absorb(&back, &rec, path) == 1;
 	}

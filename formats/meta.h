@@ -1,0 +1,38 @@
+/* The meta record: how a stream was made. Every tool that starts a stream
+ * writes one first (tool, version, command line, the scene text); tools
+ * that filter a stream add their own, so an output names its whole
+ * pipeline (docs/stream-format.md). */
+#ifndef MRDEM_FORMATS_META_H
+#define MRDEM_FORMATS_META_H
+
+#include <stddef.h>
+
+#include "formats/bytes.h"
+#include "formats/stream.h"
+
+struct mrdem_meta {
+	char *tool;     /* "mrdem-init" */
+	char *version;  /* mrdem_version() of the writer */
+	size_t n, cap;
+	char **keys, **values; /* "command", "scene", "scene_file", "tree NAME", ... */
+};
+
+/* The version of this build ("2.0" plus the git revision when built from
+ * a checkout). */
+const char *mrdem_version(void);
+
+/* A meta record of this build for tool, with the command line (argv, shell
+ * quoted where needed) under "command". */
+void mrdem_meta_init(struct mrdem_meta *m, const char *tool, int argc, char **argv);
+void mrdem_meta_release(struct mrdem_meta *m);
+void mrdem_meta_add(struct mrdem_meta *m, const char *key, const char *value);
+/* Add the text of a file (a scene) under key; -1 with a message. */
+int mrdem_meta_add_file(struct mrdem_meta *m, const char *key, const char *path);
+/* The value of key, or NULL. */
+const char *mrdem_meta_get(const struct mrdem_meta *m, const char *key);
+
+void mrdem_encode_meta(struct mrdem_buf *b, const struct mrdem_meta *m);
+int mrdem_decode_meta(const struct mrdem_record *rec, const char *src, struct mrdem_meta *m);
+int mrdem_write_meta(struct mrdem_writer *w, const struct mrdem_meta *m);
+
+#endif
