@@ -1,0 +1,186 @@
+/* Interpenetrating non-convex particles through the whole contact search
+ * (mrdem_find_contacts): every method (comparison, iterative, hybrid) with
+ * every hierarchy (flat, surrogate), on random deep overlaps of noisy,
+ * strongly noisy (concave) and stretched spheres, a box and a notched box
+ * (an L prism), with unequal halos. Deep overlaps give crossing triangle
+ * pairs, whose contacts take the face-normal branch (distance 0): the
+ * surrogate search once crashed there for the iterative method. Checks: no
+ * crash, every contact finite with a unit normal and consistent depth, and
+ * for the certified methods the surrogate search gives the flat search's
+ * contacts bit for bit (Lemma 5.1). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/geom/vec3.h"
+#include "common/mesh/mesh.h"
+#include "common/narrow/particle_contacts.h"
+#include "common/tree/tree.h"
+#include "common/util/error.h"
+#include "common/util/rng.h"
+#include "tests/lib/tap.h"
+
+static void add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *m)
+{
+	struct mrdem_tree_params p;
+	struct mrdem_tree *t;
+	mrdem_tree_params_default(&p);
+	if (mrdem_tree_build(m, &p, &t))
+		mrdem_die("cannot build the tree of %s", name);
+	uint32_t i = mrdem_scene_add_shape(s, name, m);
+	s->shapes[i].tree = t;
+}
+
+static void add_sphere(struct mrdem_scene *s, const char *name, uint32_t tris, double noise,
+		       double stretch, uint64_t seed)
+{
+	struct mrdem_sphere_opts o;
+	struct mrdem_mesh m;
+	mrdem_sphere_opts_default(&o);
+	o.triangles = tris;
+	o.noise = noise;
+	o.stretch = stretch;
+	o.seed = seed;
+	mrdem_mesh_init(&m);
+	if (mrdem_mesh_sphere(&m, &o))
+		mrdem_die("cannot make %s", name);
+	add_shape(s, name, &m);
+}
+
+/* A box with a square notch cut out of one edge: the L-shaped polygon
+ * (0,0) (2,0) (2,1) (1,1) (1,2) (0,2) extruded along z by 1, its top and
+ * bottom fanned from the reflex corner (1,1). Concave along that corner. */
+static void add_notched_box(struct mrdem_scene *s)
+{
+	static const double poly[6][2] = {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	mrdem_mesh_alloc(&m, 12, 20);
+	for (int i = 0; i < 6; i++)
+		for (int z = 0; z < 2; z++) {
+			double *v = &m.verts[3 * (2 * i + z)];
+			v[0] = poly[i][0] - 1, v[1] = poly[i][1] - 1, v[2] = z - 0.5;
+		}
+	uint32_t *t = m.tris;
+	/* bottom (z = -0.5, seen from below) and top */
+	for (int k = 0; k < 4; k++) {
+		uint32_t p = (uint32_t)(4 + k) % 6, q = (uint32_t)(5 + k) % 6;
+		*t++ = 2 * 3, *t++ = 2 * q, *t++ = 2 * p;
+		*t++ = 2 * 3 + 1, *t++ = 2 * p + 1, *t++ = 2 * q + 1;
+	}
+	/* sides: quad between polygon edge i -> i+1, counter-clockwise polygon */
+	for (uint32_t i = 0; i < 6; i++) {
+		uint32_t j = (i + 1) % 6;
+		*t++ = 2 * i, *t++ = 2 * j, *t++ = 2 * j + 1;
+		*t++ = 2 * i, *t++ = 2 * j + 1, *t++ = 2 * i + 1;
+	}
+	if (mrdem_mesh_validate(&m, 0, "notched box"))
+		mrdem_die("notched box is not a valid mesh");
+	add_shape(s, "notched-box", &m);
+}
+
+static int contact_ok(const struct mrdem_contact *c, double cut)
+{
+	double n = vec3_norm(c->normal);
+	return vec3_isfinite(c->x) && vec3_isfinite(c->normal) && isfinite(c->dist) &&
+	       isfinite(c->depth) && fabs(n - 1) <= 1e-9 && c->dist >= 0 && c->dist <= cut &&
+	       fabs(c->depth - (cut - c->dist)) <= 1e-12 * (1 + cut);
+}
+
+int main(void)
+{
+	mrdem_set_progname("test_narrow_overlap");
+	int quick = getenv("MRDEM_ASAN") != NULL;
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	add_sphere(&s, "noisy", 320, 1.3, 1.0, 11);
+	add_sphere(&s, "spiky", 320, 2.2, 1.0, 12); /* strong noise: concave */
+	add_sphere(&s, "stretched", 80, 1.1, 2.6, 13);
+	double size[3] = {1.0, 2.0, 0.5};
+	struct mrdem_mesh box;
+	mrdem_mesh_init(&box);
+	if (mrdem_mesh_box(&box, size, 4))
+		mrdem_die("cannot make box");
+	add_shape(&s, "box", &box);
+	add_notched_box(&s);
+	double radius[8];
+	for (uint32_t i = 0; i < s.nshapes; i++)
+		radius[i] = mrdem_mesh_radius_about(&s.shapes[i].mesh, s.shapes[i].mesh.mass.com);
+	struct mrdem_particles *p = &s.frame.p;
+	mrdem_particles_push(p, 1, 0);
+	mrdem_particles_push(p, 2, 0);
+
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 4242);
+	struct mrdem_contact_finder *f = mrdem_contact_finder_new();
+	struct mrdem_contacts res[3][2];
+	for (int m = 0; m < 3; m++)
+		for (int h = 0; h < 2; h++)
+			mrdem_contacts_init(&res[m][h]);
+	int poses = quick ? 40 : 150, failed_calls = 0, poses_with_contacts = 0;
+	long bad[3][2] = {{0}}, mismatch[3] = {0}, crossing[3][2] = {{0}}, total[3][2] = {{0}};
+	for (int k = 0; k < poses; k++) {
+		for (int i = 0; i < 2; i++) {
+			p->shape[i] = (uint32_t)(mrdem_rng_u64(&rng) % s.nshapes);
+			mrdem_rng_quat(&rng, &p->quat[4 * i]);
+			p->eps[i] = mrdem_rng_range(&rng, 0.005, 0.04) * radius[p->shape[i]];
+		}
+		double dir[3], r = radius[p->shape[0]] + radius[p->shape[1]];
+		for (int c = 0; c < 3; c++)
+			dir[c] = mrdem_rng_normal(&rng);
+		vec3_normalize(dir);
+		double d = r * mrdem_rng_range(&rng, 0.15, 0.8); /* deep overlaps */
+		for (int c = 0; c < 3; c++) {
+			p->pos[c] = mrdem_rng_range(&rng, -20, 20);
+			p->pos[3 + c] = p->pos[c] + d * dir[c];
+		}
+		double cut = p->eps[0] + p->eps[1];
+		for (int m = 0; m < 3; m++)
+			for (int h = 0; h < 2; h++) {
+				struct mrdem_contact_opts o;
+				mrdem_contact_opts_default(&o);
+				o.narrow.method = m;
+				o.hierarchy = h ? MRDEM_HIERARCHY_SURROGATE : MRDEM_HIERARCHY_FLAT;
+				struct mrdem_contacts *c = &res[m][h];
+				if (mrdem_find_contacts(f, &s, NULL, &o, c, NULL)) {
+					failed_calls++;
+					continue;
+				}
+				total[m][h] += (long)c->n;
+				for (size_t i = 0; i < c->n; i++) {
+					if (!contact_ok(&c->c[i], cut))
+						bad[m][h]++;
+					crossing[m][h] += c->c[i].dist == 0;
+				}
+			}
+		poses_with_contacts += res[0][0].n > 0;
+		for (int m = 0; m < 3; m++)
+			if (res[m][0].n != res[m][1].n ||
+			    (res[m][0].n && memcmp(res[m][0].c, res[m][1].c, res[m][0].n * sizeof *res[m][0].c))) {
+				mismatch[m]++;
+				tap_diag("pose %d (%s, %s) %s: flat %zu contacts, surrogate %zu", k,
+					 s.shapes[p->shape[0]].name, s.shapes[p->shape[1]].name,
+					 mrdem_narrow_method_name(m), res[m][0].n, res[m][1].n);
+			}
+	}
+	tap_eq_int(failed_calls, 0, "every search succeeds");
+	tap_ok(poses_with_contacts == poses, "every pose is in contact (%d of %d)", poses_with_contacts,
+	       poses);
+	for (int m = 0; m < 3; m++)
+		for (int h = 0; h < 2; h++) {
+			tap_eq_int(bad[m][h], 0, "%s, %s: %ld contacts finite, unit normal, 0 <= dist <= cut",
+				   mrdem_narrow_method_name(m), h ? "surrogate" : "flat", total[m][h]);
+			tap_ok(crossing[m][h] > 0, "%s, %s: crossing triangles give contacts at distance 0 (%ld)",
+			       mrdem_narrow_method_name(m), h ? "surrogate" : "flat", crossing[m][h]);
+		}
+	tap_eq_int(mismatch[MRDEM_NARROW_COMPARISON], 0, "comparison: surrogate == flat, bit for bit");
+	tap_eq_int(mismatch[MRDEM_NARROW_HYBRID], 0, "hybrid: surrogate == flat, bit for bit");
+	tap_eq_int(mismatch[MRDEM_NARROW_ITERATIVE], 0, "iterative: surrogate == flat, bit for bit");
+
+	for (int m = 0; m < 3; m++)
+		for (int h = 0; h < 2; h++)
+			mrdem_contacts_release(&res[m][h]);
+	mrdem_contact_finder_free(f);
+	mrdem_scene_release(&s);
+	return tap_done();
+}
