@@ -5,13 +5,16 @@
  * (an L prism), with unequal halos. Deep overlaps give crossing triangle
  * pairs, whose contacts take the face-normal branch (distance 0): the
  * surrogate search once crashed there for the iterative method. Checks: no
- * crash, every contact finite with a unit normal and consistent depth, and
+ * crash, every contact finite with a unit normal and consistent depth, a
+ * crossing contact's point at the centre of the halos' overlap (offset
+ * (eb - ea) / 2 from b's face along the normal, as for d > 0), and
  * for the certified methods the surrogate search gives the flat search's
  * contacts bit for bit (Lemma 5.1). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
 #include "common/narrow/particle_contacts.h"
@@ -87,6 +90,22 @@ static int contact_ok(const struct mrdem_contact *c, double cut)
 	       fabs(c->depth - (cut - c->dist)) <= 1e-12 * (1 + cut);
 }
 
+/* Signed height of contact c above the plane of its triangle of b (world
+ * frame, along the contact normal). */
+static double height_over_b(const struct mrdem_scene *s, const struct mrdem_contact *c)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t ib = p->id[0] == c->b ? 0 : 1;
+	const struct mrdem_mesh *m = &s->shapes[p->shape[ib]].mesh;
+	double r[9], rel[3], v[3], d[3];
+	quat_to_matrix(&p->quat[4 * ib], r);
+	vec3_sub(rel, &m->verts[3 * m->tris[3 * c->tri_b]], m->mass.com);
+	mat3_apply(v, r, rel);
+	vec3_add(v, v, &p->pos[3 * ib]);
+	vec3_sub(d, c->x, v);
+	return vec3_dot(d, c->normal);
+}
+
 int main(void)
 {
 	mrdem_set_progname("test_narrow_overlap");
@@ -119,6 +138,7 @@ int main(void)
 			mrdem_contacts_init(&res[m][h]);
 	int poses = quick ? 40 : 150, failed_calls = 0, poses_with_contacts = 0;
 	long bad[3][2] = {{0}}, mismatch[3] = {0}, crossing[3][2] = {{0}}, total[3][2] = {{0}};
+	long offset_bad = 0, offset_checked = 0;
 	for (int k = 0; k < poses; k++) {
 		for (int i = 0; i < 2; i++) {
 			p->shape[i] = (uint32_t)(mrdem_rng_u64(&rng) % s.nshapes);
@@ -150,7 +170,16 @@ int main(void)
 				for (size_t i = 0; i < c->n; i++) {
 					if (!contact_ok(&c->c[i], cut))
 						bad[m][h]++;
-					crossing[m][h] += c->c[i].dist == 0;
+					if (c->c[i].dist != 0)
+						continue;
+					crossing[m][h]++;
+					/* a is particle 1: the offset is (eps_b - eps_a) / 2 */
+					double want = 0.5 * (p->eps[1] - p->eps[0]);
+					if (fabs(want) < 1e-3 * cut)
+						continue;
+					offset_checked++;
+					if (fabs(height_over_b(&s, &c->c[i]) - want) > 1e-5)
+						offset_bad++;
 				}
 			}
 		poses_with_contacts += res[0][0].n > 0;
@@ -164,7 +193,10 @@ int main(void)
 			}
 	}
 	tap_eq_int(failed_calls, 0, "every search succeeds");
-	tap_ok(poses_with_contacts == poses, "every pose is in contact (%d of %d)", poses_with_contacts,
+	tap_ok(offset_checked > 100 && offset_bad == 0,
+	       "crossing contacts lie (eps_b - eps_a) / 2 above b's face (%ld of %ld off)", offset_bad,
+	       offset_checked);
+	tap_ok(poses_with_contacts * 4 > poses * 3, "most poses touch (%d of %d; the rest nest inside)", poses_with_contacts,
 	       poses);
 	for (int m = 0; m < 3; m++)
 		for (int h = 0; h < 2; h++) {
