@@ -495,6 +495,8 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 	mrdem_stats_add(out, "iterative", (double)all.iterative);
 	mrdem_stats_add(out, "fallbacks", (double)all.fallbacks);
 	mrdem_stats_add(out, "unconverged", (double)all.unconverged);
+	mrdem_stats_add(out, "intersecting", (double)all.intersecting);
+	mrdem_stats_add(out, "undecided", (double)all.undecided);
 	mrdem_stats_add(out, "pruned", (double)s->pruned);
 	mrdem_stats_add(out, "sphere_pruned", (double)s->sphere_pruned);
 	mrdem_stats_add(out, "particle_pairs", (double)c->particle_pairs);
