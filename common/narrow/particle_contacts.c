@@ -219,11 +219,14 @@ static void merge_close(struct mrdem_contacts *c, size_t first, double radius)
 	free(seed);
 }
 
-/* Turn triangle hits of particles ia, ib (b mapped into a's frame) into
- * world-frame contacts. */
+/* Turn triangle hits of particles ia, ib (b mapped into a's frame by x)
+ * into world-frame contacts. soup_b is b's soup in its own frame: the face
+ * normal of touching triangles maps the one triangle it needs, so the
+ * normal never depends on which of b's triangles a search happened to map
+ * (an iterative hit can have coincident points at a distance > 0). */
 static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
-			     const struct mrdem_tri_hits *hits, const float *mapped_b,
-			     struct mrdem_contacts *out)
+			     const struct mrdem_tri_hits *hits, const struct mrdem_xform *x_b,
+			     const float *soup_b, struct mrdem_contacts *out)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_mesh *ma = &s->shapes[p->shape[ia]].mesh;
@@ -241,9 +244,14 @@ static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
 			 * (the midpoint when both halos are equal, Sec. 2). */
 			vec3_axpy(x, pa, -0.5 * (d + ea - eb), n);
 		} else {
-			/* Touching or crossing triangles: b's outward normal. */
-			face_normal(&mapped_b[9 * (size_t)h->tb], n);
-			vec3_copy(x, pa);
+			/* Touching or crossing triangles: b's outward normal, and
+			 * the same overlap centre at d = 0. It was pa, which jumps
+			 * by (eb - ea) / 2 as d reaches 0 (a torque jump); the
+			 * plane rule uses the same formula at every distance. */
+			float tb[9];
+			xform_apply_tris(x_b, &soup_b[9 * (size_t)h->tb], tb, 1);
+			face_normal(tb, n);
+			vec3_axpy(x, pa, 0.5 * (eb - ea), n);
 		}
 		struct mrdem_contact *c = mrdem_contacts_push(out);
 		c->a = p->id[ia];
@@ -270,32 +278,11 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	xform_relative(&x, &p->pos[3 * ia], &p->quat[4 * ia], sa->mesh.mass.com, &p->pos[3 * ib],
 		       &p->quat[4 * ib], sb->mesh.mass.com);
 	float ea = (float)p->eps[ia], eb = (float)p->eps[ib];
-	const float *mapped;
 	w->hits.n = 0;
 	w->cnt.particle_pairs++;
 	if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
 		mrdem_tree_search(w->search, &A, &B, &x, &o->narrow, &w->hits, &w->cnt.search);
-		/* Normals of touching triangles need b's mapped triangles; only
-		 * those few are mapped. */
-		int touching = 0;
-		for (size_t k = 0; k < w->hits.n; k++)
-			touching |= w->hits.h[k].dist == 0;
-		mapped = NULL;
-		if (touching) {
-			size_t need = 9 * (size_t)sb->mesh.ntris;
-			if (w->mapped_cap < need) {
-				w->mapped = mrdem_xrealloc(w->mapped, need * sizeof *w->mapped);
-				w->mapped_cap = need;
-			}
-			for (size_t k = 0; k < w->hits.n; k++)
-				if (w->hits.h[k].dist == 0) {
-					uint32_t t = w->hits.h[k].tb;
-					xform_apply_tris(&x, &f->soups[p->shape[ib]].v[9 * (size_t)t],
-							 &w->mapped[9 * (size_t)t], 1);
-				}
-			mapped = w->mapped;
-		}
 	} else {
 		size_t need = 9 * (size_t)sb->mesh.ntris;
 		if (w->mapped_cap < need) {
@@ -306,10 +293,9 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		struct mrdem_tri_set A = {f->soups[p->shape[ia]].v, sa->mesh.ntris, NULL, ea};
 		struct mrdem_tri_set B = {w->mapped, sb->mesh.ntris, NULL, eb};
 		mrdem_tri_all_pairs(w->batch, &A, &B, &o->narrow, &w->hits, &w->cnt.search.real);
-		mapped = w->mapped;
 	}
 	w->cnt.hits += w->hits.n;
-	hits_to_contacts(s, ia, ib, &w->hits, mapped, out);
+	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, out);
 	if (o->merge)
 		merge_close(out, 0, 0.5 * (p->eps[ia] + p->eps[ib]));
 }
@@ -509,6 +495,8 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 	mrdem_stats_add(out, "iterative", (double)all.iterative);
 	mrdem_stats_add(out, "fallbacks", (double)all.fallbacks);
 	mrdem_stats_add(out, "unconverged", (double)all.unconverged);
+	mrdem_stats_add(out, "intersecting", (double)all.intersecting);
+	mrdem_stats_add(out, "undecided", (double)all.undecided);
 	mrdem_stats_add(out, "pruned", (double)s->pruned);
 	mrdem_stats_add(out, "sphere_pruned", (double)s->sphere_pruned);
 	mrdem_stats_add(out, "particle_pairs", (double)c->particle_pairs);

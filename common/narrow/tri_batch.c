@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/narrow/simd.h"
+#include "common/narrow/tri_intersect.h"
 #include "common/util/error.h"
 
 struct mrdem_tri_batch {
@@ -101,6 +102,8 @@ void mrdem_narrow_counts_add(struct mrdem_narrow_counts *dst, const struct mrdem
 	dst->iterative += src->iterative;
 	dst->fallbacks += src->fallbacks;
 	dst->unconverged += src->unconverged;
+	dst->intersecting += src->intersecting;
+	dst->undecided += src->undecided;
 }
 
 void mrdem_tri_hits_init(struct mrdem_tri_hits *h)
@@ -214,6 +217,32 @@ static void spill_lane(struct mrdem_tri_batch *w, int l, const struct mrdem_narr
 		flush_spill(w, o, s, cnt);
 }
 
+/* The iterative method alone on a pair its kernel left undecided. An
+ * unconverged iterate can stop far from crossing triangles' common point
+ * (distance 0), so an exact intersection test decides those: contact at
+ * distance 0 at a common point. The rest are decided by the iterate
+ * (contact iff within the cut-off), which is not certified: a "no
+ * contact" there may miss a contact, and a contact's distance is only an
+ * upper bound. */
+static void resolve_iterative(struct mrdem_tri_block *k, int l, struct mrdem_narrow_counts *cnt)
+{
+	float a[9], b[9], x[3];
+	for (int c = 0; c < 9; c++) {
+		a[c] = k->a[c][l];
+		b[c] = k->b[c][l];
+	}
+	if (mrdem_tri_intersect(a, b, x)) {
+		cnt->intersecting++;
+		k->status[l] = MRDEM_TRI_CONTACT;
+		k->d2[l] = 0;
+		for (int c = 0; c < 3; c++)
+			k->pa[c][l] = k->pb[c][l] = x[c];
+		return;
+	}
+	cnt->undecided++;
+	k->status[l] = k->d2[l] <= k->cut[l] * k->cut[l] ? MRDEM_TRI_CONTACT : MRDEM_TRI_SEPARATE;
+}
+
 /* Run the chosen method over the filled block w->blk and deliver its
  * results. A hybrid's undecided pairs wait in w->spill until a whole block
  * of them goes through the comparison kernel (the caller flushes the
@@ -249,10 +278,8 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 				continue;
 			}
 			cnt->unconverged++;
-			/* the iterative method alone decides by its iterate */
 			if (o->method == MRDEM_NARROW_ITERATIVE)
-				k->status[l] = k->d2[l] <= k->cut[l] * k->cut[l] ? MRDEM_TRI_CONTACT
-										  : MRDEM_TRI_SEPARATE;
+				resolve_iterative(k, l, cnt);
 		}
 		lane_pair(w, l);
 		deliver(s, k, l, w->ta[l], w->tb[l], w->base + (size_t)l);

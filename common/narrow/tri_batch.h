@@ -53,17 +53,22 @@ int mrdem_narrow_opts_check(const struct mrdem_narrow_opts *o);
 
 /* Work counters (paper Table 4): triangle pairs compared, of them run
  * through the iterative kernel, of those recomputed by comparison, and
- * (iterative without fallback) left unconverged. */
+ * (no fallback) left unconverged. Of the unconverged pairs of the
+ * iterative method: found intersecting by the exact test (contacts at
+ * distance 0), and the rest, undecided: decided by the uncertified
+ * iterate. */
 struct mrdem_narrow_counts {
 	uint64_t comparisons, iterative, fallbacks, unconverged;
+	uint64_t intersecting, undecided;
 };
 void mrdem_narrow_counts_add(struct mrdem_narrow_counts *dst, const struct mrdem_narrow_counts *src);
 
 /* One pair's result: status (enum mrdem_tri_status), closest points and
  * their distance. For CONTACT the points are the closest pair (up to float
  * rounding, or the converged iterate); for SEPARATE only the status is
- * guaranteed. The iterative method without fallback reports CONTACT iff
- * its final iterate is within the cut-off. */
+ * guaranteed. The iterative method alone reports an unconverged pair as
+ * CONTACT at distance 0 when the triangles intersect, else CONTACT iff its
+ * final iterate is within the cut-off (not certified). */
 struct mrdem_tri_result {
 	float pa[3], pb[3];
 	float dist;
