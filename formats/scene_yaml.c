@@ -22,6 +22,7 @@
 #include <yaml.h>
 
 #include "common/geom/quat.h"
+#include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
 #include "formats/mesh_files.h"
@@ -696,10 +697,14 @@ static const char *const shape_keys[] = {"sphere", "box", "cylinder", "plane", "
 					 "shape"};
 enum { SH_SPHERE, SH_BOX, SH_CYLINDER, SH_PLANE, SH_MESH, SH_OPEN, SH_SELECT, SH_N };
 
+/* The shape's mesh, and for a mesh stream the tree stored with it (*tree,
+ * else NULL) and where it came from (*origin). */
 static int build_mesh(const struct loader *L, const struct keyset *k, const struct shape_spec *sp,
-		      struct mrdem_mesh *m)
+		      struct mrdem_mesh *m, struct mrdem_tree **tree, char **origin)
 {
 	int rc;
+	*tree = NULL;
+	*origin = NULL;
 	switch (sp->kind) {
 	case SH_SPHERE:
 		rc = mrdem_mesh_sphere(m, &sp->sphere);
@@ -717,14 +722,13 @@ static int build_mesh(const struct loader *L, const struct keyset *k, const stru
 	default: {
 		/* A file: loaded and validated by formats/mesh_files. */
 		char *path = resolve_path(L, sp->file);
-		unsigned flags = sp->open ? MRDEM_MESH_ALLOW_OPEN : 0;
 		char *name = NULL;
-		if (sp->select) {
-			rc = mrdem_mesh_read_stream(path, sp->select, m, &name);
-			if (rc == 0)
-				rc = mrdem_mesh_validate(m, flags, path);
-		} else {
-			rc = mrdem_mesh_load(path, MRDEM_MESH_FORMAT_UNKNOWN, flags, m);
+		rc = mrdem_shape_load(path, sp->select, sp->open ? MRDEM_MESH_ALLOW_OPEN : 0, m,
+				      &name, tree);
+		if (rc == 0 && *tree) {
+			size_t n = strlen(path) + strlen(name) + 32;
+			*origin = mrdem_xmalloc(n);
+			snprintf(*origin, n, "%s (tree record of shape %s)", path, name);
 		}
 		free(name);
 		free(path);
@@ -808,19 +812,25 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 	if (r == 0 && (k.seen & BIT(SH_SELECT)) && sp.kind != SH_MESH)
 		r = err_at(L, k.key[SH_SELECT], "%s: 'shape' picks a shape of a mesh stream "
 			   "given by 'mesh'", what);
+	struct mrdem_tree *tree = NULL;
+	char *origin = NULL;
 	mrdem_mesh_init(&m);
-	if (r == 0 && build_mesh(L, &k, &sp, &m))
+	if (r == 0 && build_mesh(L, &k, &sp, &m, &tree, &origin))
 		r = -1;
 	free(sp.file);
 	free(sp.select);
 	if (r < 0) {
 		mrdem_mesh_release(&m);
+		mrdem_tree_free(tree);
+		free(origin);
 		return -1;
 	}
 
 	struct mrdem_scene *s = L->s;
 	double zero[3] = {0, 0, 0};
 	uint32_t i = mrdem_scene_add_shape(s, name, &m);
+	s->shapes[i].tree = tree;
+	s->shapes[i].tree_origin = origin;
 	L->diameter = mrdem_xrealloc(L->diameter, s->nshapes * sizeof *L->diameter);
 	L->shape_line = mrdem_xrealloc(L->shape_line, s->nshapes * sizeof *L->shape_line);
 	const struct mrdem_mesh *sm = &s->shapes[i].mesh;

@@ -104,6 +104,7 @@ void mrdem_scene_release(struct mrdem_scene *s)
 		free(s->shapes[i].name);
 		mrdem_mesh_release(&s->shapes[i].mesh);
 		mrdem_tree_free(s->shapes[i].tree);
+		free(s->shapes[i].tree_origin);
 	}
 	free(s->shapes);
 	mrdem_setup_release(&s->setup);
@@ -119,6 +120,7 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
 	sh->name = mrdem_xstrdup(name ? name : "");
 	sh->mesh = *mesh;
 	sh->tree = NULL;
+	sh->tree_origin = NULL;
 	mrdem_mesh_init(mesh);
 	return s->nshapes++;
 }

@@ -18,6 +18,10 @@ struct mrdem_shape {
 	char *name;
 	struct mrdem_mesh mesh;
 	struct mrdem_tree *tree;  /* NULL until mrdem-tree has built it */
+	/* Where a tree taken from a file came from, "FILE (tree record of shape
+	 * NAME)" (the scene loader sets it, for provenance); NULL when there is
+	 * no tree or it was built or read from the stream in this process. */
+	char *tree_origin;
 };
 
 /* Analytic plane k appears in pair and contact lists as particle id
