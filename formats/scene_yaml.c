@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "common/geom/quat.h"
@@ -32,8 +34,6 @@
 /* Orientations within this of unit norm are normalised (scripts print
  * rounded values such as 0.7071); farther ones are taken for mistakes. */
 #define QUAT_NORM_TOL 1e-3
-/* Far below the ids reserved for analytic planes; memory runs out first. */
-#define MAX_PARTICLES ((uint64_t)1 << 32)
 
 struct loader {
 	const char *file;       /* as given, for messages */
@@ -49,6 +49,8 @@ struct loader {
 	double *diameter;       /* per shape: 2 * bounding radius about the com */
 	size_t *shape_line;     /* per shape: line of its definition */
 	int particles_done;     /* the first pass could read the particles */
+	double mem_avail;       /* bytes this process may allocate */
+	double mem_planned;     /* bytes the requests so far will take */
 	int eps_default_abs;    /* contact.epsilon_abs given */
 	double eps_default;     /* relative (or absolute) default epsilon */
 };
@@ -113,6 +115,56 @@ static int err_type(const struct loader *L, const char *what, const char *expect
 {
 	char buf[128];
 	return err_here(L, "%s: expected %s, got %s", what, expected, node_desc(L, buf, sizeof buf));
+}
+
+/* ---- sizes checked before allocating */
+
+/* Physical memory, or the address-space limit (ulimit -v) when lower. */
+static double memory_available(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	double avail = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < avail)
+		avail = (double)rl.rlim_cur;
+	return avail;
+}
+
+static const char *gigabytes(double bytes, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.3g GB", bytes / 1e9);
+	return buf;
+}
+
+/* Room for `count` things (particles, triangles) of `each` bytes besides
+ * what is planned already, and at most `max` of them: 0, or -1 after a
+ * message at mark. */
+static int check_size(const struct loader *L, yaml_mark_t mark, const char *what,
+		      const char *things, uint64_t count, uint64_t max, const char *max_name,
+		      double each)
+{
+	char need[32], avail[32];
+	if (count > max)
+		return err_at(L, mark, "%s: %" PRIu64 " %s, more than the limit of %" PRIu64 " (%s)",
+			      what, count, things, max, max_name);
+	double bytes = (double)count * each;
+	if (L->mem_planned + bytes > L->mem_avail)
+		return err_at(L, mark, "%s: %" PRIu64 " %s need about %s of memory, more than the "
+			      "%s available (physical memory, or ulimit -v)%s", what, count, things,
+			      gigabytes(bytes, need, sizeof need),
+			      gigabytes(L->mem_avail - L->mem_planned, avail, sizeof avail),
+			      L->mem_planned > 0 ? " beside the shapes" : "");
+	return 0;
+}
+
+/* A generated mesh of ntris triangles, checked at its size key's value. */
+static int plan_triangles(struct loader *L, const char *what, uint64_t ntris)
+{
+	if (check_size(L, L->ev.start_mark, what, "triangles", ntris, MRDEM_SCENE_MAX_TRIANGLES,
+		       "MRDEM_SCENE_MAX_TRIANGLES", MRDEM_SCENE_TRIANGLE_BYTES))
+		return -1;
+	L->mem_planned += (double)ntris * MRDEM_SCENE_TRIANGLE_BYTES;
+	return 0;
 }
 
 /* ---- events */
@@ -574,7 +626,7 @@ static int parse_sphere(struct loader *L, const char *what, struct mrdem_sphere_
 	while ((r = map_next(L, &k, &id)) > 0) {
 		switch (id) {
 		case SP_TRIANGLES:
-			if (get_int_range(L, k.cur, 1, UINT32_MAX, &n))
+			if (get_int_range(L, k.cur, 1, UINT32_MAX, &n) || plan_triangles(L, k.cur, n))
 				return -1;
 			o->triangles = (uint32_t)n;
 			break;
@@ -632,7 +684,8 @@ static int parse_box(struct loader *L, const char *what, struct shape_spec *sp)
 	while ((r = map_next(L, &k, &id)) > 0) {
 		if (id == 0 && get_vec(L, k.cur, sp->size, 3, POSITIVE))
 			return -1;
-		if (id == 1 && get_int_range(L, k.cur, 1, 1 << 16, &sp->div[0]))
+		if (id == 1 && (get_int_range(L, k.cur, 1, 1 << 16, &sp->div[0]) ||
+				plan_triangles(L, k.cur, 12 * (uint64_t)(sp->div[0] * sp->div[0]))))
 			return -1;
 	}
 	if (r < 0 || map_require(L, &k, 0))
@@ -654,7 +707,8 @@ static int parse_cylinder(struct loader *L, const char *what, struct shape_spec 
 		if (id == 1 && (get_number(L, k.cur, &sp->height) ||
 				check_positive(L, k.cur, sp->height)))
 			return -1;
-		if (id == 2 && get_int_range(L, k.cur, 3, 1 << 20, &sp->segments))
+		if (id == 2 && (get_int_range(L, k.cur, 3, 1 << 20, &sp->segments) ||
+				plan_triangles(L, k.cur, 4 * (uint64_t)sp->segments)))
 			return -1;
 	}
 	if (r < 0 || map_require(L, &k, 0) || map_require(L, &k, 1))
@@ -672,7 +726,8 @@ static int parse_plane_shape(struct loader *L, const char *what, struct shape_sp
 	while ((r = map_next(L, &k, &id)) > 0) {
 		if (id == 0 && get_vec(L, k.cur, sp->size, 2, POSITIVE))
 			return -1;
-		if (id == 1 && get_ints(L, k.cur, sp->div, 2, 1, 1 << 16))
+		if (id == 1 && (get_ints(L, k.cur, sp->div, 2, 1, 1 << 16) ||
+				plan_triangles(L, k.cur, 2 * (uint64_t)(sp->div[0] * sp->div[1]))))
 			return -1;
 		if (id == 2 && get_number(L, k.cur, &sp->tilt))
 			return -1;
@@ -1101,6 +1156,31 @@ static int parse_pfield(struct loader *L, struct pspec *p, int id)
 	return err_here(L, "%s: internal error: key without parser", w);
 }
 
+/* Room for n more particles, the scene's total checked against the limits
+ * first. A list grows by doubling, but never past what memory allows. */
+static int reserve_particles(struct loader *L, const struct keyset *k, int lattice, uint64_t n)
+{
+	struct mrdem_particles *pa = &L->s->frame.p;
+	uint64_t total = pa->n + n;
+	char what[300];
+	snprintf(what, sizeof what, "%s%s", k->what, lattice ? ".count" : "");
+	if (check_size(L, k->val[lattice ? P_COUNT : P_SHAPE], what, "particles in the scene", total,
+		       MRDEM_SCENE_MAX_PARTICLES, "MRDEM_SCENE_MAX_PARTICLES",
+		       MRDEM_SCENE_PARTICLE_BYTES))
+		return -1;
+	uint64_t cap = total;
+	if (!lattice && cap < 2 * (uint64_t)pa->cap) {
+		double room = (L->mem_avail - L->mem_planned) / MRDEM_SCENE_PARTICLE_BYTES;
+		cap = 2 * (uint64_t)pa->cap;
+		if (cap > MRDEM_SCENE_MAX_PARTICLES)
+			cap = MRDEM_SCENE_MAX_PARTICLES;
+		if ((double)cap > room)
+			cap = total > (uint64_t)room ? total : (uint64_t)room;
+	}
+	mrdem_particles_reserve(pa, (size_t)cap);
+	return 0;
+}
+
 /* Check what was written against the shape and append the particle(s). */
 static int add_particles(struct loader *L, struct pspec *p, int lattice)
 {
@@ -1159,13 +1239,10 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice)
 			      k->what, eps, sh->name);
 
 	uint64_t n = 1;
-	for (int d = 0; lattice && d < 3 && n <= MAX_PARTICLES; d++)
+	for (int d = 0; lattice && d < 3 && n <= MRDEM_SCENE_MAX_PARTICLES; d++)
 		n *= (uint64_t)p->count[d]; /* each count < 2^31: no overflow before the check */
-	if (n > MAX_PARTICLES || pa->n + n > MAX_PARTICLES)
-		return err_at(L, k->val[lattice ? P_COUNT : P_SHAPE], "%s: the scene would hold "
-			      "more than %" PRIu64 " particles", k->what, MAX_PARTICLES);
-	if (pa->n + n > pa->cap)
-		mrdem_particles_reserve(pa, pa->n + n > 2 * pa->cap ? pa->n + n : 2 * pa->cap);
+	if (pa->n + n > pa->cap && reserve_particles(L, k, lattice, n))
+		return -1;
 
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, p->seed);
@@ -1354,6 +1431,13 @@ static int read_all(struct loader *L, const char *path)
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = mrdem_xmalloc(cap);
 	for (;;) {
+		if (len == cap && 2.0 * (double)cap > L->mem_avail) {
+			if (!is_stdin)
+				fclose(f);
+			free(buf);
+			return mrdem_error("%s: too large to read into the %.3g GB of memory available",
+					   path, L->mem_avail / 1e9);
+		}
 		if (len == cap)
 			buf = mrdem_xrealloc(buf, cap *= 2);
 		size_t got = fread(buf + len, 1, cap - len, f);
@@ -1382,6 +1466,7 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	L.s = s;
 	L.file = !strcmp(path, "-") ? "<stdin>" : path;
 	L.eps_default = 0.01; /* paper Sec. 6.1: 1 % of the particle diameter */
+	L.mem_avail = memory_available();
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash && strcmp(path, "-") ? (size_t)(slash - path) + 1 : 0;
 	L.dir = mrdem_xmalloc(dlen + 1);

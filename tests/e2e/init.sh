@@ -287,6 +287,22 @@ expect_failure "a stored tree of another mesh is refused, naming file, shape and
 	grep -qF "swapped.yaml:2:16: shapes.rock: cannot load mesh file '\''swapped.mrd'\''" err &&
 	exit $rc'
 
+# Sizes are checked against memory before anything is allocated: 10^9
+# particles (the limit itself) need about 272 GB. ulimit -v makes the
+# budget the same everywhere (not under ASan, whose shadow memory needs
+# more address space than that).
+cat >huge.yaml <<'EOF2'
+shapes: {ball: {sphere: {triangles: 80}}}
+particles:
+  - lattice: {shape: ball, count: [1000, 1000, 1000], spacing: 1.1}
+EOF2
+expect_failure "a lattice beyond memory is refused at its line before allocating" '
+	[ -n "${MRDEM_ASAN:-}" ] || ulimit -v 2000000
+	mrdem-init huge.yaml -o x.mrd 2>err; rc=$?; cat err
+	[ ! -e x.mrd ] && [ $rc = 1 ] &&
+	grep -qF "huge.yaml:3:37: particles[0].lattice.count: 1000000000 particles in the scene need about 272 GB of memory, more than the " err &&
+	exit $rc'
+
 expect_failure "usage error without a scene" 'mrdem-init'
 expect_success "--help prints usage to stdout" 'mrdem-init --help | grep -q "usage: mrdem-init"'
 expect_failure "missing scene file" 'mrdem-init no-such.yaml -o x.mrd 2>err; rc=$?; cat err
