@@ -441,10 +441,55 @@ static void test_stored_tree(void)
 	mrdem_tree_free(t);
 }
 
+/* Particles read before their shapes and contact defaults wait for them:
+ * every order of the top-level keys gives the same scene, bit for bit. */
+static void test_key_order(void)
+{
+	static const char *const parts[] = {
+		"shapes:\n"
+		"  ball: {sphere: {triangles: 80, radius: 0.5}}\n"
+		"  slope: {plane: {size: [10, 10]}}\n",
+		"particles:\n"
+		"  - {shape: slope, position: [0, 0, -1], fixed: true}\n"
+		"  - {shape: ball, position: [0, 0, 1], mass: 2}\n"
+		"  - {shape: ball, position: [2, 0, 1], epsilon: 0.05}\n"
+		"  - lattice: {shape: ball, origin: [0, 3, 1], count: [3, 2, 1], spacing: 1.1, "
+		"density: 3}\n"
+		"  - {shape: slope, position: [0, 0, 9], fixed: true, epsilon_abs: 0.2}\n",
+		"contact: {epsilon: 0.03, plane_epsilon: 0.004}\n",
+	};
+	static const int orders[][3] = {{0, 1, 2}, {1, 0, 2}, {1, 2, 0}, {2, 1, 0}, {0, 2, 1}};
+	struct mrdem_scene ref, s;
+	char text[2048];
+	int same = 1;
+	for (int o = 0; o < 5; o++) {
+		snprintf(text, sizeof text, "%s%s%s", parts[orders[o][0]], parts[orders[o][1]],
+			 parts[orders[o][2]]);
+		int rc = load(text, o ? &s : &ref);
+		if (rc) {
+			tap_ok(0, "key order %d loads", o);
+			same = 0;
+			continue;
+		}
+		if (o) {
+			same &= same_scene(&ref, &s);
+			mrdem_scene_release(&s);
+		}
+	}
+	const struct mrdem_particles *p = &ref.frame.p;
+	tap_ok(same, "shapes, particles and contact in any order give the same scene");
+	tap_ok(p->n == 10 && p->eps[0] == 0.004 && p->eps[1] == 0.03 * diameter(&ref, 0) &&
+		       p->eps[2] == 0.05 * diameter(&ref, 0) && p->eps[9] == 0.2 &&
+		       p->density[1] == 2 / ref.shapes[0].mesh.mass.volume && p->density[5] == 3 &&
+		       p->shape[9] == 1 && p->shape[8] == 0,
+	       "halo widths, densities and shapes resolved");
+	mrdem_scene_release(&ref);
+}
+
 static void test_failure_leaves_scene_empty(void)
 {
 	struct mrdem_scene s;
-	/* the error comes in the second pass, after shapes were built */
+	/* the error comes after shapes were built */
 	int rc = load("shapes: {ball: {sphere: {triangles: 80}}}\n"
 		      "particles: [{shape: ball, position: [0, 0, 0]}, {shape: ball, mass: -1, "
 		      "position: [3, 0, 0]}]\n", &s);
@@ -466,6 +511,7 @@ int main(void)
 	test_spellings();
 	test_defaults_and_derived();
 	test_lattice_random();
+	test_key_order();
 	test_failure_leaves_scene_empty();
 	test_stored_tree();
 	test_mesh_file_relative();
