@@ -1,5 +1,6 @@
 /* mrdem-init: turn a YAML scene into the initial state stream
- * (setup, one mesh record per shape, the frame at step 0). */
+ * (setup, one mesh record per shape with the tree it was loaded with, the
+ * frame at step 0). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,9 @@ static const char usage[] =
 	"\n"
 	"Read a YAML scene (schema: docs/scene.md; '-' reads standard input) and\n"
 	"write its initial state as an mrdem stream: the setup record, one mesh\n"
-	"record per shape and the particle frame at step 0.\n"
+	"record per shape (followed by its surrogate tree when the shape came from\n"
+	"a stream that holds one, as mrdem-tree writes) and the particle frame at\n"
+	"step 0.\n"
 	"\n"
 	"  -o, --output FILE  write to FILE (default: standard output, which must\n"
 	"                     not be a terminal)\n"
