@@ -71,7 +71,7 @@ int main(void)
 		uint32_t id;
 		char *name;
 		struct mrdem_mesh back;
-		if (mrdem_reader_open(&r, file) || mrdem_reader_next(&r, &rec) != 1 ||
+		if (mrdem_reader_open(&r, file, 0) || mrdem_reader_next(&r, &rec) != 1 ||
 		    mrdem_decode_mesh(&rec, r.name, &id, &name, &back))
 			return 1;
 		mrdem_reader_close(&r);

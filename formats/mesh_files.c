@@ -1,5 +1,5 @@
-/* Mesh file formats by name and extension; meshes from mrdem streams;
- * loading any supported mesh file. */
+/* Mesh file formats by name and extension; meshes (and their stored
+ * trees) from mrdem streams; loading any supported mesh file. */
 #include "formats/mesh_files.h"
 
 #include <errno.h>
@@ -9,6 +9,8 @@
 #include <strings.h>
 
 #include "common/util/error.h"
+#include "common/tree/tree.h"
+#include "formats/record_tree.h"
 #include "formats/records.h"
 #include "formats/stream.h"
 
@@ -39,10 +41,35 @@ enum mrdem_mesh_format mrdem_mesh_format_by_extension(const char *path)
 	return MRDEM_MESH_FORMAT_UNKNOWN;
 }
 
-int mrdem_mesh_read_stream(const char *path, const char *shape, struct mrdem_mesh *m,
-			   char **name)
+/* The tree record right after the mesh record of shape `id` (mrdem-tree
+ * puts it there), or *tree = NULL when the next record is something else. */
+static int read_tree_after(struct mrdem_reader *r, uint32_t id, const char *name,
+			   struct mrdem_tree **tree)
+{
+	struct mrdem_record rec;
+	uint32_t tid;
+	*tree = NULL;
+	int rc = mrdem_reader_next(r, &rec);
+	if (rc <= 0 || rec.type != MRDEM_REC_TREE)
+		return rc < 0 ? -1 : 0;
+	if (mrdem_decode_tree(&rec, r->name, &tid, tree))
+		return -1;
+	if (tid != id) {
+		mrdem_tree_free(*tree);
+		*tree = NULL;
+		return mrdem_record_error(&rec, r->name, "tree of shape %u right after the mesh of "
+					  "shape %u '%s' (a tree follows its own mesh)", tid, id,
+					  name);
+	}
+	return 0;
+}
+
+static int read_stream(const char *path, const char *shape, struct mrdem_mesh *m, char **name,
+		       struct mrdem_tree **tree)
 {
 	struct mrdem_reader r;
+	if (tree)
+		*tree = NULL;
 	if (mrdem_reader_open(&r, path, 0))
 		return -1;
 	struct mrdem_record rec;
@@ -62,6 +89,12 @@ int mrdem_mesh_read_stream(const char *path, const char *shape, struct mrdem_mes
 			mrdem_mesh_release(&mm);
 			continue;
 		}
+		if (tree && read_tree_after(&r, id, nm, tree)) {
+			free(nm);
+			mrdem_mesh_release(&mm);
+			rc = -1;
+			break;
+		}
 		mrdem_mesh_release(m);
 		*m = mm;
 		*name = nm;
@@ -77,6 +110,12 @@ int mrdem_mesh_read_stream(const char *path, const char *shape, struct mrdem_mes
 	return found ? 0 : -1;
 }
 
+int mrdem_mesh_read_stream(const char *path, const char *shape, struct mrdem_mesh *m,
+			   char **name)
+{
+	return read_stream(path, shape, m, name, NULL);
+}
+
 /* Stream files start with the gzip magic. */
 static int looks_like_stream(const char *path)
 {
@@ -87,6 +126,59 @@ static int looks_like_stream(const char *path)
 	size_t n = fread(b, 1, 2, f);
 	fclose(f);
 	return n == 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
+
+/* A stored tree must belong to exactly this mesh: say which part differs. */
+static int bind_stored_tree(struct mrdem_tree *t, const struct mrdem_mesh *m, const char *what)
+{
+	if (t->ntris != m->ntris)
+		return mrdem_error("%s: the tree covers %u triangles but the mesh has %u (rebuild "
+				   "it: mrdem-tree --rebuild)", what, t->ntris, m->ntris);
+	uint64_t h = mrdem_mesh_fingerprint(m);
+	if (t->mesh_hash != h)
+		return mrdem_error("%s: the tree was built for another mesh (mesh fingerprint "
+				   "%016llx in the tree, %016llx of the mesh; rebuild it: "
+				   "mrdem-tree --rebuild)", what, (unsigned long long)t->mesh_hash,
+				   (unsigned long long)h);
+	return mrdem_tree_bind(t, m, what);
+}
+
+int mrdem_shape_load(const char *path, const char *shape, unsigned flags, struct mrdem_mesh *m,
+		     char **name, struct mrdem_tree **tree)
+{
+	const char *what = !path || !strcmp(path, "-") ? "<stdin>" : path;
+	enum mrdem_mesh_format format = mrdem_mesh_format_by_extension(path);
+	*name = NULL;
+	*tree = NULL;
+	if (format == MRDEM_MESH_FORMAT_UNKNOWN && path && strcmp(path, "-") && looks_like_stream(path))
+		format = MRDEM_MESH_FORMAT_STREAM;
+	if (shape && format != MRDEM_MESH_FORMAT_STREAM)
+		return mrdem_error("%s: a shape can be picked by name from an mrdem stream only",
+				   what);
+	if (format != MRDEM_MESH_FORMAT_STREAM)
+		return mrdem_mesh_load(path, format, flags, m);
+	if (read_stream(path, shape, m, name, tree))
+		return -1;
+	/* validation may re-orient a mesh, so the tree is bound after it */
+	if (mrdem_mesh_validate(m, flags, what))
+		goto fail;
+	if (*tree) {
+		size_t n = strlen(what) + strlen(*name) + 64;
+		char *twhat = mrdem_xmalloc(n);
+		snprintf(twhat, n, "%s: tree record of shape '%s'", what, *name);
+		int rc = bind_stored_tree(*tree, m, twhat);
+		free(twhat);
+		if (rc)
+			goto fail;
+	}
+	return 0;
+fail:
+	mrdem_tree_free(*tree);
+	*tree = NULL;
+	free(*name);
+	*name = NULL;
+	mrdem_mesh_release(m);
+	return -1;
 }
 
 int mrdem_mesh_load(const char *path, enum mrdem_mesh_format format, unsigned flags,

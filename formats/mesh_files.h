@@ -44,4 +44,16 @@ int mrdem_mesh_read_stream(const char *path, const char *shape, struct mrdem_mes
 int mrdem_mesh_load(const char *path, enum mrdem_mesh_format format, unsigned flags,
 		    struct mrdem_mesh *m);
 
+struct mrdem_tree;
+
+/* A scene shape from a file: as mrdem_mesh_load, or, from an mrdem stream,
+ * the mesh record of shape `shape` (NULL: the first) with *name its name
+ * there (malloc'd; NULL for other files). When the stream holds a tree
+ * record right after that mesh (mrdem-tree output), the tree comes back in
+ * *tree bound to the validated mesh, so nothing rebuilds it; else *tree is
+ * NULL. A tree that does not fit the mesh is an error naming the file, the
+ * shape and what differs. */
+int mrdem_shape_load(const char *path, const char *shape, unsigned flags, struct mrdem_mesh *m,
+		     char **name, struct mrdem_tree **tree);
+
 #endif

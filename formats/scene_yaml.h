@@ -7,6 +7,17 @@
 
 #include "common/scene/scene.h"
 
+/* Limits checked before anything is allocated (docs/scene.md), so a typo
+ * such as a lattice of 10^9 particles is an error at its line instead of
+ * the allocator's death minutes later. Requests must also fit in memory:
+ * physical memory, or less under ulimit -v, at the estimated bytes per
+ * particle (its state plus its frame record) and per triangle of a
+ * generated mesh (mesh, validation and mesh record; measured: 65-90). */
+#define MRDEM_SCENE_MAX_PARTICLES 1000000000ULL /* 10^9 in one scene */
+#define MRDEM_SCENE_MAX_TRIANGLES 100000000ULL  /* 10^8 per generated mesh */
+#define MRDEM_SCENE_PARTICLE_BYTES 272
+#define MRDEM_SCENE_TRIANGLE_BYTES 128
+
 /* Load the YAML scene at path ("-": standard input) into s, which must be
  * freshly initialised (mrdem_scene_init). Relative mesh file names are
  * resolved against the directory of path. Returns 0, or -1 after a message

@@ -1,5 +1,6 @@
 /* mrdem-init: turn a YAML scene into the initial state stream
- * (setup, one mesh record per shape, the frame at step 0). */
+ * (setup, one mesh record per shape with the tree it was loaded with, the
+ * frame at step 0). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,9 @@ static const char usage[] =
 	"\n"
 	"Read a YAML scene (schema: docs/scene.md; '-' reads standard input) and\n"
 	"write its initial state as an mrdem stream: the setup record, one mesh\n"
-	"record per shape and the particle frame at step 0.\n"
+	"record per shape (followed by its surrogate tree when the shape came from\n"
+	"a stream that holds one, as mrdem-tree writes) and the particle frame at\n"
+	"step 0.\n"
 	"\n"
 	"  -o, --output FILE  write to FILE (default: standard output, which must\n"
 	"                     not be a terminal)\n"
@@ -66,6 +69,12 @@ int main(int argc, char **argv)
 	struct mrdem_meta meta;
 	mrdem_meta_init(&meta, "mrdem-init", argc, argv);
 	mrdem_meta_add(&meta, "scene_file", argv[optind]);
+	for (uint32_t i = 0; i < s.nshapes; i++)
+		if (s.shapes[i].tree_origin) {
+			char key[256];
+			snprintf(key, sizeof key, "tree %s", s.shapes[i].name);
+			mrdem_meta_add(&meta, key, s.shapes[i].tree_origin);
+		}
 	/* The scene's text, unless it came from standard input (read already). */
 	int bad = strcmp(argv[optind], "-") && mrdem_meta_add_file(&meta, "scene", argv[optind]);
 	if (!bad && !mrdem_writer_open(&w, out, 0)) {

@@ -7,13 +7,13 @@
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 
-static const char *const scheme_names[] = {
+const char *const mrdem_scheme_names[MRDEM_NSCHEMES] = {
 	[MRDEM_SCHEME_EXPLICIT_EULER] = "explicit-euler",
 	[MRDEM_SCHEME_SYMPLECTIC_EULER] = "symplectic-euler",
 	[MRDEM_SCHEME_VELOCITY_VERLET] = "velocity-verlet",
 	[MRDEM_SCHEME_IMPLICIT_EULER] = "implicit-euler",
 };
-static const char *const force_model_names[] = {
+const char *const mrdem_force_model_names[MRDEM_NFORCE_MODELS] = {
 	[MRDEM_FORCE_SPRING] = "spring",
 	[MRDEM_FORCE_SPRING_DASHPOT] = "spring-dashpot",
 };
@@ -31,16 +31,15 @@ static int parse_name(const char *const *names, size_t n, const char *name)
 	return -1;
 }
 
-#define COUNT(a) (sizeof(a) / sizeof *(a))
-const char *mrdem_scheme_name(int v) { return name_of(scheme_names, COUNT(scheme_names), v); }
-int mrdem_scheme_parse(const char *s) { return parse_name(scheme_names, COUNT(scheme_names), s); }
+const char *mrdem_scheme_name(int v) { return name_of(mrdem_scheme_names, MRDEM_NSCHEMES, v); }
+int mrdem_scheme_parse(const char *s) { return parse_name(mrdem_scheme_names, MRDEM_NSCHEMES, s); }
 const char *mrdem_force_model_name(int v)
 {
-	return name_of(force_model_names, COUNT(force_model_names), v);
+	return name_of(mrdem_force_model_names, MRDEM_NFORCE_MODELS, v);
 }
 int mrdem_force_model_parse(const char *s)
 {
-	return parse_name(force_model_names, COUNT(force_model_names), s);
+	return parse_name(mrdem_force_model_names, MRDEM_NFORCE_MODELS, s);
 }
 
 void mrdem_setup_default(struct mrdem_setup *s)
@@ -149,6 +148,7 @@ void mrdem_scene_release(struct mrdem_scene *s)
 		free(s->shapes[i].name);
 		mrdem_mesh_release(&s->shapes[i].mesh);
 		mrdem_tree_free(s->shapes[i].tree);
+		free(s->shapes[i].tree_origin);
 	}
 	free(s->shapes);
 	mrdem_setup_release(&s->setup);
@@ -164,6 +164,7 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
 	sh->name = mrdem_xstrdup(name ? name : "");
 	sh->mesh = *mesh;
 	sh->tree = NULL;
+	sh->tree_origin = NULL;
 	mrdem_mesh_init(mesh);
 	return s->nshapes++;
 }

@@ -18,6 +18,10 @@ struct mrdem_shape {
 	char *name;
 	struct mrdem_mesh mesh;
 	struct mrdem_tree *tree;  /* NULL until mrdem-tree has built it */
+	/* Where a tree taken from a file came from, "FILE (tree record of shape
+	 * NAME)" (the scene loader sets it, for provenance); NULL when there is
+	 * no tree or it was built or read from the stream in this process. */
+	char *tree_origin;
 };
 
 /* Analytic plane k appears in pair and contact lists as particle id
@@ -111,6 +115,10 @@ struct mrdem_scene {
 /* The one name table of each enum: names as in scenes and on command
  * lines ("velocity-verlet"); NULL for a value out of range. *_parse
  * returns the value, or -1 for an unknown name. */
+#define MRDEM_NSCHEMES 4
+#define MRDEM_NFORCE_MODELS 2
+extern const char *const mrdem_scheme_names[MRDEM_NSCHEMES];
+extern const char *const mrdem_force_model_names[MRDEM_NFORCE_MODELS];
 const char *mrdem_scheme_name(int scheme);
 int mrdem_scheme_parse(const char *name);
 const char *mrdem_force_model_name(int model);

@@ -239,6 +239,72 @@ assert ball[\"triangles\"] == 1280 and ball[\"closed\"] and slope[\"triangles\"]
 assert not slope[\"closed\"]
 "'
 
+# Trees built offline by mrdem-tree come with their mesh: mrdem-init keeps
+# them, so nothing downstream rebuilds them. Non-default build parameters
+# (leaf 4, seed 5) tell the stored tree from a rebuilt one.
+mrdem-mesh sphere --triangles 320 --noise 1.3 --seed 7 -o plain.mrd &&
+	mrdem-tree --leaf 4 --seed 5 -o treed.mrd plain.mrd
+mrdem-mesh sphere --triangles 320 --noise 1.3 --seed 8 -o other.mrd
+cat >treed.yaml <<'EOF2'
+shapes:
+  rock: {mesh: treed.mrd}
+  ball: {sphere: {triangles: 80}}
+particles:
+  - {shape: rock, position: [0, 0, 0], velocity: [1, 0, 0]}
+  - {shape: ball, position: [3, 0, 0]}
+EOF2
+tree_params='
+def trees(): return {t["shape"]: t for t in recs("tree")}
+rock = trees()[0]
+assert rock["name"] == "rock" and rock["triangles"] == 320, rock
+assert rock["params"]["leaf"] == 4 and rock["params"]["seed"] == 5, rock["params"]'
+expect_success "a mesh stream's stored tree goes into the mrdem-init output" '
+	mrdem-init treed.yaml -o treed-init.mrd && mrdem-info --json treed-init.mrd >ti.json &&
+	mrdem-info --json treed.mrd >t0.json &&
+	json_check ti.json "$tree_params
+assert d[\"counts\"][\"tree\"] == 1, d[\"counts\"]
+t0 = [r for r in json.load(open(\"t0.json\"))[\"records\"] if r[\"type\"] == \"tree\"][0]
+for k in (\"nodes\", \"levels\", \"params\", \"level_stats\", \"root\"):
+    assert rock[k] == t0[k], k
+"'
+expect_success "mrdem-run of the scene keeps the stored tree (no rebuild)" '
+	mrdem-run -q --steps 2 --every 1 treed.yaml -o run.mrd && mrdem-info --json run.mrd >run.json &&
+	json_check run.json "$tree_params
+assert len(recs(\"tree\")) == 2 and trees()[1][\"params\"][\"leaf\"] == 8
+"'
+python3 -c '
+import gzip, sys
+sys.path.insert(0, sys.argv[1])
+import mrdem_stream as ms
+recs = lambda f: list(ms.records(open(f, "rb").read()))
+tree = [p for t, p in recs(sys.argv[2]) if t == 3][0]
+mesh = [p for t, p in recs(sys.argv[3]) if t == 2][0]
+open(sys.argv[4], "wb").write(gzip.compress(ms.HEADER + ms.record(2, mesh) + ms.record(3, tree)))
+' "$TOP/tests/lib" treed.mrd other.mrd swapped.mrd
+sed 's/treed.mrd/swapped.mrd/' treed.yaml >swapped.yaml
+expect_failure "a stored tree of another mesh is refused, naming file, shape and fingerprints" '
+	mrdem-init swapped.yaml -o x.mrd 2>err; rc=$?; cat err
+	[ ! -e x.mrd ] &&
+	grep -qF "swapped.mrd: tree record of shape '\''ball'\'': the tree was built for another mesh (mesh fingerprint" err &&
+	grep -qF "swapped.yaml:2:16: shapes.rock: cannot load mesh file '\''swapped.mrd'\''" err &&
+	exit $rc'
+
+# Sizes are checked against memory before anything is allocated: 10^9
+# particles (the limit itself) need about 272 GB. ulimit -v makes the
+# budget the same everywhere (not under ASan, whose shadow memory needs
+# more address space than that).
+cat >huge.yaml <<'EOF2'
+shapes: {ball: {sphere: {triangles: 80}}}
+particles:
+  - lattice: {shape: ball, count: [1000, 1000, 1000], spacing: 1.1}
+EOF2
+expect_failure "a lattice beyond memory is refused at its line before allocating" '
+	[ -n "${MRDEM_ASAN:-}" ] || ulimit -v 2000000
+	mrdem-init huge.yaml -o x.mrd 2>err; rc=$?; cat err
+	[ ! -e x.mrd ] && [ $rc = 1 ] &&
+	grep -qF "huge.yaml:3:37: particles[0].lattice.count: 1000000000 particles in the scene need about 272 GB of memory, more than the " err &&
+	exit $rc'
+
 expect_failure "usage error without a scene" 'mrdem-init'
 expect_success "--help prints usage to stdout" 'mrdem-init --help | grep -q "usage: mrdem-init"'
 expect_failure "missing scene file" 'mrdem-init no-such.yaml -o x.mrd 2>err; rc=$?; cat err

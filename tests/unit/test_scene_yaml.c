@@ -12,8 +12,13 @@
 #include "common/geom/quat.h"
 #include "common/mesh/mesh.h"
 #include "common/scene/scene.h"
+#include "common/tree/tree.h"
 #include "common/util/rng.h"
+#include "formats/mesh_files.h"
+#include "formats/record_tree.h"
+#include "formats/records.h"
 #include "formats/scene_yaml.h"
+#include "formats/stream.h"
 #include "tests/lib/tap.h"
 
 static char dir[256];
@@ -162,10 +167,14 @@ static void test_spellings(void)
 	       "particle 1 angular velocity and orientation");
 	double d = diameter(&a, 0);
 	tap_near(d, 1.0, 1e-12, "diameter of a radius-0.5 icosphere is 1");
+	size_t eps_wrong = 0;
 	for (size_t i = 0; i < p->n; i++)
-		if (p->eps[i] != 0.02 * d)
-			tap_ok(0, "particle %zu epsilon %g, want 0.02 * diameter", i, p->eps[i]);
-	tap_ok(1, "contact.epsilon is relative to the diameter for every particle");
+		if (p->eps[i] != 0.02 * d) {
+			eps_wrong++;
+			tap_diag("particle %zu epsilon %g, want 0.02 * diameter", i, p->eps[i]);
+		}
+	tap_ok(p->n == 10 && eps_wrong == 0,
+	       "contact.epsilon is relative to the diameter for every particle");
 	/* lattice: x fastest, then y, then z */
 	int lattice_ok = 1;
 	for (int k = 0, i = 2; k < 2; k++)
@@ -345,10 +354,142 @@ static void test_mesh_file_relative(void)
 	mrdem_scene_release(&s);
 }
 
+/* A mesh stream written as mrdem-tree writes it: a sphere of `triangles`
+ * triangles and noise, then the tree of `tree_of` (NULL: its own, built
+ * here and handed back in *built when built is not NULL). */
+static int write_treed_stream(const char *name, uint32_t triangles, double noise,
+			      const struct mrdem_tree *tree_of, struct mrdem_tree **built)
+{
+	struct mrdem_sphere_opts o;
+	struct mrdem_mesh m;
+	struct mrdem_scene s;
+	struct mrdem_tree_params tp;
+	char file[512];
+	mrdem_sphere_opts_default(&o);
+	o.triangles = triangles;
+	o.noise = noise;
+	mrdem_mesh_init(&m);
+	mrdem_scene_init(&s);
+	mrdem_tree_params_default(&tp);
+	tp.leaf = 4; /* not the default: a rebuilt tree would differ */
+	if (mrdem_mesh_sphere(&m, &o) || mrdem_mesh_validate(&m, 0, "sphere"))
+		return -1;
+	mrdem_scene_add_shape(&s, "ball", &m);
+	if (tree_of) {
+		/* a copy of another mesh's tree, through its record */
+		struct mrdem_buf b;
+		struct mrdem_record rec = {0};
+		uint32_t id;
+		mrdem_buf_init(&b);
+		mrdem_encode_tree(&b, 0, tree_of);
+		rec.type = MRDEM_REC_TREE;
+		rec.data = b.p;
+		rec.len = b.len;
+		int rc = mrdem_decode_tree(&rec, "copy", &id, &s.shapes[0].tree);
+		mrdem_buf_release(&b);
+		if (rc)
+			return -1;
+	} else if (mrdem_tree_build(&s.shapes[0].mesh, &tp, &s.shapes[0].tree)) {
+		return -1;
+	}
+	snprintf(file, sizeof file, "%s/%s", dir, name);
+	struct mrdem_writer w;
+	int rc = mrdem_writer_open(&w, file, 0) || mrdem_scene_write_shapes(&w, &s) ||
+		 mrdem_writer_commit(&w) ? -1 : 0;
+	if (built) {
+		*built = s.shapes[0].tree;
+		s.shapes[0].tree = NULL;
+	}
+	mrdem_scene_release(&s);
+	return rc;
+}
+
+static void test_stored_tree(void)
+{
+	struct mrdem_tree *t = NULL;
+	struct mrdem_scene s;
+	char want[600];
+	tap_ok(write_treed_stream("ball80.mrd", 80, 1, NULL, &t) == 0 && t, "mesh stream with a tree written");
+	if (!t)
+		return;
+	int rc = load("shapes: {rock: {mesh: ball80.mrd}, gen: {sphere: {triangles: 80}}}\n"
+		      "particles: [{shape: rock, position: [0, 0, 0]}]\n", &s);
+	tap_ok(rc == 0, "scene with a mesh from a tree-carrying stream loads");
+	if (rc == 0) {
+		const struct mrdem_tree *got = s.shapes[0].tree;
+		tap_ok(got && got->soup && got->nnodes == t->nnodes && got->params.leaf == 4 &&
+			       !memcmp(got->eps, t->eps, t->nnodes * sizeof *t->eps) &&
+			       !memcmp(got->perm, t->perm, t->ntris * sizeof *t->perm),
+		       "the stored tree is taken as is and bound to the mesh");
+		snprintf(want, sizeof want, "%s/ball80.mrd (tree record of shape ball)", dir);
+		tap_ok(s.shapes[0].tree_origin && !strcmp(s.shapes[0].tree_origin, want),
+		       "tree_origin names the file and the shape in it: %s",
+		       s.shapes[0].tree_origin ? s.shapes[0].tree_origin : "(null)");
+		tap_ok(!s.shapes[1].tree && !s.shapes[1].tree_origin,
+		       "a generated shape has no tree and no origin");
+		mrdem_scene_release(&s);
+	}
+	/* the same triangle count passes a count check: the fingerprint must catch it */
+	tap_ok(write_treed_stream("noisy80.mrd", 80, 1.2, t, NULL) == 0, "stream with a foreign tree written");
+	rc = load("shapes: {rock: {mesh: noisy80.mrd}}\n"
+		  "particles: [{shape: rock, position: [0, 0, 0]}]\n", &s);
+	tap_ok(rc == -1 && s.nshapes == 0, "a tree of another mesh with as many triangles is an error");
+	tap_ok(write_treed_stream("ball320.mrd", 320, 1, t, NULL) == 0, "stream with a foreign tree written");
+	rc = load("shapes: {rock: {mesh: ball320.mrd}}\n"
+		  "particles: [{shape: rock, position: [0, 0, 0]}]\n", &s);
+	tap_ok(rc == -1 && s.nshapes == 0, "a tree of a mesh with other triangle counts is an error");
+	mrdem_tree_free(t);
+}
+
+/* Particles read before their shapes and contact defaults wait for them:
+ * every order of the top-level keys gives the same scene, bit for bit. */
+static void test_key_order(void)
+{
+	static const char *const parts[] = {
+		"shapes:\n"
+		"  ball: {sphere: {triangles: 80, radius: 0.5}}\n"
+		"  slope: {plane: {size: [10, 10]}}\n",
+		"particles:\n"
+		"  - {shape: slope, position: [0, 0, -1], fixed: true}\n"
+		"  - {shape: ball, position: [0, 0, 1], mass: 2}\n"
+		"  - {shape: ball, position: [2, 0, 1], epsilon: 0.05}\n"
+		"  - lattice: {shape: ball, origin: [0, 3, 1], count: [3, 2, 1], spacing: 1.1, "
+		"density: 3}\n"
+		"  - {shape: slope, position: [0, 0, 9], fixed: true, epsilon_abs: 0.2}\n",
+		"contact: {epsilon: 0.03, plane_epsilon: 0.004}\n",
+	};
+	static const int orders[][3] = {{0, 1, 2}, {1, 0, 2}, {1, 2, 0}, {2, 1, 0}, {0, 2, 1}};
+	struct mrdem_scene ref, s;
+	char text[2048];
+	int same = 1;
+	for (int o = 0; o < 5; o++) {
+		snprintf(text, sizeof text, "%s%s%s", parts[orders[o][0]], parts[orders[o][1]],
+			 parts[orders[o][2]]);
+		int rc = load(text, o ? &s : &ref);
+		if (rc) {
+			tap_ok(0, "key order %d loads", o);
+			same = 0;
+			continue;
+		}
+		if (o) {
+			same &= same_scene(&ref, &s);
+			mrdem_scene_release(&s);
+		}
+	}
+	const struct mrdem_particles *p = &ref.frame.p;
+	tap_ok(same, "shapes, particles and contact in any order give the same scene");
+	tap_ok(p->n == 10 && p->eps[0] == 0.004 && p->eps[1] == 0.03 * diameter(&ref, 0) &&
+		       p->eps[2] == 0.05 * diameter(&ref, 0) && p->eps[9] == 0.2 &&
+		       p->density[1] == 2 / ref.shapes[0].mesh.mass.volume && p->density[5] == 3 &&
+		       p->shape[9] == 1 && p->shape[8] == 0,
+	       "halo widths, densities and shapes resolved");
+	mrdem_scene_release(&ref);
+}
+
 static void test_failure_leaves_scene_empty(void)
 {
 	struct mrdem_scene s;
-	/* the error comes in the second pass, after shapes were built */
+	/* the error comes after shapes were built */
 	int rc = load("shapes: {ball: {sphere: {triangles: 80}}}\n"
 		      "particles: [{shape: ball, position: [0, 0, 0]}, {shape: ball, mass: -1, "
 		      "position: [3, 0, 0]}]\n", &s);
@@ -370,7 +511,9 @@ int main(void)
 	test_spellings();
 	test_defaults_and_derived();
 	test_lattice_random();
+	test_key_order();
 	test_failure_leaves_scene_empty();
+	test_stored_tree();
 	test_mesh_file_relative();
 	char cmd[400];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
