@@ -113,6 +113,19 @@ int mrdem_meta_add_file(struct mrdem_meta *m, const char *key, const char *path)
 	return bad ? mrdem_error("%s: read error", path) : 0;
 }
 
+int mrdem_meta_add_scene(struct mrdem_meta *m, const char *path, const struct mrdem_scene *s)
+{
+	mrdem_meta_add(m, "scene_file", path);
+	for (uint32_t i = 0; i < s->nshapes; i++)
+		if (s->shapes[i].tree_origin) {
+			char key[256];
+			snprintf(key, sizeof key, "tree %s", s->shapes[i].name);
+			mrdem_meta_add(m, key, s->shapes[i].tree_origin);
+		}
+	/* Standard input was read already. */
+	return strcmp(path, "-") ? mrdem_meta_add_file(m, "scene", path) : 0;
+}
+
 void mrdem_encode_meta(struct mrdem_buf *b, const struct mrdem_meta *m)
 {
 	mrdem_buf_str(b, m->tool);

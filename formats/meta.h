@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "common/scene/scene.h"
 #include "formats/bytes.h"
 #include "formats/stream.h"
 
@@ -28,6 +29,9 @@ void mrdem_meta_release(struct mrdem_meta *m);
 void mrdem_meta_add(struct mrdem_meta *m, const char *key, const char *value);
 /* Add the text of a file (a scene) under key; -1 with a message. */
 int mrdem_meta_add_file(struct mrdem_meta *m, const char *key, const char *path);
+/* The scene a stream was made from: its file name and text, and where each
+ * shape's tree came from ("tree NAME"). */
+int mrdem_meta_add_scene(struct mrdem_meta *m, const char *path, const struct mrdem_scene *s);
 /* The value of key, or NULL. */
 const char *mrdem_meta_get(const struct mrdem_meta *m, const char *key);
 

@@ -68,15 +68,7 @@ int main(int argc, char **argv)
 	int rc = 1;
 	struct mrdem_meta meta;
 	mrdem_meta_init(&meta, "mrdem-init", argc, argv);
-	mrdem_meta_add(&meta, "scene_file", argv[optind]);
-	for (uint32_t i = 0; i < s.nshapes; i++)
-		if (s.shapes[i].tree_origin) {
-			char key[256];
-			snprintf(key, sizeof key, "tree %s", s.shapes[i].name);
-			mrdem_meta_add(&meta, key, s.shapes[i].tree_origin);
-		}
-	/* The scene's text, unless it came from standard input (read already). */
-	int bad = strcmp(argv[optind], "-") && mrdem_meta_add_file(&meta, "scene", argv[optind]);
+	int bad = mrdem_meta_add_scene(&meta, argv[optind], &s);
 	if (!bad && !mrdem_writer_open(&w, out, 0)) {
 		if (mrdem_write_meta(&w, &meta) || mrdem_scene_write(&w, &s))
 			mrdem_writer_abort(&w); /* removes the temporary: no partial output */

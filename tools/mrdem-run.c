@@ -124,10 +124,11 @@ static int write_meta(struct run *r, const char *scene, int argc, char **argv)
 {
 	struct mrdem_meta m;
 	mrdem_meta_init(&m, "mrdem-run", argc, argv);
-	mrdem_meta_add(&m, "scene_file", scene);
 	int rc = 0;
 	if (has_suffix(scene, ".yaml") || has_suffix(scene, ".yml"))
-		rc = mrdem_meta_add_file(&m, "scene", scene);
+		rc = mrdem_meta_add_scene(&m, scene, &r->scene);
+	else
+		mrdem_meta_add(&m, "resumed_from", scene);
 	rc = rc || mrdem_write_meta(&r->w, &m);
 	mrdem_meta_release(&m);
 	return rc;

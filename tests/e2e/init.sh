@@ -267,6 +267,8 @@ t0 = [r for r in json.load(open(\"t0.json\"))[\"records\"] if r[\"type\"] == \"t
 for k in (\"nodes\", \"levels\", \"params\", \"level_stats\", \"root\"):
     assert rock[k] == t0[k], k
 "'
+expect_success "mrdem-info names where the stored tree came from" '
+	mrdem-info treed-init.mrd >ti.txt && assert_grep "tree rock: treed.mrd (tree record of shape" ti.txt'
 expect_success "mrdem-run of the scene keeps the stored tree (no rebuild)" '
 	mrdem-run -q --steps 2 --every 1 treed.yaml -o run.mrd && mrdem-info --json run.mrd >run.json &&
 	json_check run.json "$tree_params
@@ -279,7 +281,7 @@ import mrdem_stream as ms
 recs = lambda f: list(ms.records(open(f, "rb").read()))
 tree = [p for t, p in recs(sys.argv[2]) if t == 3][0]
 mesh = [p for t, p in recs(sys.argv[3]) if t == 2][0]
-open(sys.argv[4], "wb").write(gzip.compress(ms.HEADER + ms.record(2, mesh) + ms.record(3, tree)))
+open(sys.argv[4], "wb").write(gzip.compress(ms.finish(ms.HEADER + ms.record(2, mesh) + ms.record(3, tree))))
 ' "$TOP/tests/lib" treed.mrd other.mrd swapped.mrd
 sed 's/treed.mrd/swapped.mrd/' treed.yaml >swapped.yaml
 expect_failure "a stored tree of another mesh is refused, naming file, shape and fingerprints" '

@@ -150,8 +150,22 @@ expect_success "a killed run keeps every flushed frame" '
 	for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.5; [ -s killed.mrd ] && break; done
 	sleep 1; kill -9 $pid; wait $pid 2>/dev/null
 	mrdem-info --json killed.mrd >k.json 2>k.err; rc=$?
-	assert_eq $rc 1 "exit status" && assert_grep "truncated stream" k.err &&
-	assert_eq "$(json_get k.json "d[\"counts\"][\"frame\"] >= 2")" True frames'
+	assert_eq $rc 1 "exit status" && grep -Eq "truncated stream|incomplete stream" k.err &&
+	assert_eq "$(json_get k.json "d[\"counts\"][\"frame\"] >= 2")" True frames &&
+	last=$(json_get k.json "[r[\"step\"] for r in d[\"records\"] if r[\"type\"] == \"frame\"][-1]") &&
+	mrdem-run -q killed.mrd --steps 5 --every 5 -o resumed.mrd 2>r.err &&
+	assert_grep "resuming from step $last" r.err && assert_grep "complete frame" r.err &&
+	assert_eq "$(python3 frames.py resumed.mrd "F[-1][\"step\"]")" $((last + 5)) "last step"'
+
+for sig in INT TERM; do
+expect_success "SIG$sig ends a run cleanly: complete stream, message, exit 128+signal" '
+	mrdem-run -q headon.yaml --steps 100000000 --every 1000 -o sig.mrd 2>sig.err & pid=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.5; [ -s sig.mrd ] && break; done
+	sleep 0.5; kill -'$sig' $pid; wait $pid; rc=$?
+	want=$([ '$sig' = INT ] && echo 130 || echo 143)
+	assert_eq $rc $want "exit status" && assert_grep "interrupted by SIG'$sig'" sig.err &&
+	mrdem-info sig.mrd >sig.txt && assert_grep "end of stream 1" sig.txt'
+done
 
 expect_success "a blow-up stops with the step and particle named, and no NaN frame" '
 	mrdem-run -q headon.yaml --dt 0.5 --steps 50 -o blow.mrd 2>err.txt; rc=$?

@@ -45,6 +45,26 @@ expect_success "a record type from a newer version survives the whole pipeline" 
 		mrdem-contact 2>/dev/null | mrdem-step 2>/dev/null | mrdem-info --json >u.json 2>/dev/null &&
 	assert_eq "$(json_get u.json "d[\"counts\"][\"unknown\"], d[\"counts\"][\"frame\"], d[\"counts\"][\"tree\"]")" "1 1 1"'
 
+expect_success "a version 1 stream upgrades to version 2 with the same content" '
+	mrdem-info --upgrade "$G/v1-scene.mrd" -o up.mrd && mrdem-info --json --full up.mrd >up.json &&
+	mrdem-info --json --full "$G/good-scene.mrd" >g.json &&
+	assert_eq "$(json_get up.json "[r[\"state\"] for r in d[\"records\"] if r[\"type\"] == \"frame\"]")" \
+		"$(json_get g.json "[r[\"state\"] for r in d[\"records\"] if r[\"type\"] == \"frame\"]")" state &&
+	assert_eq "$(json_get up.json "d[\"records\"][0][\"values\"][\"command\"].startswith(\"mrdem-info --upgrade\")")" True'
+
+expect_success "a frame column this build does not know passes through mrdem-step unchanged" '
+	mrdem-step --no-contacts "$G/good-extra-column.mrd" -o x.mrd &&
+	python3 -c "
+import sys; sys.path.insert(0, \"$TOP/tests/lib\"); import mrdem_stream as m
+f = [p for t, p in m._walk(__import__(\"gzip\").decompress(open(\"x.mrd\", \"rb\").read())) if t == 4][0]
+assert m.s(\"temperature\") in f and f.endswith(m.f64s([300, 310])), f[-40:]"'
+
+expect_success "concatenated streams: each is stepped alone, output concatenated" '
+	mrdem-step "$G/good-scene.mrd" -o one.mrd &&
+	cat "$G/good-scene.mrd" "$G/good-scene.mrd" | mrdem-step -o c.mrd &&
+	mrdem-info c.mrd >c.txt && assert_grep "stream 2 (concatenated)" c.txt &&
+	assert_grep "end of stream 2" c.txt && cat one.mrd one.mrd >twice.mrd && same_stream c.mrd twice.mrd'
+
 expect_failure "bad option is rejected" 'mrdem-info --frobnicate'
 expect_success "--help prints usage" 'mrdem-info --help | grep -q "usage: mrdem-info"'
 expect_success "missing file gives a clear error and exit 1" '
