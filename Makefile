@@ -33,6 +33,9 @@ UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
+# The tools are the default goal whatever is installed (fcl.mk adds rules).
+.DEFAULT_GOAL := all
+
 # Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
 -include bench/fcl.mk
 
