@@ -54,7 +54,7 @@ assert_near() { # got want tol [what]
 assert_grep() { # pattern file
 	grep -q -- "$1" "$2" || { echo "'$1' not found in $2:"; head -5 "$2"; return 1; }
 }
-# Two streams hold the same records, their meta and index records aside
+# Two streams hold the same records, their meta, index and end records aside
 # (those name the command, whose file names differ, and its offsets).
 same_stream() { # a.mrd b.mrd
 	python3 "$TOP/tests/lib/mrdem_stream.py" --same "$1" "$2"
