@@ -11,6 +11,7 @@
 #include "common/util/error.h"
 #include "formats/bytes.h"
 #include "formats/outfile.h"
+#include "formats/records.h"
 
 /* Stream header: magic, u32 version, u32 reserved flags. */
 static const unsigned char magic[8] = {0x89, 'M', 'R', 'D', 'E', 'M', '\r', '\n'};
@@ -115,6 +116,23 @@ static int next_member(struct mrdem_reader *r)
 			   r->name, (unsigned long long)zoffset(r), (unsigned long long)r->offset);
 }
 
+/* After raw inflate from a seek point reached the end of the deflate data:
+ * step over the gzip trailer and read gzip members again. */
+static int end_raw(struct mrdem_reader *r)
+{
+	while (r->z.avail_in < 8 && fill(r) > 0)
+		;
+	if (r->z.avail_in < 8) {
+		r->failed = 1;
+		return mrdem_error("%s: truncated stream: the gzip trailer is incomplete", r->name);
+	}
+	r->z.next_in += 8;
+	r->z.avail_in -= 8;
+	r->raw = 0;
+	inflateReset2(&r->z, 16 + MAX_WBITS);
+	return 0;
+}
+
 /* Read up to n bytes of stream content; the count read is short only at
  * the end of input or on an error (then r->failed is set with a message). */
 static size_t read_bytes(struct mrdem_reader *r, void *dst, size_t n)
@@ -138,6 +156,8 @@ static size_t read_bytes(struct mrdem_reader *r, void *dst, size_t n)
 		int zr = inflate(&r->z, Z_NO_FLUSH);
 		got += want - r->z.avail_out;
 		if (zr == Z_STREAM_END) {
+			if (r->raw && end_raw(r))
+				break;
 			int more = next_member(r);
 			r->z_done = more == 0;
 			if (more <= 0)
@@ -452,6 +472,126 @@ int mrdem_reader_next(struct mrdem_reader *r, struct mrdem_record *rec)
 	return 1;
 }
 
+/* ---- random access through the frame index */
+
+#define TAIL_LEN (RECORD_HEAD_LEN + END_LEN + RECORD_TAIL_LEN + 8) /* end record, gzip trailer */
+
+/* The end record stored just before the gzip trailer of a file written by
+ * mrdem_writer_commit: its index offset, or 0 (none, or not found). */
+static uint64_t tail_index_at(struct mrdem_reader *r)
+{
+	struct stat st;
+	unsigned char t[TAIL_LEN];
+	if (!r->gzip || fstat(r->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)TAIL_LEN ||
+	    pread(r->fd, t, TAIL_LEN, st.st_size - (off_t)TAIL_LEN) != (ssize_t)TAIL_LEN)
+		return 0;
+	if (mrdem_le_get(t, 4) != MRDEM_REC_END || mrdem_le_get(t + 4, 4) != 0 ||
+	    mrdem_le_get(t + 8, 8) != END_LEN)
+		return 0;
+	uint32_t crc = crc_update((uint32_t)crc32(0, NULL, 0), t, RECORD_HEAD_LEN + END_LEN);
+	if (crc != (uint32_t)mrdem_le_get(t + RECORD_HEAD_LEN + END_LEN, 4))
+		return 0;
+	uint64_t at = mrdem_le_get(t + RECORD_HEAD_LEN + 8, 8);
+	return at < (uint64_t)st.st_size ? at : 0;
+}
+
+/* Inflate one record at a full flush point (raw deflate) into *buf. */
+static int record_at(struct mrdem_reader *r, uint64_t zoffset, struct mrdem_buf *buf)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
+		return mrdem_error("%s: cannot start decompression: out of memory", r->name);
+	unsigned char in[1 << 16];
+	struct stat st;
+	uint64_t pos = zoffset, limit = fstat(r->fd, &st) ? 0 : (uint64_t)st.st_size;
+	size_t want = RECORD_HEAD_LEN;
+	int rc = -1;
+	buf->len = 0;
+	for (;;) {
+		if (buf->len >= RECORD_HEAD_LEN) {
+			/* The index is stored uncompressed: never longer than the file. */
+			uint64_t len = mrdem_le_get(buf->p + 8, 8);
+			if (len > limit)
+				break;
+			want = RECORD_HEAD_LEN + (size_t)len + RECORD_TAIL_LEN;
+		}
+		if (buf->len >= want) {
+			rc = 0;
+			break;
+		}
+		if (z.avail_in == 0) {
+			ssize_t k = pread(r->fd, in, sizeof in, (off_t)pos);
+			if (k <= 0)
+				break;
+			pos += (uint64_t)k;
+			z.next_in = in;
+			z.avail_in = (uInt)k;
+		}
+		mrdem_buf_reserve(buf, want - buf->len);
+		z.next_out = buf->p + buf->len;
+		z.avail_out = (uInt)(want - buf->len);
+		int zr = inflate(&z, Z_NO_FLUSH);
+		buf->len = want - z.avail_out;
+		if (zr != Z_OK && zr != Z_STREAM_END)
+			break;
+		if (zr == Z_STREAM_END && buf->len < want)
+			break;
+	}
+	inflateEnd(&z);
+	if (rc)
+		return mrdem_error("%s: the frame index points at compressed byte %llu, where no "
+				   "record can be read (damaged file)", r->name,
+				   (unsigned long long)zoffset);
+	return 0;
+}
+
+int mrdem_reader_frame_index(struct mrdem_reader *r, struct mrdem_frame_pos **v, size_t *n)
+{
+	*v = NULL;
+	*n = 0;
+	uint64_t at = tail_index_at(r);
+	if (!at)
+		return 0;
+	struct mrdem_buf b;
+	mrdem_buf_init(&b);
+	int rc = record_at(r, at, &b);
+	if (rc == 0) {
+		size_t len = b.len - RECORD_HEAD_LEN - RECORD_TAIL_LEN;
+		uint32_t crc = crc_update((uint32_t)crc32(0, NULL, 0), b.p, RECORD_HEAD_LEN + len);
+		struct mrdem_record rec = {.type = (uint32_t)mrdem_le_get(b.p, 4), .len = len,
+					   .data = b.p + RECORD_HEAD_LEN, .offset = 0};
+		if (rec.type != MRDEM_REC_INDEX ||
+		    crc != (uint32_t)mrdem_le_get(b.p + RECORD_HEAD_LEN + len, 4))
+			rc = mrdem_error("%s: the frame index at compressed byte %llu is damaged",
+					 r->name, (unsigned long long)at);
+		else
+			rc = mrdem_decode_index(&rec, r->name, v, n);
+	}
+	mrdem_buf_release(&b);
+	return rc;
+}
+
+int mrdem_reader_seek(struct mrdem_reader *r, const struct mrdem_frame_pos *p)
+{
+	if (!r->gzip || lseek(r->fd, (off_t)p->zoffset, SEEK_SET) < 0)
+		return mrdem_error("%s: cannot seek to compressed byte %llu", r->name,
+				   (unsigned long long)p->zoffset);
+	r->z.next_in = r->in;
+	r->z.avail_in = 0;
+	r->zbytes = p->zoffset;
+	r->fd_eof = 0;
+	if (inflateReset2(&r->z, -MAX_WBITS) != Z_OK)
+		return mrdem_error("%s: cannot restart decompression", r->name);
+	r->raw = 1;
+	r->z_done = 0;
+	r->failed = 0;
+	r->ended = 0;
+	r->offset = p->offset;
+	r->index = p->record;
+	return 0;
+}
+
 void mrdem_reader_close(struct mrdem_reader *r)
 {
 	if (r->z_live)
@@ -616,10 +756,20 @@ int mrdem_writer_flush(struct mrdem_writer *w)
 }
 
 /* Close the current stream: the frame index (files only), then the end
- * record with the count of records before it. */
-static int write_end(struct mrdem_writer *w)
+ * record with the count of records before it. The last stream of a file
+ * ends in stored (level 0) deflate blocks, the end record alone in the
+ * final one: its 36 bytes sit just before the gzip trailer, where a reader
+ * finds the index without decompressing the file (mrdem_reader_frame_index). */
+static int write_end(struct mrdem_writer *w, int last)
 {
 	uint64_t index_at = 0;
+	int stored_tail = last && w->seekable;
+	if (stored_tail && (flush_mode(w, Z_FULL_FLUSH) ||
+			    gzsetparams(w->gz, 0, Z_DEFAULT_STRATEGY) != Z_OK)) {
+		w->failed = 1;
+		return mrdem_error("%s: write failed: cannot finish the compressed stream",
+				   w->path ? w->path : "<stdout>");
+	}
 	if (w->nframes) {
 		struct mrdem_buf b;
 		mrdem_buf_init(&b);
@@ -639,6 +789,8 @@ static int write_end(struct mrdem_writer *w)
 		if (rc)
 			return -1;
 	}
+	if (stored_tail && flush_mode(w, Z_FULL_FLUSH))
+		return -1;
 	unsigned char end[END_LEN];
 	mrdem_le_put(end, w->index, 8);
 	mrdem_le_put(end + 8, index_at, 8);
@@ -647,14 +799,14 @@ static int write_end(struct mrdem_writer *w)
 
 int mrdem_writer_next_stream(struct mrdem_writer *w)
 {
-	if (write_end(w) || write_header(w))
+	if (write_end(w, 0) || write_header(w))
 		return -1;
 	return 0;
 }
 
 int mrdem_writer_commit(struct mrdem_writer *w)
 {
-	if (w->failed || !w->gz || write_end(w)) {
+	if (w->failed || !w->gz || write_end(w, 1)) {
 		mrdem_writer_abort(w);
 		return -1;
 	}

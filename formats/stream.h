@@ -64,6 +64,7 @@ struct mrdem_reader {
 	z_stream z;          /* input cursor (next_in/avail_in) in both modes */
 	int z_live, fd_eof;
 	int z_done;          /* the last gzip member ended properly */
+	int raw;             /* inflating raw deflate after mrdem_reader_seek */
 	unsigned char *in;   /* compressed input buffer */
 	uint64_t zbytes;     /* compressed bytes consumed before in[] */
 	unsigned version;    /* of the current stream */
@@ -104,6 +105,15 @@ struct mrdem_frame_pos {
 	uint64_t offset;     /* uncompressed byte offset */
 	uint64_t zoffset;    /* compressed byte offset of a full flush point */
 };
+
+/* The frame index of a file written by mrdem_writer_commit (found from
+ * the file's tail without decompressing it): 0 with *n = 0 when there is
+ * none (a pipe, an uncompressed or older stream), -1 when it is damaged.
+ * The caller frees *v. */
+int mrdem_reader_frame_index(struct mrdem_reader *r, struct mrdem_frame_pos **v, size_t *n);
+/* Continue reading at an entry of the index: the next record is that
+ * frame, decompressed from its full flush point. */
+int mrdem_reader_seek(struct mrdem_reader *r, const struct mrdem_frame_pos *p);
 
 struct mrdem_writer {
 	gzFile gz;

@@ -7,6 +7,7 @@
 
 #include "common/mesh/mesh.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "formats/json.h"
 #include "formats/meta.h"
 #include "formats/record_tree.h"
@@ -22,6 +23,9 @@ static const char usage[] =
 	"  --json    print one JSON document instead of text\n"
 	"  --full    with --json: dump every record completely (vertices, triangles,\n"
 	"            particle states, tree nodes, pairs, contacts)\n"
+	"  --frame N   describe frame N (from 0) alone: through the frame index of a\n"
+	"            file written by an mrdem tool (no decompression of what comes\n"
+	"            before it), else by reading up to it; with --json as a document\n"
 	"  --upgrade OLD -o NEW\n"
 	"            rewrite a stream of format version 1 (or 2) as version 2\n"
 	"  -h, --help  show this help\n"
@@ -494,12 +498,86 @@ static int upgrade(const char *in, const char *out, int argc, char **argv)
 	return rc;
 }
 
+/* Describe frame `want` (from 0) of a file alone: through the frame index
+ * when the file has one (after the setup and shapes before the first
+ * frame), else by reading up to it. */
+static int show_frame(struct info *in, const char *path, uint64_t want)
+{
+	struct mrdem_reader r;
+	if (mrdem_reader_open(&r, path, 0))
+		return -1;
+	in->src = r.name;
+	struct mrdem_frame_pos *v = NULL;
+	size_t n = 0;
+	int rc = mrdem_reader_frame_index(&r, &v, &n);
+	struct mrdem_record rec;
+	uint64_t frames = 0;
+	int got = 0, via_index = 0;
+	while (rc == 0 && !got) {
+		int k = mrdem_reader_next(&r, &rec);
+		if (k <= 0) {
+			rc = k < 0 ? -1 : mrdem_error("%s: the stream has %llu frame(s), no frame %llu",
+						      r.name, (unsigned long long)frames,
+						      (unsigned long long)want);
+			break;
+		}
+		if (rec.segment > 0) {
+			rc = mrdem_error("%s: --frame reads single streams, this is a concatenation",
+					 r.name);
+			break;
+		}
+		if (rec.type == MRDEM_REC_FRAME) {
+			/* The index must describe this stream: its first frame is here. */
+			if (frames == 0 && want > 0 && want < n && v[0].offset == rec.offset) {
+				if (mrdem_reader_seek(&r, &v[want])) {
+					rc = -1;
+					break;
+				}
+				via_index = 1;
+				frames = want;
+				continue;
+			}
+			got = frames++ == want;
+			if (!got)
+				continue;
+		}
+		if ((got || rec.type == MRDEM_REC_SETUP || rec.type == MRDEM_REC_MESH ||
+		     rec.type == MRDEM_REC_TREE) &&
+		    mrdem_scene_absorb(&in->scene, &rec, r.name) < 0)
+			rc = -1;
+	}
+	if (rc == 0) {
+		if (in->json) {
+			mrdem_json_begin_object(&in->j);
+			mrdem_json_kv_str(&in->j, "input", r.name);
+			mrdem_json_kv_uint(&in->j, "frame", want);
+			mrdem_json_key(&in->j, "via_index");
+			mrdem_json_bool(&in->j, via_index);
+			mrdem_json_key(&in->j, "record");
+			mrdem_json_begin_object(&in->j);
+			describe_frame(in, &in->scene.frame);
+			mrdem_json_end_object(&in->j);
+			mrdem_json_end_object(&in->j);
+			fputc('\n', stdout);
+		} else {
+			printf("frame %llu (record %llu at byte %llu, %s)\n", (unsigned long long)want,
+			       (unsigned long long)rec.index, (unsigned long long)rec.offset,
+			       via_index ? "read through the frame index" : "read in sequence");
+			describe_frame(in, &in->scene.frame);
+		}
+	}
+	free(v);
+	mrdem_reader_close(&r);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
 		{"full", no_argument, NULL, 'f'},
 		{"upgrade", no_argument, NULL, 'u'},
+		{"frame", required_argument, NULL, 'F'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -508,10 +586,11 @@ int main(int argc, char **argv)
 	memset(&in, 0, sizeof in);
 	mrdem_set_progname(argv[0]);
 	int c, up = 0;
-	const char *out = NULL;
+	const char *out = NULL, *frame = NULL;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u': up = 1; break;
+		case 'F': frame = optarg; break;
 		case 'o': out = optarg; break;
 		case 'j': in.json = 1; break;
 		case 'f': in.full = 1; break;
@@ -534,6 +613,16 @@ int main(int argc, char **argv)
 	}
 	if (up)
 		return upgrade(path, out, argc, argv) ? 1 : 0;
+	if (frame) {
+		uint64_t k;
+		if (mrdem_parse_u64("--frame", frame, UINT64_MAX, &k))
+			return 2;
+		mrdem_scene_init(&in.scene);
+		mrdem_json_init(&in.j, stdout);
+		int rc = show_frame(&in, path, k);
+		mrdem_scene_release(&in.scene);
+		return rc ? 1 : 0;
+	}
 	struct mrdem_reader r;
 	if (mrdem_reader_open(&r, path, 0))
 		return 1;

@@ -65,6 +65,22 @@ expect_success "concatenated streams: each is stepped alone, output concatenated
 	mrdem-info c.mrd >c.txt && assert_grep "stream 2 (concatenated)" c.txt &&
 	assert_grep "end of stream 2" c.txt && cat one.mrd one.mrd >twice.mrd && same_stream c.mrd twice.mrd'
 
+expect_success "--frame N reads through the frame index: damage before frame N does not matter" '
+	mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 200 --every 20 -o r.mrd &&
+	mrdem-info --json --full r.mrd >r.json &&
+	python3 -c "
+import json
+v = [r for r in json.load(open(\"r.json\"))[\"records\"] if r[\"type\"] == \"index\"][0][\"list\"]
+a, b = v[2][\"compressed_offset\"], v[3][\"compressed_offset\"]
+d = bytearray(open(\"r.mrd\", \"rb\").read()); d[(a + b) // 2] ^= 0xff
+open(\"bad.mrd\", \"wb\").write(d)" &&
+	! mrdem-info bad.mrd >/dev/null 2>&1 &&
+	mrdem-info --frame 8 bad.mrd >f8.txt && assert_grep "read through the frame index" f8.txt &&
+	assert_grep "step 160," f8.txt && mrdem-info --frame 8 r.mrd | cmp - f8.txt &&
+	zcat r.mrd | mrdem-info --frame 8 - >seq.txt && assert_grep "read in sequence" seq.txt &&
+	assert_eq "$(tail -1 seq.txt)" "$(tail -1 f8.txt)" "frame 8 in sequence" &&
+	! mrdem-info --frame 11 r.mrd 2>e.txt && assert_grep "no frame 11" e.txt'
+
 expect_failure "bad option is rejected" 'mrdem-info --frobnicate'
 expect_success "--help prints usage" 'mrdem-info --help | grep -q "usage: mrdem-info"'
 expect_success "missing file gives a clear error and exit 1" '
