@@ -33,11 +33,13 @@ UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-# Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
--include bench/fcl.mk
-
+# Plain `make` builds the tools, whatever an include below defines first.
+.DEFAULT_GOAL := all
 .PHONY: all check asan bench example install clean deps
 all: $(TOOLS)
+
+# Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
+-include bench/fcl.mk
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
