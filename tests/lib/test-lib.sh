@@ -54,6 +54,16 @@ assert_near() { # got want tol [what]
 assert_grep() { # pattern file
 	grep -q -- "$1" "$2" || { echo "'$1' not found in $2:"; head -5 "$2"; return 1; }
 }
+# Run a command with its standard error in ./err; it must exit with status
+# want. Chains stay honest: in "a && b 2>err; [ $? = 1 ] && c" the status
+# of a is lost.
+assert_exit() { # want command [args...]
+	local want=$1 rc
+	shift
+	"$@" 2>err
+	rc=$?
+	[ "$rc" = "$want" ] || { echo "$*: exit status $rc, want $want"; head -5 err; return 1; }
+}
 # Read a value from JSON with python3 (present on every dev and CI machine).
 json_get() { # file python-expression-on-d
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
