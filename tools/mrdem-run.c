@@ -46,7 +46,10 @@ static const char usage_tail[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"The hierarchy defaults to surrogate here: shapes without a tree get one\n"
-	"built first (docs/surrogate-trees.md).\n";
+	"built first (docs/surrogate-trees.md).\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 struct run {
 	struct mrdem_scene scene;
@@ -417,43 +420,52 @@ int main(int argc, char **argv)
 		fputs("mrdem-run: give one scene (try 'mrdem-run --help')\n", stderr);
 		return 2;
 	}
+	/* Values are checked before the scene is read, so a bad one is a usage
+	 * error whatever the scene; they are applied over its defaults after. */
+	uint64_t steps_v = 0, every_v = 1;
+	double dt_v = 0, growth_v = 0;
+	int scheme_v = 0, broad_v = 0, bad = 0;
+	if (steps)
+		bad |= mrdem_parse_u64("--steps", steps, UINT64_MAX - 1, &steps_v);
+	if (every) {
+		bad |= mrdem_parse_u64("--every", every, UINT64_MAX, &every_v);
+		if (!bad && !every_v)
+			bad = mrdem_error("--every must be at least 1");
+	}
+	if (dt)
+		bad |= mrdem_parse_positive("--dt", dt, &dt_v);
+	if (growth) {
+		bad |= mrdem_parse_double("--max-energy-growth", growth, &growth_v);
+		if (!bad && growth_v < 0)
+			bad = mrdem_error("--max-energy-growth must not be negative");
+	}
+	if (scheme && (scheme_v = mrdem_scheme_parse(scheme)) < 0)
+		bad = mrdem_error("--scheme: unknown scheme '%s'", scheme);
+	if (broad && (broad_v = mrdem_broad_method_parse(broad)) < 0)
+		bad = mrdem_error("--broad: '%s' is not grid or brute", broad);
+	if (bad)
+		return 2;
 	if (load(&r, argv[optind]))
 		return 1;
 	mrdem_sim_opts_default(&r.opts, &r.scene.setup);
 	r.opts.contact = copts;
 	if (copts.hierarchy == MRDEM_HIERARCHY_AUTO)
 		r.opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
-	r.steps = r.scene.setup.steps;
-	r.every = r.scene.setup.output_every ? r.scene.setup.output_every : 1;
-	int bad = 0;
-	if (steps)
-		bad |= mrdem_parse_u64("--steps", steps, UINT64_MAX - 1, &r.steps);
-	if (every) {
-		bad |= mrdem_parse_u64("--every", every, UINT64_MAX, &r.every);
-		if (!bad && !r.every)
-			bad = mrdem_error("--every must be at least 1");
-	}
+	r.steps = steps ? steps_v : r.scene.setup.steps;
+	r.every = every ? every_v : r.scene.setup.output_every ? r.scene.setup.output_every : 1;
 	if (dt)
-		bad |= mrdem_parse_positive("--dt", dt, &r.opts.step.dt);
-	if (growth) {
-		bad |= mrdem_parse_double("--max-energy-growth", growth,
-					  &r.opts.step.max_energy_growth);
-		if (!bad && r.opts.step.max_energy_growth < 0)
-			bad = mrdem_error("--max-energy-growth must not be negative");
-	}
-	if (scheme) {
-		r.opts.step.scheme = mrdem_scheme_parse(scheme);
-		if (r.opts.step.scheme < 0)
-			bad = mrdem_error("--scheme: unknown scheme '%s'", scheme);
-	}
-	if (!bad && r.opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
-		bad = mrdem_error("implicit Euler (multiscale Picard) is not implemented yet; use "
-				  "explicit-euler, symplectic-euler or velocity-verlet");
-	if (broad && (r.opts.broad = mrdem_broad_method_parse(broad)) < 0)
-		bad = mrdem_error("--broad: '%s' is not grid or brute", broad);
-	if (bad) {
+		r.opts.step.dt = dt_v;
+	if (growth)
+		r.opts.step.max_energy_growth = growth_v;
+	if (scheme)
+		r.opts.step.scheme = scheme_v;
+	if (broad)
+		r.opts.broad = broad_v;
+	if (r.opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+		mrdem_error("implicit Euler (multiscale Picard) is not implemented yet; use "
+			    "explicit-euler, symplectic-euler or velocity-verlet");
 		mrdem_scene_release(&r.scene);
-		return 2;
+		return scheme ? 2 : 1; /* from --scheme: a bad option value */
 	}
 	r.scene.setup.steps = r.steps;
 	r.scene.setup.output_every = r.every;

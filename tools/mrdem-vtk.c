@@ -27,7 +27,10 @@ static const char usage[] =
 	"\n"
 	"  -o, --output DIR  output directory, created if missing (default: vtk)\n"
 	"  -b, --binary      inline base64 data arrays (smaller, faster) instead of ASCII\n"
-	"  -h, --help        show this help\n";
+	"  -h, --help        show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 struct run {
 	const char *dir;
