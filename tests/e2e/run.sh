@@ -16,17 +16,6 @@ def speed(s): return math.sqrt(sum(x * x for x in s["velocity"]))
 print(eval(sys.argv[2]))
 PY
 
-cat >headon.yaml <<'Y'
-shapes:
-  ball: {sphere: {triangles: 1280, radius: 1.0}}
-particles:
-  - {shape: ball, position: [-1.03, 0, 0], velocity: [1.0, 0, 0]}
-  - {shape: ball, position: [1.03, 0.05, 0], velocity: [-0.5, 0, 0]}
-contact: {epsilon: 0.01, stiffness: 1000}
-time: {dt: 1.0e-4, steps: 1500, scheme: velocity-verlet}
-output: {every: 50}
-Y
-
 cat >offset.yaml <<'Y'
 shapes:
   ball: {sphere: {triangles: 1280, radius: 1.0}}
@@ -37,7 +26,9 @@ contact: {epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: 1500, scheme: velocity-verlet}
 output: {every: 50}
 Y
+# head-on: the same spheres on one line
 sed 's/\[1.03, 0.3, 0\]/[1.03, 0, 0]/' offset.yaml >headon.yaml
+grep -q '\[1.03, 0, 0\]' headon.yaml || { echo "Bail out! headon.yaml not made"; exit 1; }
 
 # column.py FILE NAME ROW: a column of mrdem-stats' CSV (row 0 or -1)
 cat >column.py <<'PY'
