@@ -297,15 +297,25 @@ int main(void)
 	tap_eq_int(mrdem_narrow_opts_check(&o), 0, "default options are valid");
 	tap_ok(o.method == MRDEM_NARROW_HYBRID && o.iterations == 4 && o.threshold == 1.0,
 	       "defaults: hybrid, 4 iterations, C = 1");
-	o.iterations = 0;
-	tap_eq_int(mrdem_narrow_opts_check(&o), -1, "0 iterations refused");
-	o.iterations = MRDEM_NARROW_ITERATIONS_MAX + 1;
-	tap_eq_int(mrdem_narrow_opts_check(&o), -1, "too many iterations refused");
-	o.iterations = 4;
-	o.threshold = NAN;
-	tap_eq_int(mrdem_narrow_opts_check(&o), -1, "NaN threshold refused");
-	o.threshold = -1;
-	tap_eq_int(mrdem_narrow_opts_check(&o), -1, "negative threshold refused");
+	static const struct {
+		int iterations;
+		double threshold;
+		const char *what, *msg;
+	} bad[] = {
+		{ 0, 1, "0 iterations", "iterations must be between 1 and" },
+		{ MRDEM_NARROW_ITERATIONS_MAX + 1, 1, "too many iterations",
+		  "iterations must be between 1 and" },
+		{ 4, NAN, "NaN threshold", "threshold must be a positive number, not nan" },
+		{ 4, -1, "negative threshold", "threshold must be a positive number, not -1" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		o.iterations = bad[i].iterations;
+		o.threshold = bad[i].threshold;
+		tap_capture_begin();
+		int rc = mrdem_narrow_opts_check(&o);
+		const char *err = tap_capture_end();
+		tap_ok(rc == -1 && strstr(err, bad[i].msg), "%s refused: %s", bad[i].what, err);
+	}
 	for (int k = 0; k < 3; k++)
 		tap_eq_int(mrdem_narrow_method_parse(mrdem_narrow_method_name(k)), k, "method %s round trip",
 			   mrdem_narrow_method_name(k));
