@@ -119,6 +119,10 @@ expect_success "binary STL: 84+50n bytes, header not starting with \"solid\"" '
 	mrdem-mesh export --format stl rock.mrd -o r.stl &&
 	assert_eq "$(stat -c %s r.stl)" $((84 + 50 * 320)) && ! head -c 5 r.stl | grep -q solid'
 
+expect_success "OBJ export of a box: one v line per vertex (%.17g), one f line per triangle (tests/expect/box-1x2x3.obj)" '
+	mrdem-mesh box --size 1 2 3 --name crate | mrdem-mesh export --format obj >box.obj &&
+	test_cmp "$TOP/tests/expect/box-1x2x3.obj" box.obj'
+
 expect_success "export to a FIFO writes in place (no temporary renamed over it)" '
 	mkfifo fifo && { cat fifo >fromfifo.obj & } &&
 	mrdem-mesh export --format obj rock.mrd -o fifo && wait && [ -p fifo ] &&

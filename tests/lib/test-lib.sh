@@ -3,6 +3,7 @@
 #   . "$(dirname "$0")/../lib/test-lib.sh"
 #   expect_success "mesh writes a stream" 'mrdem-mesh sphere -o s.mrd'
 #   expect_failure "bad magic is rejected" 'mrdem-info tests/golden/bad-magic.mrd'
+#   expect_success "stats table" 'mrdem-stats --markdown s.mrd >out && test_cmp "$X/s.md" out'
 #   done_testing
 #
 # Each test runs in a fresh scratch directory ($T) with bin/ on PATH.
@@ -53,6 +54,12 @@ assert_near() { # got want tol [what]
 }
 assert_grep() { # pattern file
 	grep -q -- "$1" "$2" || { echo "'$1' not found in $2:"; head -5 "$2"; return 1; }
+}
+# Compare an actual output with the expected one (a file under
+# tests/expect/, which reads as the specification); on a mismatch print a
+# unified diff, expected -> actual (git's test_cmp).
+test_cmp() { # expected actual
+	diff -u -- "$1" "$2"
 }
 # Run a command with its standard error in ./err; it must exit with status
 # want. Chains stay honest: in "a && b 2>err; [ $? = 1 ] && c" the status
