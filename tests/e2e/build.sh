@@ -21,4 +21,11 @@ expect_success "with FCL found, make bench links the FCL comparison" '
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PKG_CONFIG_PATH=$T/pc make -n -C "$TOP" BUILD="$T/b" BIN="$T/bin" bench >plan.txt 2>&1 &&
 	assert_grep "fcl_tri.o" plan.txt'
 
+# The measured figures all come from one machine: every description of it
+# in README.md and docs/ must name the same CPU.
+expect_success "README and docs describe the benchmark machine alike" '
+	cd "$TOP" && grep -ohiE "[0-9]+-core [A-Za-z]+( [A-Za-z]+)?( machine)?|xeon|intel|ryzen|graviton|apple m[0-9]" \
+		README.md docs/*.md | sort -u >$T/machines.txt &&
+	assert_eq "$(cat $T/machines.txt)" "2-core AMD EPYC machine" machines'
+
 done_testing
