@@ -33,14 +33,13 @@ UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-# The tools are the default goal whatever is installed (fcl.mk adds rules).
+# Plain `make` builds the tools, whatever an include below defines first.
 .DEFAULT_GOAL := all
+.PHONY: all check asan bench example install clean deps
+all: $(TOOLS)
 
 # Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
 -include bench/fcl.mk
-
-.PHONY: all check asan bench example install clean deps
-all: $(TOOLS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -62,10 +61,11 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(BENCH_LIBS) -o $@
 
-# Every test prints TAP; prove runs unit binaries and e2e scripts alike.
+# Every test prints TAP; prove runs unit binaries and e2e scripts alike,
+# two at a time (each test works in its own mktemp scratch directory).
 check: $(TOOLS) $(UNITS)
 	MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) $(CHECK_ENV) \
-	  prove --exec '' $(UNITS) tests/e2e/*.sh
+	  prove -j2 --exec '' $(UNITS) tests/e2e/*.sh
 
 asan:
 	$(MAKE) check BUILD=build-asan BIN=build-asan/bin OPT='-O1 -g' CHECK_ENV=MRDEM_ASAN=1 \

@@ -25,10 +25,11 @@ struct obj_reader {
 	size_t fcap;
 };
 
+/* arg is escaped: a stray control byte in a token would print as nothing. */
 static int obj_error(const struct obj_reader *r, const char *fmt, const char *arg)
 {
-	char msg[512];
-	snprintf(msg, sizeof msg, fmt, arg);
+	char msg[512], esc[256];
+	snprintf(msg, sizeof msg, fmt, mrdem_escape(esc, sizeof esc, arg));
 	return mrdem_error("%s:%lu: %s", r->name, r->line, msg);
 }
 

@@ -134,24 +134,29 @@ static void skip_line(struct lexer *x)
 static int expect(struct lexer *x, const char *word)
 {
 	const char *t = next(x);
+	char esc[256];
 	if (!t || strcmp(t, word))
 		return mrdem_error("%s:%lu: expected '%s', found %s%s%s", x->name, x->line, word,
-				   t ? "'" : "", t ? t : "end of file", t ? "'" : "");
+				   t ? "'" : "", t ? mrdem_escape(esc, sizeof esc, t) : "end of file",
+				   t ? "'" : "");
 	return 0;
 }
 
 static int number(struct lexer *x, double *v)
 {
 	const char *t = next(x);
-	char *end;
+	char *end, esc[256];
 	if (!t)
 		return mrdem_error("%s:%lu: expected a number, found end of file", x->name, x->line);
 	errno = 0;
 	*v = strtod(t, &end);
+	/* escaped: a stray control byte would print as nothing */
 	if (end == t || *end)
-		return mrdem_error("%s:%lu: bad number '%s'", x->name, x->line, t);
+		return mrdem_error("%s:%lu: bad number '%s'", x->name, x->line,
+				   mrdem_escape(esc, sizeof esc, t));
 	if (!isfinite(*v) || errno == ERANGE)
-		return mrdem_error("%s:%lu: '%s' is not a finite number", x->name, x->line, t);
+		return mrdem_error("%s:%lu: '%s' is not a finite number", x->name, x->line,
+				   mrdem_escape(esc, sizeof esc, t));
 	return 0;
 }
 

@@ -263,7 +263,11 @@ int mrdem_reader_open(struct mrdem_reader *r, const char *path, unsigned flags)
 	if (r->failed)
 		goto fail;
 	if (got == 0) {
-		mrdem_error("%s: empty input (not an mrdem stream)", r->name);
+		if (r->gzip)
+			mrdem_error("%s: truncated stream: the compressed data ends before the stream "
+				    "header", r->name);
+		else
+			mrdem_error("%s: empty input (not an mrdem stream)", r->name);
 		goto fail;
 	}
 	if (got < sizeof h) {

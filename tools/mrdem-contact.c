@@ -24,7 +24,10 @@ static const char usage_tail[] =
 	"                    points closer than the halo)\n"
 	"  --stats           print the work counters to standard error\n"
 	"  -o FILE           write to FILE instead of standard output\n"
-	"  -h, --help        show this help\n";
+	"  -h, --help        show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 struct job {
 	struct mrdem_contact_opts opts;

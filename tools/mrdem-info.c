@@ -30,8 +30,9 @@ static const char usage[] =
 	"            rewrite a stream of format version 1 (or 2) as version 2\n"
 	"  -h, --help  show this help\n"
 	"\n"
-	"Exit status: 0 for a complete, valid stream; 1 when the stream is bad or\n"
-	"truncated (the records before the damage are still described).\n";
+	"Exit status: 0 success (a complete, valid stream), 1 error (the stream is\n"
+	"bad or truncated; the records before the damage are still described), 2\n"
+	"usage error (unknown option, bad option value, too many arguments).\n";
 
 struct info {
 	struct mrdem_json j;

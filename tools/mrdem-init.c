@@ -27,7 +27,10 @@ static const char usage[] =
 	"\n"
 	"Mesh files named in the scene are found relative to the scene's directory.\n"
 	"Every error in the scene is reported as FILE:LINE:COLUMN and nothing is\n"
-	"written (exit status 1).\n";
+	"written.\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,6 @@
 /* mrdem-mesh: make, import and export particle shapes (mesh streams). */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +14,11 @@
 #include "formats/meta.h"
 #include "formats/records.h"
 #include "formats/stream.h"
+
+#define EXIT_STATUS \
+	"\n" \
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n" \
+	"error (unknown option or command, bad option value, extra arguments).\n"
 
 static const char usage_main[] =
 	"usage: mrdem-mesh COMMAND [OPTIONS]\n"
@@ -30,7 +36,7 @@ static const char usage_main[] =
 	"Every mesh is validated (closed 2-manifold, outward, no degenerate\n"
 	"triangles) and carries its exact volume, centre of mass and inertia.\n"
 	"Run 'mrdem-mesh COMMAND --help' for a command's options; docs/mesh.md\n"
-	"has the details.\n";
+	"has the details.\n" EXIT_STATUS;
 
 static const char usage_sphere[] =
 	"usage: mrdem-mesh sphere [--triangles N] [--radius R] [--noise ETA [--seed S]]\n"
@@ -46,7 +52,8 @@ static const char usage_sphere[] =
 	"  --stretch ETA  then scale by ETA along --axis (default 1: none)\n"
 	"  --axis x|y|z   stretch axis (default x)\n"
 	"  --name NAME    shape name (default sphere)\n"
-	"  -o FILE        output stream (default standard output)\n";
+	"  -o, --output FILE  output stream (default standard output)\n"
+	"  -h, --help     show this help\n" EXIT_STATUS;
 
 static const char usage_box[] =
 	"usage: mrdem-mesh box [--size S | --size X Y Z] [--divisions N] [--name NAME] [-o FILE]\n"
@@ -54,7 +61,8 @@ static const char usage_box[] =
 	"  --size         edge length(s), centred at the origin (default 1)\n"
 	"  --divisions N  each face split into N x N squares of two triangles (default 1)\n"
 	"  --name NAME    shape name (default box)\n"
-	"  -o FILE        output stream (default standard output)\n";
+	"  -o, --output FILE  output stream (default standard output)\n"
+	"  -h, --help     show this help\n" EXIT_STATUS;
 
 static const char usage_plane[] =
 	"usage: mrdem-mesh plane --open [--size X Y] [--divisions NX [NY]] [--tilt DEG]\n"
@@ -70,7 +78,8 @@ static const char usage_plane[] =
 	"                  NY defaults to NX)\n"
 	"  --tilt DEG      rotation about the x axis in degrees (default 0)\n"
 	"  --name NAME     shape name (default plane)\n"
-	"  -o FILE         output stream (default standard output)\n";
+	"  -o, --output FILE  output stream (default standard output)\n"
+	"  -h, --help      show this help\n" EXIT_STATUS;
 
 static const char usage_cylinder[] =
 	"usage: mrdem-mesh cylinder [--radius R] [--height H] [--segments N] [--name NAME]\n"
@@ -83,7 +92,8 @@ static const char usage_cylinder[] =
 	"  --height H    length along z (default 2)\n"
 	"  --segments N  corners around (default 32, at least 3)\n"
 	"  --name NAME   shape name (default cylinder)\n"
-	"  -o FILE       output stream (default standard output)\n";
+	"  -o, --output FILE  output stream (default standard output)\n"
+	"  -h, --help    show this help\n" EXIT_STATUS;
 
 static const char usage_import[] =
 	"usage: mrdem-mesh import FILE [--format obj|stl|stream] [--open] [--shape NAME]\n"
@@ -101,7 +111,8 @@ static const char usage_import[] =
 	"  --shape NAME from a stream: only this shape (default all)\n"
 	"  --name NAME  shape name (default: the file name without extension; a\n"
 	"               stream's own names; with several shapes --name is refused)\n"
-	"  -o FILE      output stream (default standard output)\n";
+	"  -o, --output FILE  output stream (default standard output)\n"
+	"  -h, --help   show this help\n" EXIT_STATUS;
 
 static const char usage_export[] =
 	"usage: mrdem-mesh export --format obj|stl|stl-ascii [--shape NAME] [--name NAME]\n"
@@ -114,12 +125,17 @@ static const char usage_export[] =
 	"  --format F   obj, stl (binary) or stl-ascii\n"
 	"  --shape NAME the shape to export (default the first)\n"
 	"  --name NAME  object/solid name written in the file (default the shape's)\n"
-	"  -o FILE      output file (default standard output)\n";
+	"  -o, --output FILE  output file (default standard output)\n"
+	"  -h, --help   show this help\n" EXIT_STATUS;
 
-/* ---- option parsing: "--opt V...", "--opt=V", "-o FILE" */
+/* ---- option parsing: getopt_long, plus multi-value options
+ *
+ * A few options take several numbers ("--size X Y Z", "--divisions NX
+ * [NY]"): getopt_long hands over the first and the numbers that follow
+ * are taken here, so "--size 2 --divisions 3" reads one size. */
 
 struct optdef {
-	const char *name; /* without the leading dashes */
+	const char *name; /* long name, without the leading dashes */
 	int nmin, nmax;   /* values taken */
 };
 
@@ -137,7 +153,7 @@ struct cmdline {
 	const char *usage;
 	struct parsed opt[MAXOPTS];
 	int nopt;
-	const char *pos[4];
+	const char *pos[1];
 	int npos, maxpos;
 };
 
@@ -158,59 +174,76 @@ static int is_number(const char *s)
 	return !*end;
 }
 
-/* Returns 0, 1 after printing help, or 2 on a usage error. */
-static int parse_args(struct cmdline *c, const struct optdef *defs, int argc, char **argv)
+/* argv[0] is the command. Returns 0, 1 after printing help, or 2 on a
+ * usage error. */
+static int parse_options(struct cmdline *c, const struct optdef *defs, int argc, char **argv)
 {
-	for (c->nopt = 0; defs[c->nopt].name; c->nopt++)
+	struct option longopts[MAXOPTS + 3];
+	int n = 0;
+	for (c->nopt = 0; defs[c->nopt].name; c->nopt++) {
 		c->opt[c->nopt] = (struct parsed){ .def = &defs[c->nopt] };
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		longopts[n++] = (struct option){ defs[c->nopt].name,
+						 defs[c->nopt].nmax ? required_argument : no_argument,
+						 NULL, 256 + c->nopt };
+	}
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	/* getopt's own messages start with argv[0]: "mrdem-mesh sphere: ..." */
+	char prog[64];
+	snprintf(prog, sizeof prog, "%s %s", mrdem_progname(), c->cmd);
+	argv[0] = prog;
+	optind = 1;
+	int ch;
+	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		if (ch == 'h') {
 			fputs(c->usage, stdout);
 			return 1;
 		}
-		if (a[0] != '-' || !strcmp(a, "-")) {
-			if (c->npos == c->maxpos)
-				return usage_error(c, "unexpected argument '%s'", a);
-			c->pos[c->npos++] = a;
-			continue;
+		if (ch == 'o') /* -o FILE: the same as --output FILE */
+			for (int k = 0; k < c->nopt; k++)
+				if (!strcmp(defs[k].name, "output"))
+					ch = 256 + k;
+		if (ch < 256) { /* getopt_long has said what is wrong */
+			fprintf(stderr, "try 'mrdem-mesh %s --help'\n", c->cmd);
+			return 2;
 		}
-		const char *name = !strcmp(a, "-o") ? "o" : a[1] == '-' ? a + 2 : NULL;
-		if (!name)
-			return usage_error(c, "unknown option '%s'", a);
-		const char *eq = strchr(name, '=');
-		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		struct parsed *p = NULL;
-		for (int k = 0; k < c->nopt; k++)
-			if (strlen(c->opt[k].def->name) == len && !strncmp(c->opt[k].def->name, name, len))
-				p = &c->opt[k];
-		if (!p)
-			return usage_error(c, "unknown option '%s'", a);
+		struct parsed *p = &c->opt[ch - 256];
+		const char *a = argv[optind - 1];
 		if (p->seen)
-			return usage_error(c, "option '%s' given twice", a);
+			return usage_error(c, "option '--%s' given twice", p->def->name);
 		p->seen = 1;
-		if (eq) {
-			if (p->def->nmax != 1)
-				return usage_error(c, "option '%s' takes no '=VALUE' form here", a);
-			p->val[p->nval++] = eq + 1;
+		if (!p->def->nmax)
 			continue;
-		}
-		/* one value: take the next word whatever it is; several: take
-		 * following numbers, so "--size 2 --divisions 3" reads one size */
-		while (p->nval < p->def->nmax && i + 1 < argc &&
-		       (p->def->nmax == 1 ? 1 : is_number(argv[i + 1])))
-			p->val[p->nval++] = argv[++i];
+		p->val[p->nval++] = optarg;
+		/* "--opt=V" (optarg inside the word) gives one value only */
+		if (optarg == a)
+			while (p->nval < p->def->nmax && optind < argc && is_number(argv[optind]))
+				p->val[p->nval++] = argv[optind++];
 		if (p->nval < p->def->nmin) {
 			char msg[96];
-			snprintf(msg, sizeof msg, "option '%%s' needs %d value%s", p->def->nmin,
+			snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", p->def->nmin,
 				 p->def->nmin > 1 ? "s" : "");
-			return usage_error(c, msg, a);
+			return usage_error(c, msg, p->def->name);
 		}
-		if (p->def->nmax > 1 && p->nval > p->def->nmin && p->nval < p->def->nmax &&
-		    !strcmp(p->def->name, "size"))
-			return usage_error(c, "option '%s' takes 1 or 3 values", a);
+		if (p->def->nmax == 3 && p->nval == 2)
+			return usage_error(c, "option '--%s' takes 1 or 3 values", p->def->name);
+	}
+	for (; optind < argc; optind++) {
+		if (c->npos == c->maxpos)
+			return usage_error(c, "unexpected argument '%s'", argv[optind]);
+		c->pos[c->npos++] = argv[optind];
 	}
 	return 0;
+}
+
+/* parse_options lends argv[0] to getopt's messages; the command word is
+ * given back for the meta record. */
+static int parse_args(struct cmdline *c, const struct optdef *defs, int argc, char **argv)
+{
+	char *word = argv[0];
+	int rc = parse_options(c, defs, argc, argv);
+	argv[0] = word;
+	return rc;
 }
 
 static const struct parsed *get(const struct cmdline *c, const char *name)
@@ -312,7 +345,7 @@ static int write_shapes(const char *path, const struct shape_out *s, uint32_t n)
 static int write_one(const struct cmdline *c, const char *dflt_name, struct mrdem_mesh *m)
 {
 	struct shape_out s = { get_str(c, "name", dflt_name), m };
-	int rc = write_shapes(get_str(c, "o", NULL), &s, 1);
+	int rc = write_shapes(get_str(c, "output", NULL), &s, 1);
 	mrdem_mesh_release(m);
 	return rc ? 1 : 0;
 }
@@ -323,7 +356,7 @@ static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 {
 	static const struct optdef defs[] = {
 		{ "triangles", 1, 1 }, { "radius", 1, 1 }, { "noise", 1, 1 }, { "seed", 1, 1 },
-		{ "stretch", 1, 1 },   { "axis", 1, 1 },   { "name", 1, 1 },  { "o", 1, 1 },
+		{ "stretch", 1, 1 },   { "axis", 1, 1 },   { "name", 1, 1 },  { "output", 1, 1 },
 		{ NULL, 0, 0 },
 	};
 	c->usage = usage_sphere;
@@ -336,7 +369,7 @@ static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 	if (get_unsigned(c, "triangles", 0, &tris) || get_double(c, "radius", 0, &o.radius) ||
 	    get_double(c, "noise", 0, &o.noise) || get_u64(c, "seed", 0, UINT64_MAX, &o.seed) ||
 	    get_double(c, "stretch", 0, &o.stretch))
-		return 1;
+		return 2;
 	o.triangles = tris;
 	const char *axis = get_str(c, "axis", "x");
 	if (!strcmp(axis, "x") || !strcmp(axis, "y") || !strcmp(axis, "z"))
@@ -345,9 +378,10 @@ static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 		return usage_error(c, "--axis must be x, y or z, not '%s'", axis);
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
+	/* its only input is the options: a refusal is a bad option value */
 	if (mrdem_mesh_sphere(&m, &o)) {
 		mrdem_mesh_release(&m);
-		return 1;
+		return 2;
 	}
 	return write_one(c, "sphere", &m);
 }
@@ -355,7 +389,7 @@ static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 static int cmd_box(struct cmdline *c, int argc, char **argv)
 {
 	static const struct optdef defs[] = {
-		{ "size", 1, 3 }, { "divisions", 1, 1 }, { "name", 1, 1 }, { "o", 1, 1 }, { NULL, 0, 0 },
+		{ "size", 1, 3 }, { "divisions", 1, 1 }, { "name", 1, 1 }, { "output", 1, 1 }, { NULL, 0, 0 },
 	};
 	c->usage = usage_box;
 	int rc = parse_args(c, defs, argc, argv);
@@ -366,16 +400,17 @@ static int cmd_box(struct cmdline *c, int argc, char **argv)
 	const struct parsed *p = get(c, "size");
 	for (int k = 0; p && k < p->nval; k++)
 		if (get_double(c, "size", k, &size[k]))
-			return 1;
+			return 2;
 	if (p && p->nval == 1)
 		size[1] = size[2] = size[0];
 	if (get_unsigned(c, "divisions", 0, &n))
-		return 1;
+		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
+	/* its only input is the options: a refusal is a bad option value */
 	if (mrdem_mesh_box(&m, size, n)) {
 		mrdem_mesh_release(&m);
-		return 1;
+		return 2;
 	}
 	return write_one(c, "box", &m);
 }
@@ -384,7 +419,7 @@ static int cmd_plane(struct cmdline *c, int argc, char **argv)
 {
 	static const struct optdef defs[] = {
 		{ "open", 0, 0 }, { "size", 2, 2 }, { "divisions", 1, 2 }, { "tilt", 1, 1 },
-		{ "name", 1, 1 }, { "o", 1, 1 },    { NULL, 0, 0 },
+		{ "name", 1, 1 }, { "output", 1, 1 },    { NULL, 0, 0 },
 	};
 	c->usage = usage_plane;
 	int rc = parse_args(c, defs, argc, argv);
@@ -398,16 +433,17 @@ static int cmd_plane(struct cmdline *c, int argc, char **argv)
 	unsigned nx = 1, ny;
 	if (get_double(c, "size", 0, &sx) || get_double(c, "size", 1, &sy) ||
 	    get_unsigned(c, "divisions", 0, &nx) || get_double(c, "tilt", 0, &tilt))
-		return 1;
+		return 2;
 	ny = nx;
 	const struct parsed *d = get(c, "divisions");
 	if (d && d->nval == 2 && get_unsigned(c, "divisions", 1, &ny))
-		return 1;
+		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
+	/* its only input is the options: a refusal is a bad option value */
 	if (mrdem_mesh_plane(&m, sx, sy, nx, ny, tilt)) {
 		mrdem_mesh_release(&m);
-		return 1;
+		return 2;
 	}
 	return write_one(c, "plane", &m);
 }
@@ -416,7 +452,7 @@ static int cmd_cylinder(struct cmdline *c, int argc, char **argv)
 {
 	static const struct optdef defs[] = {
 		{ "radius", 1, 1 }, { "height", 1, 1 }, { "segments", 1, 1 },
-		{ "name", 1, 1 },   { "o", 1, 1 },      { NULL, 0, 0 },
+		{ "name", 1, 1 },   { "output", 1, 1 },      { NULL, 0, 0 },
 	};
 	c->usage = usage_cylinder;
 	int rc = parse_args(c, defs, argc, argv);
@@ -426,12 +462,13 @@ static int cmd_cylinder(struct cmdline *c, int argc, char **argv)
 	unsigned s = 32;
 	if (get_double(c, "radius", 0, &r) || get_double(c, "height", 0, &h) ||
 	    get_unsigned(c, "segments", 0, &s))
-		return 1;
+		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
+	/* its only input is the options: a refusal is a bad option value */
 	if (mrdem_mesh_cylinder(&m, r, h, s)) {
 		mrdem_mesh_release(&m);
-		return 1;
+		return 2;
 	}
 	return write_one(c, "cylinder", &m);
 }
@@ -498,7 +535,7 @@ static int import_stream(struct cmdline *c, const char *path, unsigned flags)
 	if (rc == 0 && rename)
 		s[0].name = rename;
 	if (rc == 0)
-		rc = write_shapes(get_str(c, "o", NULL), s, n);
+		rc = write_shapes(get_str(c, "output", NULL), s, n);
 	mrdem_reader_close(&r);
 	for (uint32_t i = 0; i < n; i++) {
 		free(names[i]);
@@ -514,7 +551,7 @@ static int cmd_import(struct cmdline *c, int argc, char **argv)
 {
 	static const struct optdef defs[] = {
 		{ "format", 1, 1 }, { "open", 0, 0 }, { "shape", 1, 1 },
-		{ "name", 1, 1 },   { "o", 1, 1 },    { NULL, 0, 0 },
+		{ "name", 1, 1 },   { "output", 1, 1 },    { NULL, 0, 0 },
 	};
 	c->usage = usage_import;
 	c->maxpos = 1;
@@ -569,7 +606,7 @@ static int cmd_import(struct cmdline *c, int argc, char **argv)
 static int cmd_export(struct cmdline *c, int argc, char **argv)
 {
 	static const struct optdef defs[] = {
-		{ "format", 1, 1 }, { "shape", 1, 1 }, { "name", 1, 1 }, { "o", 1, 1 }, { NULL, 0, 0 },
+		{ "format", 1, 1 }, { "shape", 1, 1 }, { "name", 1, 1 }, { "output", 1, 1 }, { NULL, 0, 0 },
 	};
 	c->usage = usage_export;
 	c->maxpos = 1;
@@ -589,7 +626,7 @@ static int cmd_export(struct cmdline *c, int argc, char **argv)
 	if (mrdem_mesh_read_stream(c->npos ? c->pos[0] : "-", get_str(c, "shape", NULL), &m,
 				   &shape))
 		return 1;
-	const char *name = get_str(c, "name", shape), *out = get_str(c, "o", NULL);
+	const char *name = get_str(c, "name", shape), *out = get_str(c, "output", NULL);
 	if (f == MRDEM_MESH_FORMAT_OBJ)
 		rc = mrdem_mesh_write_obj(out, name, &m);
 	else
@@ -623,7 +660,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
 		if (!strcmp(cmd, cmds[i].name)) {
 			struct cmdline c = { .cmd = cmd };
-			return cmds[i].run(&c, argc - 2, argv + 2);
+			return cmds[i].run(&c, argc - 1, argv + 1);
 		}
 	fprintf(stderr, "%s: unknown command '%s'\ntry 'mrdem-mesh --help'\n", mrdem_progname(), cmd);
 	return 2;

@@ -23,7 +23,10 @@ static const char usage[] =
 	"  -m, --method M   grid (uniform cells, linear time; default) or brute\n"
 	"                   (all pairs, quadratic); both give the same list\n"
 	"  -o, --output F   output file (default: standard output)\n"
-	"  -h, --help       show this help\n";
+	"  -h, --help       show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 struct job {
 	int method;

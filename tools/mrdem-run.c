@@ -2,13 +2,18 @@
  * process (pairs -> contacts -> step, as library calls), or through the
  * separate tools and real pipes with --via-pipes, and writes a frame
  * stream. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,7 +54,10 @@ static const char usage_tail[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"The hierarchy defaults to surrogate here: shapes without a tree get one\n"
-	"built first (docs/surrogate-trees.md).\n";
+	"built first (docs/surrogate-trees.md).\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 struct run {
 	struct mrdem_scene scene;
@@ -61,8 +69,7 @@ struct run {
 	int via_pipes, quiet, progress;
 	/* --via-pipes */
 	char bindir[PATH_MAX];
-	char tmpdir[64];
-	char *contact_args;
+	char tmpdir[PATH_MAX];
 	/* summary */
 	double t0, e_first, e_last;
 	int have_energy;
@@ -166,12 +173,69 @@ static int write_state(struct run *r, const char *path)
 	return mrdem_writer_commit(&w);
 }
 
-static int shell(const char *cmd)
+extern char **environ;
+
+/* Start bindir/argv[0] with standard input from fd in and standard output
+ * to fd out (-1: inherited), without a shell: no path needs quoting. */
+static int spawn(const struct run *r, char **argv, int in, int out, pid_t *pid)
 {
-	int rc = system(cmd);
-	if (rc != 0)
-		return mrdem_error("step failed in: %s", cmd);
+	char path[PATH_MAX + 64];
+	snprintf(path, sizeof path, "%s/%s", r->bindir, argv[0]);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (in >= 0)
+		posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
+	if (out >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
+	int rc = posix_spawn(pid, path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return mrdem_error("--via-pipes: cannot run %s: %s", path, strerror(rc));
 	return 0;
+}
+
+static int wait_tool(pid_t pid, const char *name)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return mrdem_error("--via-pipes: waiting for %s: %s", name, strerror(errno));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (WIFEXITED(st))
+		return mrdem_error("--via-pipes: %s failed (exit status %d)", name, WEXITSTATUS(st));
+	return mrdem_error("--via-pipes: %s was killed by signal %d", name,
+			   WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* Run a | b (b NULL: a alone) and wait for both. */
+static int run_tools(const struct run *r, char **a, char **b)
+{
+	int fd[2] = { -1, -1 };
+	pid_t pa = -1, pb = -1;
+	if (b && pipe(fd))
+		return mrdem_error("--via-pipes: cannot make a pipe: %s", strerror(errno));
+	/* close-on-exec: each child keeps only the end it was given as 0 or 1 */
+	for (int k = 0; k < 2; k++)
+		if (fd[k] >= 0)
+			fcntl(fd[k], F_SETFD, FD_CLOEXEC);
+	int rc = spawn(r, a, -1, fd[1], &pa);
+	if (!rc && b && spawn(r, b, fd[0], -1, &pb))
+		rc = -1;
+	for (int k = 0; k < 2; k++)
+		if (fd[k] >= 0)
+			close(fd[k]);
+	/* wait for every child started, even after a failure */
+	if (pa > 0 && wait_tool(pa, a[0]) && !rc)
+		rc = -1;
+	if (pb > 0 && wait_tool(pb, b[0]) && !rc)
+		rc = -1;
+	return rc;
+}
+
+static void tmp_path(char *buf, size_t size, const struct run *r, const char *name)
+{
+	snprintf(buf, size, "%s/%s", r->tmpdir, name);
 }
 
 /* Read pairs, contacts and their stats (det.mrd) or the next frame and the
@@ -220,29 +284,37 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 	return rc;
 }
 
+/* mrdem-pairs | mrdem-contact with this run's options, into det.mrd. */
 static int pipe_detect(struct run *r, int output)
 {
-	char state[128], det[128], cmd[PATH_MAX * 3 + 512];
-	snprintf(state, sizeof state, "%s/state.mrd", r->tmpdir);
-	snprintf(det, sizeof det, "%s/det.mrd", r->tmpdir);
+	char state[PATH_MAX + 16], det[PATH_MAX + 16], iters[32], thr[32];
+	tmp_path(state, sizeof state, r, "state.mrd");
+	tmp_path(det, sizeof det, r, "det.mrd");
 	if (write_state(r, state))
 		return -1;
-	snprintf(cmd, sizeof cmd, "'%s/mrdem-pairs' --method %s '%s' | '%s/mrdem-contact' %s -o '%s'",
-		 r->bindir, mrdem_broad_method_name(r->opts.broad), state, r->bindir,
-		 r->contact_args, det);
-	return shell(cmd) || read_back(r, det, output, NULL);
+	const struct mrdem_contact_opts *o = &r->opts.contact;
+	snprintf(iters, sizeof iters, "%d", o->narrow.iterations);
+	snprintf(thr, sizeof thr, "%.17g", o->narrow.threshold);
+	char *pairs[] = { "mrdem-pairs", "--method", (char *)mrdem_broad_method_name(r->opts.broad),
+			  state, NULL };
+	char *contact[] = { "mrdem-contact", "--hierarchy", (char *)mrdem_hierarchy_name(o->hierarchy),
+			    "--method", (char *)mrdem_narrow_method_name(o->narrow.method),
+			    "--iterations", iters, "--threshold", thr, "--simd",
+			    (char *)mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)), "-o", det,
+			    o->merge ? NULL : "--no-merge", NULL };
+	return run_tools(r, pairs, contact) || read_back(r, det, output, NULL);
 }
 
 static int pipe_advance(struct run *r, int output)
 {
-	char det[128], next[128], cmd[PATH_MAX + 512];
-	snprintf(det, sizeof det, "%s/det.mrd", r->tmpdir);
-	snprintf(next, sizeof next, "%s/next.mrd", r->tmpdir);
-	snprintf(cmd, sizeof cmd,
-		 "'%s/mrdem-step' --scheme %s --dt %.17g --max-energy-growth %.17g '%s' -o '%s'",
-		 r->bindir, mrdem_scheme_name(r->opts.step.scheme), r->opts.step.dt,
-		 r->opts.step.max_energy_growth, det, next);
-	return shell(cmd) || read_back(r, next, output, "mrdem-step");
+	char det[PATH_MAX + 16], next[PATH_MAX + 16], dt[32], growth[32];
+	tmp_path(det, sizeof det, r, "det.mrd");
+	tmp_path(next, sizeof next, r, "next.mrd");
+	snprintf(dt, sizeof dt, "%.17g", r->opts.step.dt);
+	snprintf(growth, sizeof growth, "%.17g", r->opts.step.max_energy_growth);
+	char *step[] = { "mrdem-step", "--scheme", (char *)mrdem_scheme_name(r->opts.step.scheme),
+			 "--dt", dt, "--max-energy-growth", growth, det, "-o", next, NULL };
+	return run_tools(r, step, NULL) || read_back(r, next, output, "mrdem-step");
 }
 
 /* ---- reporting */
@@ -386,18 +458,6 @@ static int simulate(struct run *r)
 	}
 }
 
-/* Options for the contact tool, as given to this run. */
-static char *contact_args(const struct mrdem_contact_opts *o)
-{
-	char buf[512];
-	snprintf(buf, sizeof buf, "--hierarchy %s --method %s --iterations %d --threshold %.17g "
-		 "--simd %s%s", mrdem_hierarchy_name(o->hierarchy),
-		 mrdem_narrow_method_name(o->narrow.method), o->narrow.iterations,
-		 o->narrow.threshold, mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)),
-		 o->merge ? "" : " --no-merge");
-	return mrdem_xstrdup(buf);
-}
-
 static int find_bindir(struct run *r, const char *argv0)
 {
 	char self[PATH_MAX];
@@ -405,13 +465,40 @@ static int find_bindir(struct run *r, const char *argv0)
 	if (n <= 0)
 		return mrdem_error("--via-pipes: cannot find this program's directory (%s)", argv0);
 	self[n] = 0;
-	char *slash = strrchr(self, '/');
-	*slash = 0;
+	*strrchr(self, '/') = 0;
 	snprintf(r->bindir, sizeof r->bindir, "%s", self);
-	snprintf(r->tmpdir, sizeof r->tmpdir, "/tmp/mrdem-run-XXXXXX");
-	if (!mkdtemp(r->tmpdir))
-		return mrdem_error("--via-pipes: cannot create a temporary directory");
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if ((size_t)snprintf(r->tmpdir, sizeof r->tmpdir, "%s/mrdem-run-XXXXXX", tmp) >=
+	    sizeof r->tmpdir)
+		return r->tmpdir[0] = 0, mrdem_error("--via-pipes: TMPDIR is too long: %s", tmp);
+	if (!mkdtemp(r->tmpdir)) {
+		int e = errno;
+		r->tmpdir[0] = 0;
+		return mrdem_error("--via-pipes: cannot create a temporary directory in %s: %s", tmp,
+				   strerror(e));
+	}
 	return 0;
+}
+
+/* The temporary directory is ours and flat: remove every file in it (a
+ * killed tool may leave a writer's temporary), then it. */
+static void remove_tmpdir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		char path[PATH_MAX + 256];
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+				unlink(path);
+			}
+		closedir(d);
+	}
+	if (rmdir(dir))
+		mrdem_warning("cannot remove %s: %s", dir, strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -473,43 +560,52 @@ int main(int argc, char **argv)
 		fputs("mrdem-run: give one scene (try 'mrdem-run --help')\n", stderr);
 		return 2;
 	}
+	/* Values are checked before the scene is read, so a bad one is a usage
+	 * error whatever the scene; they are applied over its defaults after. */
+	uint64_t steps_v = 0, every_v = 1;
+	double dt_v = 0, growth_v = 0;
+	int scheme_v = 0, broad_v = 0, bad = 0;
+	if (steps)
+		bad |= mrdem_parse_u64("--steps", steps, UINT64_MAX - 1, &steps_v);
+	if (every) {
+		bad |= mrdem_parse_u64("--every", every, UINT64_MAX, &every_v);
+		if (!bad && !every_v)
+			bad = mrdem_error("--every must be at least 1");
+	}
+	if (dt)
+		bad |= mrdem_parse_positive("--dt", dt, &dt_v);
+	if (growth) {
+		bad |= mrdem_parse_double("--max-energy-growth", growth, &growth_v);
+		if (!bad && growth_v < 0)
+			bad = mrdem_error("--max-energy-growth must not be negative");
+	}
+	if (scheme && (scheme_v = mrdem_scheme_parse(scheme)) < 0)
+		bad = mrdem_error("--scheme: unknown scheme '%s'", scheme);
+	if (broad && (broad_v = mrdem_broad_method_parse(broad)) < 0)
+		bad = mrdem_error("--broad: '%s' is not grid or brute", broad);
+	if (bad)
+		return 2;
 	if (load(&r, argv[optind]))
 		return 1;
 	mrdem_sim_opts_default(&r.opts, &r.scene.setup);
 	r.opts.contact = copts;
 	if (copts.hierarchy == MRDEM_HIERARCHY_AUTO)
 		r.opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
-	r.steps = r.scene.setup.steps;
-	r.every = r.scene.setup.output_every ? r.scene.setup.output_every : 1;
-	int bad = 0;
-	if (steps)
-		bad |= mrdem_parse_u64("--steps", steps, UINT64_MAX - 1, &r.steps);
-	if (every) {
-		bad |= mrdem_parse_u64("--every", every, UINT64_MAX, &r.every);
-		if (!bad && !r.every)
-			bad = mrdem_error("--every must be at least 1");
-	}
+	r.steps = steps ? steps_v : r.scene.setup.steps;
+	r.every = every ? every_v : r.scene.setup.output_every ? r.scene.setup.output_every : 1;
 	if (dt)
-		bad |= mrdem_parse_positive("--dt", dt, &r.opts.step.dt);
-	if (growth) {
-		bad |= mrdem_parse_double("--max-energy-growth", growth,
-					  &r.opts.step.max_energy_growth);
-		if (!bad && r.opts.step.max_energy_growth < 0)
-			bad = mrdem_error("--max-energy-growth must not be negative");
-	}
-	if (scheme) {
-		r.opts.step.scheme = mrdem_scheme_parse(scheme);
-		if (r.opts.step.scheme < 0)
-			bad = mrdem_error("--scheme: unknown scheme '%s'", scheme);
-	}
-	if (!bad && r.opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
-		bad = mrdem_error("implicit Euler (multiscale Picard) is not implemented yet; use "
-				  "explicit-euler, symplectic-euler or velocity-verlet");
-	if (broad && (r.opts.broad = mrdem_broad_method_parse(broad)) < 0)
-		bad = mrdem_error("--broad: '%s' is not grid or brute", broad);
-	if (bad) {
+		r.opts.step.dt = dt_v;
+	if (growth)
+		r.opts.step.max_energy_growth = growth_v;
+	if (scheme)
+		r.opts.step.scheme = scheme_v;
+	if (broad)
+		r.opts.broad = broad_v;
+	if (r.opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+		mrdem_error("implicit Euler (multiscale Picard) is not implemented yet; use "
+			    "explicit-euler, symplectic-euler or velocity-verlet");
 		mrdem_scene_release(&r.scene);
-		return 2;
+		return scheme ? 2 : 1; /* from --scheme: a bad option value */
 	}
 	r.scene.setup.steps = r.steps;
 	r.scene.setup.output_every = r.every;
@@ -522,7 +618,6 @@ int main(int argc, char **argv)
 	if (r.via_pipes) {
 		if (find_bindir(&r, argv[0]))
 			goto out;
-		r.contact_args = contact_args(&r.opts.contact);
 	}
 	/* Written in place and flushed per frame: a killed run keeps its frames. */
 	if (mrdem_writer_open(&r.w, r.out, MRDEM_WRITE_INCREMENTAL) ||
@@ -538,13 +633,8 @@ int main(int argc, char **argv)
 	if (!r.quiet)
 		summary(&r);
 out:
-	if (r.via_pipes && r.tmpdir[0]) {
-		char cmd[128];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", r.tmpdir);
-		if (system(cmd))
-			mrdem_warning("cannot remove %s", r.tmpdir);
-	}
-	free(r.contact_args);
+	if (r.via_pipes && r.tmpdir[0])
+		remove_tmpdir(r.tmpdir);
 	mrdem_sim_release(&r.sim);
 	mrdem_scene_release(&r.scene);
 	if (stop_signal)

@@ -27,7 +27,10 @@ static const char usage[] =
 	"  -m, --markdown    Markdown table (6 significant digits) instead of CSV\n"
 	"                    (round-trip precision)\n"
 	"  -o, --output F    output file (default: standard output)\n"
-	"  -h, --help        show this help\n";
+	"  -h, --help        show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 enum {
 	COL_TIME,

@@ -42,7 +42,10 @@ static const char usage[] =
 	"nothing, when the state becomes non-finite or the energy bound is broken.\n"
 	"With velocity-verlet the written velocities are half a step behind the\n"
 	"positions (flag half-kick) until the next step closes them; see\n"
-	"docs/dynamics.md.\n";
+	"docs/dynamics.md.\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 struct job {
 	struct mrdem_stepper st;

@@ -49,7 +49,10 @@ static const char usage[] =
 	"\n"
 	"Distances in the functional are in units of each node's radius, so the\n"
 	"weights do not depend on the mesh's scale. The output does not depend on\n"
-	"the number of threads (OMP_NUM_THREADS).\n";
+	"the number of threads (OMP_NUM_THREADS).\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 enum {
 	OPT_FANOUT = 256,

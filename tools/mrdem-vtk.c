@@ -22,18 +22,23 @@ static const char usage[] =
 	"has contacts records for that frame's step (point data normal, dist, depth,\n"
 	"particle_a, particle_b, plane, tri_a, tri_b), and DIR/series.pvd the time\n"
 	"series (open it in ParaView; contacts are part 1). Every file is written under\n"
-	"a temporary name and renamed when complete; on an error the files of this run\n"
-	"are removed.\n"
+	"a temporary name and renamed when complete; on an error the files and\n"
+	"directories this run created are removed.\n"
 	"\n"
 	"  -o, --output DIR  output directory, created if missing (default: vtk)\n"
 	"  -b, --binary      inline base64 data arrays (smaller, faster) instead of ASCII\n"
-	"  -h, --help        show this help\n";
+	"  -h, --help        show this help\n"
+	"\n"
+	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
+	"error (unknown option, bad option value, too many arguments).\n";
 
 struct run {
 	const char *dir;
 	int enc;
 	char **created;        /* files written so far, removed on failure */
 	size_t ncreated;
+	char **dirs;           /* directories made by this run, outermost first */
+	size_t ndirs;
 	struct mrdem_pvd_entry *pvd;
 	size_t npvd;
 	char *pvd_path;
@@ -57,16 +62,23 @@ static void add_file(struct run *r, const char *name, double time, unsigned part
 						     .file = mrdem_xstrdup(name)};
 }
 
+/* On failure nothing this run made may remain: its files, then the
+ * directories it made, innermost first. */
 static void remove_created(struct run *r)
 {
 	for (size_t k = 0; k < r->ncreated; k++)
 		unlink(r->created[k]);
+	for (size_t k = r->ndirs; k-- > 0;)
+		rmdir(r->dirs[k]);
 }
 
 static void run_release(struct run *r)
 {
 	for (size_t k = 0; k < r->ncreated; k++)
 		free(r->created[k]);
+	for (size_t k = 0; k < r->ndirs; k++)
+		free(r->dirs[k]);
+	free(r->dirs);
 	for (size_t k = 0; k < r->npvd; k++)
 		free((char *)r->pvd[k].file);
 	free(r->created);
@@ -74,8 +86,8 @@ static void run_release(struct run *r)
 	free(r->pvd_path);
 }
 
-/* mkdir -p */
-static int make_dir(const char *dir)
+/* mkdir -p, remembering what it made */
+static int make_dir(struct run *r, const char *dir)
 {
 	char *p = mrdem_xstrdup(dir);
 	int ret = 0;
@@ -85,9 +97,13 @@ static int make_dir(const char *dir)
 		char c = *s;
 		*s = '\0';
 		struct stat st;
-		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+		if (mkdir(p, 0777) == 0) {
+			r->dirs = mrdem_xrealloc(r->dirs, (r->ndirs + 1) * sizeof *r->dirs);
+			r->dirs[r->ndirs++] = mrdem_xstrdup(p);
+		} else if (errno != EEXIST) {
 			ret = mrdem_error("%s: cannot create directory: %s", p, strerror(errno));
-		else if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+		}
+		if (!ret && (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)))
 			ret = mrdem_error("%s: not a directory", p);
 		*s = c;
 		if (ret || c == '\0')
@@ -213,8 +229,14 @@ int main(int argc, char **argv)
 	}
 	const char *in = optind < argc ? argv[optind] : "-";
 
-	if (make_dir(run.dir))
+	/* A missing input is reported before any directory is made. */
+	if (strcmp(in, "-") && access(in, R_OK))
+		return mrdem_error("%s: cannot open: %s", in, strerror(errno)), 1;
+	if (make_dir(&run, run.dir)) {
+		remove_created(&run);
+		run_release(&run);
 		return 1;
+	}
 	run.pvd_path = path_in(run.dir, "series.pvd");
 	struct job j = {.run = &run};
 	mrdem_contacts_init(&j.pending);

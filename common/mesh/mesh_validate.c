@@ -9,6 +9,7 @@
  * a cavity nested inside another closed component), and mass properties
  * are computed. Vertices are never welded or moved here. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,11 +90,18 @@ static int check_elements(struct validator *V)
 		double e[3][3], n[3], l2 = 0;
 		for (int i = 0; i < 3; i++) {
 			vec3_sub(e[i], vert(m, f[(i + 1) % 3]), vert(m, f[i]));
-			if (vec3_norm2(e[i]) > l2)
+			if (!(vec3_norm2(e[i]) <= l2))
 				l2 = vec3_norm2(e[i]);
 		}
 		vec3_cross(n, e[0], e[1]);
-		if (vec3_norm(n) <= DEGENERATE_REL * l2)
+		/* finite coordinates near DBL_MAX still overflow in the products
+		 * below (and in the volume and inertia): not a degeneracy */
+		if (!isfinite(l2) || !isfinite(vec3_norm(n)))
+			rc = mrdem_error("%s: triangle %u (vertices %u, %u, %u): coordinates too "
+					 "large: its squared edge lengths or area overflow to a "
+					 "non-finite value",
+					 V->what, t, f[0], f[1], f[2]);
+		else if (vec3_norm(n) <= DEGENERATE_REL * l2)
 			rc = mrdem_error("%s: triangle %u is degenerate: vertices %u, %u, %u are "
 					 "collinear (zero area)",
 					 V->what, t, f[0], f[1], f[2]);
@@ -146,6 +154,10 @@ static int match_edges(struct validator *V)
 
 	V->twin = mrdem_xmalloc_array(nh, sizeof *V->twin);
 	int rc = 0;
+	/* boundary edges of a mesh that must be closed: the count and the
+	 * first few, so one message shows how open it is */
+	enum { SHOW = 3 };
+	uint32_t nopen = 0, shown[SHOW][3];
 	for (uint32_t v = 0; v < m->nverts && !rc; v++) {
 		uint64_t *b = &key[start[v]];
 		uint32_t n = start[v + 1] - start[v];
@@ -169,16 +181,26 @@ static int match_edges(struct validator *V)
 			} else {
 				V->twin[k0] = NONE;
 				V->any_boundary = 1;
-				if (!(V->flags & MRDEM_MESH_ALLOW_OPEN)) {
-					rc = mrdem_error("%s: edge (%u, %u) of triangle %u belongs to no "
-							 "other triangle: the mesh is open (open meshes "
-							 "are only allowed for fixed obstacles)",
-							 V->what, v, hi, k0 / 3);
-					break;
+				if (!(V->flags & MRDEM_MESH_ALLOW_OPEN) && nopen++ < SHOW) {
+					shown[nopen - 1][0] = v;
+					shown[nopen - 1][1] = hi;
+					shown[nopen - 1][2] = k0 / 3;
 				}
 			}
 			i = j;
 		}
+	}
+	if (!rc && nopen) {
+		char list[3 * 64] = "";
+		size_t len = 0;
+		for (uint32_t k = 0; k < nopen && k < SHOW; k++)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s(%u, %u) of triangle %u",
+						k ? ", " : "", shown[k][0], shown[k][1], shown[k][2]);
+		rc = mrdem_error("%s: the mesh is open: %u edge%s belong%s to only one triangle: %s%s; "
+				 "open meshes are accepted for fixed obstacles only (mrdem-mesh "
+				 "import --open, or 'open: true' beside 'mesh' in a scene)",
+				 V->what, nopen, nopen == 1 ? "" : "s", nopen == 1 ? "s" : "", list,
+				 nopen > SHOW ? ", ..." : "");
 	}
 	free(key);
 	free(start);
@@ -484,7 +506,14 @@ int mrdem_mesh_validate(struct mrdem_mesh *m, unsigned flags, const char *what)
 		memset(&m->mass, 0, sizeof m->mass);
 		if (!m->open) {
 			mrdem_mesh_mass(m, &m->mass);
-			if (!(m->mass.volume > 0) || !isfinite(m->mass.volume))
+			int finite = isfinite(m->mass.volume);
+			for (int k = 0; k < 6; k++)
+				finite &= isfinite(m->mass.inertia[k]) && (k >= 3 || isfinite(m->mass.com[k]));
+			if (!finite)
+				rc = mrdem_error("%s: coordinates too large: the volume, centre of mass "
+						 "or inertia overflows to a non-finite value",
+						 V.what);
+			else if (!(m->mass.volume > 0))
 				rc = mrdem_error("%s: the mesh encloses no positive volume (%g)",
 						 V.what, m->mass.volume);
 		}

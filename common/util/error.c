@@ -45,6 +45,33 @@ void mrdem_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *mrdem_escape(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+	if (!size)
+		return buf;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char piece[5];
+		if (c == '\\')
+			snprintf(piece, sizeof piece, "\\\\");
+		else if (c >= 0x20 && c < 0x7f)
+			snprintf(piece, sizeof piece, "%c", c);
+		else
+			snprintf(piece, sizeof piece, "\\x%02x", c);
+		size_t k = strlen(piece);
+		if (n + k + 4 > size) { /* room for "..." and the NUL */
+			if (n + 4 <= size)
+				memcpy(buf + n, "...", 3), n += 3;
+			break;
+		}
+		memcpy(buf + n, piece, k);
+		n += k;
+	}
+	buf[n < size ? n : size - 1] = 0;
+	return buf;
+}
+
 void mrdem_die(const char *fmt, ...)
 {
 	va_list ap;

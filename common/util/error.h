@@ -21,6 +21,10 @@ const char *mrdem_progname(void);
 /* Print "prog: error: ..." to stderr; always returns -1. */
 int mrdem_error(const char *fmt, ...) MRDEM_PRINTF(1, 2);
 void mrdem_warning(const char *fmt, ...) MRDEM_PRINTF(1, 2);
+/* s quoted for a message: bytes outside printable ASCII (control bytes
+ * that would be invisible, or corrupt the terminal) become \xNN and a
+ * backslash \\; cut with "..." to fit buf. Returns buf. */
+const char *mrdem_escape(char *buf, size_t size, const char *s);
 _Noreturn void mrdem_die(const char *fmt, ...) MRDEM_PRINTF(1, 2);
 
 /* Allocation that dies with a message on exhaustion or size overflow. */

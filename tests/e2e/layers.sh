@@ -7,27 +7,30 @@
 cd "$TOP" || exit 1
 shopt -s nullglob
 
+# rank DIR: sets R (no subshell: this runs for every include).
 rank() {
 	case $1 in
-	common/util | common/geom) echo 0 ;;
-	common/mesh) echo 1 ;;
-	common/tree) echo 2 ;;
-	common/scene) echo 3 ;;
-	common/broad | common/narrow | common/dynamics) echo 4 ;;
-	common/sim) echo 5 ;;
-	formats) echo 6 ;;
-	*) echo 9 ;;
+	common/util | common/geom) R=0 ;;
+	common/mesh) R=1 ;;
+	common/tree) R=2 ;;
+	common/scene) R=3 ;;
+	common/broad | common/narrow | common/dynamics) R=4 ;;
+	common/sim) R=5 ;;
+	formats) R=6 ;;
+	*) R=9 ;;
 	esac
 }
 
 # Print one line per include that breaks the layering.
 violations() {
 	for f in common/*/*.[ch] formats/*.[ch]; do
-		from=$(dirname "$f")
-		r_from=$(rank "$from")
+		from=${f%/*}
+		rank "$from"
+		r_from=$R
 		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while IFS= read -r inc; do
-			to=$(dirname "$inc")
-			r_to=$(rank "$to")
+			to=${inc%/*}
+			rank "$to"
+			r_to=$R
 			if [ "$r_to" -gt "$r_from" ]; then
 				echo "$f includes $inc: $to is above $from"
 			elif [ "$r_to" -eq "$r_from" ] && [ "$to" != "$from" ] && [ "$r_from" -eq 4 ]; then

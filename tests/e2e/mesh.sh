@@ -57,7 +57,7 @@ expect_success "sphere --triangles N makes exactly N triangles, N/2+2 vertices a
 		"all(near(r, 2, 1e-14) for x in M for r in x[\"radii\"])"'
 
 expect_success "sphere --triangles 26 is refused with the nearest counts, no output" '
-	mrdem-mesh sphere --triangles 26 -o s26.mrd 2>err; [ $? = 1 ] &&
+	assert_exit 2 mrdem-mesh sphere --triangles 26 -o s26.mrd &&
 	assert_grep "nearest: 24 or 28" err && assert_grep "1224" err && [ -z "$(ls s26.mrd* 2>/dev/null)" ]'
 
 expect_success "noise: radii span [r, eta r], deterministic per seed" '
@@ -119,6 +119,10 @@ expect_success "binary STL: 84+50n bytes, header not starting with \"solid\"" '
 	mrdem-mesh export --format stl rock.mrd -o r.stl &&
 	assert_eq "$(stat -c %s r.stl)" $((84 + 50 * 320)) && ! head -c 5 r.stl | grep -q solid'
 
+expect_success "OBJ export of a box: one v line per vertex (%.17g), one f line per triangle (tests/expect/box-1x2x3.obj)" '
+	mrdem-mesh box --size 1 2 3 --name crate | mrdem-mesh export --format obj >box.obj &&
+	test_cmp "$TOP/tests/expect/box-1x2x3.obj" box.obj'
+
 expect_success "export to a FIFO writes in place (no temporary renamed over it)" '
 	mkfifo fifo && { cat fifo >fromfifo.obj & } &&
 	mrdem-mesh export --format obj rock.mrd -o fifo && wait && [ -p fifo ] &&
@@ -163,9 +167,14 @@ expect_success "an inside-out OBJ is turned outward" '
 	check q.mrd -- "near(m[\"volume\"], 1, 1e-15)" "near(m[\"vol\"], 1, 1e-15)"'
 
 printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n' >open.obj
-expect_success "an open OBJ is rejected without --open" '
+expect_success "an open OBJ is rejected without --open: the open edges counted and named, --open offered" '
 	mrdem-mesh import open.obj -o o.mrd 2>err; [ $? = 1 ] &&
-	assert_grep "open" err && [ ! -e o.mrd ]'
+	assert_grep "open.obj: the mesh is open: 3 edges belong to only one triangle: (0, 2) of triangle 0, (0, 3) of triangle 1, (2, 3) of triangle 2;" err &&
+	assert_grep "fixed obstacles only (mrdem-mesh import --open" err && [ ! -e o.mrd ]'
+printf 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1 1 1\nf 1 3 2\nf 1 2 4\nf 2 5 4\n' >open5.obj
+expect_success "more open edges than shown: the count, the first three and ..." '
+	mrdem-mesh import open5.obj -o o.mrd 2>err; [ $? = 1 ] &&
+	assert_grep "the mesh is open: 5 edges belong to only one triangle: (0, 2) of triangle 0, (0, 3) of triangle 1, (1, 2) of triangle 0, \.\.\.;" err'
 expect_success "an open OBJ is accepted with --open and marked open" '
 	mrdem-mesh import open.obj --open -o o.mrd && check o.mrd -- "not m[\"closed\"] and m[\"triangles\"] == 3"'
 
@@ -178,6 +187,17 @@ printf 'v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 1\nf 1 2 4\nf 2 3 4\nf 1 3 2\nf 3 1 4\n
 expect_success "a degenerate triangle is rejected with its index" '
 	mrdem-mesh import flat.obj -o o.mrd 2>err; [ $? = 1 ] &&
 	assert_grep "triangle 2 is degenerate" err'
+
+printf 'v 0 0 0\nv 1e300 0 0\nv 0 1e300 0\nv 0 0 1e300\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n' >huge.obj
+expect_success "coordinates whose products overflow are named as overflow, not as a degenerate triangle" '
+	assert_exit 1 mrdem-mesh import huge.obj -o h.mrd &&
+	assert_grep "huge.obj: triangle 0 (vertices 0, 2, 1): coordinates too large: .* overflow to a non-finite value" err &&
+	! grep -q degenerate err && [ ! -e h.mrd ]'
+sed "s/e300/e62/g" huge.obj >big.obj
+expect_success "coordinates whose volume or inertia overflows are named as overflow" '
+	assert_exit 1 mrdem-mesh import big.obj -o h.mrd &&
+	assert_grep "big.obj: coordinates too large: the volume, centre of mass or inertia overflows" err &&
+	[ ! -e h.mrd ]'
 
 for bad in 'v 0 0 0\nv 1 0 0\nf 1 2 x\n:bad.obj:3: bad vertex reference' \
 	'v 0 0 0\nv 1 0 zero\n:bad.obj:2: bad number' \
@@ -203,6 +223,16 @@ expect_success "ASCII STL syntax error names file:line" '
 	{ mrdem-mesh import bad.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
 	assert_grep "bad.stl:12: expected .vertex., found .vortex." err'
 
+expect_success "a control byte in an STL number is shown escaped, with the line" '
+	mrdem-mesh export --format stl-ascii rock.mrd -o r.stl && sed "5s/vertex \([^ ]*\) /vertex \1\x01 /" r.stl >ctl.stl &&
+	{ mrdem-mesh import ctl.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
+	assert_grep "ctl.stl:5: bad number .[-0-9.e]*\\\\x01." err && [ ! -e out.mrd ]'
+
+expect_success "a control byte in an OBJ number is shown escaped, with the line" '
+	printf "v 0 0 0\nv 1\033 0 0\n" >ctl.obj &&
+	{ mrdem-mesh import ctl.obj -o out.mrd 2>err; [ $? = 1 ]; } &&
+	assert_grep "ctl.obj:2: bad number .1\\\\x1b. in vertex" err'
+
 expect_success "export of a missing shape names it" '
 	mrdem-mesh export --format obj --shape nothere rock.mrd 2>err; [ $? = 1 ] &&
 	assert_grep "no shape named .nothere." err'
@@ -217,21 +247,33 @@ for c in sphere box plane cylinder import export; do
 done
 expect_success "mrdem-mesh --help lists the commands" 'mrdem-mesh --help >out && assert_grep cylinder out'
 
-expect_success "bad options: exit 2 with a hint; bad values: exit 1 with the option named" '
-	mrdem-mesh sphere --bogus 2>err; [ $? = 2 ] && assert_grep "unknown option" err &&
-	mrdem-mesh frobnicate 2>err; [ $? = 2 ] &&
-	mrdem-mesh box --size 1 2 2>err; [ $? = 2 ] && assert_grep "1 or 3 values" err &&
-	mrdem-mesh sphere --axis w 2>err; [ $? = 2 ] &&
-	mrdem-mesh sphere --radius abc -o x.mrd 2>err; [ $? = 1 ] && assert_grep -- "--radius: .abc. is not a number" err &&
-	mrdem-mesh sphere --radius nan -o x.mrd 2>err; [ $? = 1 ] && assert_grep "not a finite number" err &&
-	mrdem-mesh sphere --radius 2x -o x.mrd 2>err; [ $? = 1 ] &&
-	mrdem-mesh sphere --radius -1 -o x.mrd 2>err; [ $? = 1 ] && assert_grep "positive" err &&
-	mrdem-mesh sphere --noise 0.5 -o x.mrd 2>err; [ $? = 1 ] &&
-	mrdem-mesh sphere --triangles 1e3 -o x.mrd 2>err; [ $? = 1 ] &&
-	mrdem-mesh box --divisions 0 -o x.mrd 2>err; [ $? = 1 ] &&
-	mrdem-mesh cylinder --segments 2 -o x.mrd 2>err; [ $? = 1 ] &&
-	mrdem-mesh import 2>err; [ $? = 2 ] &&
-	mrdem-mesh import - 2>err </dev/null; [ $? = 2 ] && assert_grep "needs --format" err &&
+expect_success "bad options and bad option values: exit 2 with the option named" '
+	assert_exit 2 mrdem-mesh sphere --bogus && assert_grep "unrecognized option .--bogus." err &&
+	assert_grep "try .mrdem-mesh sphere --help." err &&
+	assert_exit 2 mrdem-mesh frobnicate &&
+	assert_exit 2 mrdem-mesh box --size 1 2 && assert_grep "1 or 3 values" err &&
+	assert_exit 2 mrdem-mesh plane --open --size 1 && assert_grep "needs 2 values" err &&
+	assert_exit 2 mrdem-mesh sphere --triangles && assert_grep "requires an argument" err &&
+	assert_exit 2 mrdem-mesh sphere --radius 1 --radius 2 && assert_grep "given twice" err &&
+	assert_exit 2 mrdem-mesh sphere --axis w && assert_grep "axis must be x, y or z" err &&
+	assert_exit 2 mrdem-mesh sphere --radius abc -o x.mrd && assert_grep "radius: .abc. is not a number" err &&
+	assert_exit 2 mrdem-mesh sphere --radius nan -o x.mrd && assert_grep "not a finite number" err &&
+	assert_exit 2 mrdem-mesh sphere --radius 2x -o x.mrd && assert_grep "radius: .2x. is not a number" err &&
+	assert_exit 2 mrdem-mesh sphere --radius -1 -o x.mrd && assert_grep "positive" err &&
+	assert_exit 2 mrdem-mesh sphere --noise 0.5 -o x.mrd && assert_grep "noise" err &&
+	assert_exit 2 mrdem-mesh sphere --triangles 1e3 -o x.mrd && assert_grep "triangles" err &&
+	assert_exit 2 mrdem-mesh box --divisions 0 -o x.mrd && assert_grep "divisions" err &&
+	assert_exit 2 mrdem-mesh cylinder --segments 2 -o x.mrd && assert_grep "segments" err &&
+	assert_exit 2 mrdem-mesh import && assert_grep "needs one input FILE" err &&
+	assert_exit 2 mrdem-mesh import a.obj b.obj && assert_grep "unexpected argument .b.obj." err &&
+	assert_exit 2 mrdem-mesh import - </dev/null && assert_grep "needs --format" err &&
+	assert_exit 1 mrdem-mesh import missing.obj -o x.mrd && assert_grep "missing.obj" err &&
 	[ -z "$(ls x.mrd* 2>/dev/null)" ]'
+
+expect_success "options in every spelling: --opt V, --opt=V, -o F, -oF, --output F, multi-value, after FILE" '
+	mrdem-mesh box --size 1 2 3 --divisions 2 -o a.mrd && check a.mrd -- "m[\"triangles\"] == 48" "near(m[\"volume\"], 6, 1e-12)" &&
+	mrdem-mesh box --size=2 --divisions=1 -ob.mrd && check b.mrd -- "near(m[\"volume\"], 8, 1e-12)" &&
+	mrdem-mesh plane --open --size 3 4 --divisions 2 3 --tilt -15 --output p.mrd && check p.mrd -- "m[\"triangles\"] == 12" &&
+	mrdem-mesh import open.obj --open --name lid --output o.mrd && check o.mrd -- "m[\"triangles\"] == 3"'
 
 done_testing

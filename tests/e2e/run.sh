@@ -16,17 +16,6 @@ def speed(s): return math.sqrt(sum(x * x for x in s["velocity"]))
 print(eval(sys.argv[2]))
 PY
 
-cat >headon.yaml <<'Y'
-shapes:
-  ball: {sphere: {triangles: 1280, radius: 1.0}}
-particles:
-  - {shape: ball, position: [-1.03, 0, 0], velocity: [1.0, 0, 0]}
-  - {shape: ball, position: [1.03, 0.05, 0], velocity: [-0.5, 0, 0]}
-contact: {epsilon: 0.01, stiffness: 1000}
-time: {dt: 1.0e-4, steps: 1500, scheme: velocity-verlet}
-output: {every: 50}
-Y
-
 cat >offset.yaml <<'Y'
 shapes:
   ball: {sphere: {triangles: 1280, radius: 1.0}}
@@ -37,7 +26,9 @@ contact: {epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: 1500, scheme: velocity-verlet}
 output: {every: 50}
 Y
+# head-on: the same spheres on one line
 sed 's/\[1.03, 0.3, 0\]/[1.03, 0, 0]/' offset.yaml >headon.yaml
+grep -q '\[1.03, 0, 0\]' headon.yaml || { echo "Bail out! headon.yaml not made"; exit 1; }
 
 # column.py FILE NAME ROW: a column of mrdem-stats' CSV (row 0 or -1)
 cat >column.py <<'PY'
@@ -130,6 +121,26 @@ expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the v
 	mrdem-run -q touching.yaml --steps 40 --every 10 --via-pipes -o pipes.mrd &&
 	same_stream inproc.mrd pipes.mrd &&
 	assert_eq "$(python3 frames.py pipes.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts'
+
+expect_success "--via-pipes works in TMPDIR and leaves it empty" '
+	mkdir tmp-pipes &&
+	TMPDIR=$T/tmp-pipes mrdem-run -q touching.yaml --steps 3 --via-pipes -o p3.mrd &&
+	mrdem-run -q touching.yaml --steps 3 -o i3.mrd && same_stream i3.mrd p3.mrd &&
+	assert_eq "$(ls -A tmp-pipes)" "" "left in TMPDIR" &&
+	assert_exit 1 env TMPDIR=$T/no-such-dir mrdem-run -q touching.yaml --steps 3 --via-pipes -o x.mrd &&
+	assert_grep "cannot create a temporary directory in $T/no-such-dir" err'
+
+expect_success "--via-pipes runs the tools without a shell: quotes and spaces in paths are fine" '
+	d="$T/bin '"'"'q'"'"' \$x" && mkdir "$d" "$d/tmp" &&
+	for t in mrdem-run mrdem-pairs mrdem-contact mrdem-step; do cp "$MRDEM_BIN/$t" "$d/" || exit 1; done &&
+	TMPDIR="$d/tmp" "$d/mrdem-run" -q touching.yaml --steps 3 --via-pipes -o q3.mrd &&
+	same_stream i3.mrd q3.mrd && assert_eq "$(ls -A "$d/tmp")" "" "left in TMPDIR"'
+
+expect_success "--via-pipes: a failing tool is named, its exit status given" '
+	d="$T/badbin" && mkdir "$d" && cp "$MRDEM_BIN/mrdem-run" "$MRDEM_BIN/mrdem-pairs" "$MRDEM_BIN/mrdem-contact" "$d/" &&
+	printf "#!/bin/sh\nexit 3\n" >"$d/mrdem-step" && chmod +x "$d/mrdem-step" &&
+	assert_exit 1 "$d/mrdem-run" -q touching.yaml --steps 3 --via-pipes -o b3.mrd &&
+	assert_grep "mrdem-step failed (exit status 3)" err'
 
 expect_success "flat and surrogate search give the same trajectory (Lemma 5.1)" '
 	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy flat -o flat.mrd &&

@@ -88,7 +88,7 @@ expect_success "--verify rejects a tree whose eps was halved, and writes nothing
 	mrdem-mesh sphere --triangles 320 | mrdem-tree -o t.mrd &&
 	python3 "$check" tamper t.mrd bad.mrd shrink-eps &&
 	mrdem-tree t.mrd --verify -o ok.mrd &&
-	mrdem-tree bad.mrd --verify -o out.mrd 2>err; [ $? = 1 ] &&
+	assert_exit 1 mrdem-tree bad.mrd --verify -o out.mrd &&
 	assert_grep "not conservative" err && [ ! -e out.mrd ]'
 
 expect_failure "a tree record that is not a permutation is rejected by mrdem-info" '
@@ -99,18 +99,18 @@ expect_failure "a tree record that is not a permutation is rejected by mrdem-inf
 expect_success "a tree for a missing shape is rejected with the record named" '
 	mrdem-mesh sphere --triangles 80 | mrdem-tree -o t.mrd &&
 	python3 "$check" tamper t.mrd bad.mrd shape-7 &&
-	mrdem-tree bad.mrd -o out.mrd 2>err; [ $? = 1 ] &&
+	assert_exit 1 mrdem-tree bad.mrd -o out.mrd &&
 	assert_grep "record [0-9]* (tree)" err && [ ! -e out.mrd ]'
 
 expect_success "garbage input: exit 1, message, no output file" '
-	echo "not a stream" >junk && mrdem-tree junk -o out.mrd 2>err; [ $? = 1 ] &&
+	echo "not a stream" >junk && assert_exit 1 mrdem-tree junk -o out.mrd &&
 	assert_grep "junk" err && [ ! -e out.mrd ]'
 
 expect_success "bad options: exit 2, hint on stderr, nothing on stdout" '
-	mrdem-tree --fanout 1 </dev/null >out 2>err; [ $? = 2 ] && [ ! -s out ] && assert_grep "fanout" err &&
-	mrdem-tree --leaf x </dev/null >out 2>err; [ $? = 2 ] && [ ! -s out ] && assert_grep "leaf" err &&
-	mrdem-tree --alpha-area nan </dev/null >out 2>err; [ $? = 2 ] && [ ! -s out ] &&
-	mrdem-tree --bogus </dev/null >out 2>err; [ $? = 2 ] && [ ! -s out ] && assert_grep "help" err'
+	assert_exit 2 mrdem-tree --fanout 1 </dev/null >out && [ ! -s out ] && assert_grep "fanout" err &&
+	assert_exit 2 mrdem-tree --leaf x </dev/null >out && [ ! -s out ] && assert_grep "leaf" err &&
+	assert_exit 2 mrdem-tree --alpha-area nan </dev/null >out && [ ! -s out ] && assert_grep "alpha" err &&
+	assert_exit 2 mrdem-tree --bogus </dev/null >out && [ ! -s out ] && assert_grep "help" err'
 
 expect_success "--help prints usage to stdout" '
 	mrdem-tree --help >out && assert_grep "usage: mrdem-tree" out && assert_grep "alpha-area" out'

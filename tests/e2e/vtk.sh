@@ -42,15 +42,21 @@ expect_success "frames without contacts records get no contacts file" '
 	[ ! -e nocontacts/contacts-000000.vtp ]'
 
 expect_success "truncated stream (a run still being written): the complete frame, exit 1" '
-	mrdem-vtk -o trunc "$G/bad-truncated-record.mrd" 2>err.txt; rc=$?
-	assert_eq $rc 1 "exit status" && assert_grep "truncated" err.txt &&
+	assert_exit 1 mrdem-vtk -o trunc "$G/bad-truncated-record.mrd" && assert_grep "truncated" err &&
 	assert_eq "$(ls trunc | tr "\n" " ")" "frame-000000.vtp series.pvd " "files in the output directory"'
-expect_success "NaN state: exit 1, names the record" '
-	mrdem-vtk -o nan "$G/bad-nan.mrd" 2>err.txt; rc=$?
-	assert_eq $rc 1 "exit status" && assert_grep "record 1" err.txt &&
-	assert_eq "$(ls -A nan | wc -l)" 0 "files in the output directory"'
-expect_failure "output directory that is a file" 'touch f && mrdem-vtk -o f "$G/good-scene.mrd"'
-expect_failure "stream without frames" 'mrdem-vtk -o noframes "$G/good-mesh.mrd"'
+expect_success "NaN state: exit 1, names the record, leaves nothing" '
+	assert_exit 1 mrdem-vtk -o nan "$G/bad-nan.mrd" &&
+	assert_grep "record 1" err && [ ! -e nan ]'
+expect_success "failure: every directory of a new -o path is removed again" '
+	assert_exit 1 mrdem-vtk -o new/deep/vtk "$G/good-mesh.mrd" &&
+	assert_grep "no frame record" err && [ ! -e new ]'
+expect_success "failure into an existing directory: only what this run made is removed" '
+	mkdir -p old/vtk && echo keep >old/vtk/notes.txt &&
+	assert_exit 1 mrdem-vtk -o old/vtk/run "$G/bad-nan.mrd" &&
+	[ ! -e old/vtk/run ] && assert_eq "$(ls -A old/vtk)" notes.txt "left in old/vtk"'
+expect_success "output directory that is a file: exit 1, the file untouched" '
+	echo data >f && assert_exit 1 mrdem-vtk -o f "$G/good-scene.mrd" &&
+	assert_grep "not a directory" err && assert_eq "$(cat f)" data'
 expect_success "--help prints usage" 'mrdem-vtk --help | grep -q "usage: mrdem-vtk"'
 expect_failure "unknown option" 'mrdem-vtk --frobnicate "$G/good-scene.mrd"'
 

@@ -3,6 +3,7 @@
 #   . "$(dirname "$0")/../lib/test-lib.sh"
 #   expect_success "mesh writes a stream" 'mrdem-mesh sphere -o s.mrd'
 #   expect_failure "bad magic is rejected" 'mrdem-info tests/golden/bad-magic.mrd'
+#   expect_success "stats table" 'mrdem-stats --markdown s.mrd >out && test_cmp "$X/s.md" out'
 #   done_testing
 #
 # Each test runs in a fresh scratch directory ($T) with bin/ on PATH.
@@ -58,6 +59,22 @@ assert_grep() { # pattern file
 # (those name the command, whose file names differ, and its offsets).
 same_stream() { # a.mrd b.mrd
 	python3 "$TOP/tests/lib/mrdem_stream.py" --same "$1" "$2"
+}
+# Compare an actual output with the expected one (a file under
+# tests/expect/, which reads as the specification); on a mismatch print a
+# unified diff, expected -> actual (git's test_cmp).
+test_cmp() { # expected actual
+	diff -u -- "$1" "$2"
+}
+# Run a command with its standard error in ./err; it must exit with status
+# want. Chains stay honest: in "a && b 2>err; [ $? = 1 ] && c" the status
+# of a is lost.
+assert_exit() { # want command [args...]
+	local want=$1 rc
+	shift
+	"$@" 2>err
+	rc=$?
+	[ "$rc" = "$want" ] || { echo "$*: exit status $rc, want $want"; head -5 err; return 1; }
 }
 # Read a value from JSON with python3 (present on every dev and CI machine).
 json_get() { # file python-expression-on-d

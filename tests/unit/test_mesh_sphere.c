@@ -102,8 +102,13 @@ static void test_counts(void)
 	const uint32_t bad[] = { 0, 4, 7, 26, 202, 1281 };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		struct mrdem_mesh m;
-		fprintf(stderr, "# expected error follows\n");
-		tap_ok(make(&m, bad[i], 1, 1, 1, 1, 0) < 0, "%u triangles refused", bad[i]);
+		tap_capture_begin();
+		int rc = make(&m, bad[i], 1, 1, 1, 1, 0);
+		const char *err = tap_capture_end();
+		char want[64];
+		snprintf(want, sizeof want, "cannot make a sphere of %u triangles (nearest: ", bad[i]);
+		tap_ok(rc < 0 && strstr(err, want), "%u triangles refused, nearest counts named",
+		       bad[i]);
 		mrdem_mesh_release(&m);
 	}
 	char buf[512];
@@ -197,12 +202,24 @@ static void test_stretch(void)
 		mrdem_mesh_release(&b);
 	}
 	struct mrdem_mesh m;
-	fprintf(stderr, "# expected errors follow\n");
-	tap_ok(make(&m, 80, 1, 1, 1, 0, 0) < 0, "stretch 0 refused");
-	tap_ok(make(&m, 80, 1, 0.5, 1, 1, 0) < 0, "noise below 1 refused");
-	tap_ok(make(&m, 80, -1, 1, 1, 1, 0) < 0, "negative radius refused");
-	tap_ok(make(&m, 80, NAN, 1, 1, 1, 0) < 0, "NaN radius refused");
-	tap_ok(make(&m, 80, 1, 1, 1, 1, 3) < 0, "axis 3 refused");
+	static const struct {
+		double r, noise, stretch;
+		int axis;
+		const char *what, *msg;
+	} bad_opts[] = {
+		{ 1, 1, 0, 0, "stretch 0", "stretch must be a positive number" },
+		{ 1, 0.5, 1, 0, "noise below 1", "noise eta must be a number >= 1" },
+		{ -1, 1, 1, 0, "negative radius", "radius must be a positive number" },
+		{ NAN, 1, 1, 0, "NaN radius", "radius must be a positive number" },
+		{ 1, 1, 1, 3, "axis 3", "stretch axis must be 0 (x), 1 (y) or 2 (z)" },
+	};
+	for (size_t i = 0; i < sizeof bad_opts / sizeof *bad_opts; i++) {
+		tap_capture_begin();
+		int rc = make(&m, 80, bad_opts[i].r, bad_opts[i].noise, 1, bad_opts[i].stretch,
+			      bad_opts[i].axis);
+		const char *err = tap_capture_end();
+		tap_ok(rc < 0 && strstr(err, bad_opts[i].msg), "%s refused: %s", bad_opts[i].what, err);
+	}
 	mrdem_mesh_release(&m);
 }
 

@@ -490,10 +490,13 @@ static void test_failure_leaves_scene_empty(void)
 {
 	struct mrdem_scene s;
 	/* the error comes after shapes were built */
+	tap_capture_begin();
 	int rc = load("shapes: {ball: {sphere: {triangles: 80}}}\n"
 		      "particles: [{shape: ball, position: [0, 0, 0]}, {shape: ball, mass: -1, "
 		      "position: [3, 0, 0]}]\n", &s);
-	tap_ok(rc == -1, "negative mass is rejected");
+	const char *err = tap_capture_end();
+	tap_ok(rc == -1 && strstr(err, ":2:69: particles[1].mass: must be positive, got -1"),
+	       "negative mass is rejected, with line and column: %s", err);
 	tap_ok(s.nshapes == 0 && s.shapes == NULL && s.frame.p.n == 0 && s.setup.nplanes == 0,
 	       "a failed load leaves the scene released");
 	tap_ok(load(flow, &s) == 0 && s.frame.p.n == 10, "the scene can be loaded again");

@@ -369,16 +369,28 @@ static void test_params(void)
 	mrdem_tree_params_default(&p);
 	tap_ok(mrdem_tree_params_check(&p) == 0, "default parameters are valid");
 	p.fanout = 1;
-	tap_ok(mrdem_tree_params_check(&p) < 0, "fanout 1 is refused");
+	tap_capture_begin();
+	int rc = mrdem_tree_params_check(&p);
+	const char *err = tap_capture_end();
+	tap_ok(rc < 0 && strstr(err, "fanout 1 out of range"), "fanout 1 is refused");
 	mrdem_tree_params_default(&p);
 	p.beta_size = 1;
-	tap_ok(mrdem_tree_params_check(&p) < 0, "beta_size 1 is refused");
+	tap_capture_begin();
+	rc = mrdem_tree_params_check(&p);
+	err = tap_capture_end();
+	tap_ok(rc < 0 && strstr(err, "beta_size 1 out of range"), "beta_size 1 is refused");
 	mrdem_tree_params_default(&p);
 	p.alpha_area = 0;
-	tap_ok(mrdem_tree_params_check(&p) < 0, "alpha_area 0 is refused");
+	tap_capture_begin();
+	rc = mrdem_tree_params_check(&p);
+	err = tap_capture_end();
+	tap_ok(rc < 0 && strstr(err, "alpha_area must be positive"), "alpha_area 0 is refused");
 	mrdem_tree_params_default(&p);
 	p.alpha_inside = NAN;
-	tap_ok(mrdem_tree_params_check(&p) < 0, "alpha_inside NaN is refused");
+	tap_capture_begin();
+	rc = mrdem_tree_params_check(&p);
+	err = tap_capture_end();
+	tap_ok(rc < 0 && strstr(err, "alpha_inside must be >= 0"), "alpha_inside NaN is refused");
 }
 
 int main(void)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The command-line contract of every tool in bin/: --help prints the usage
+# with the exit statuses on standard output and exits 0; usage errors
+# (unknown option, bad option value, too many arguments) exit 2 with
+# nothing on standard output; other errors exit 1.
+. "$(dirname "$0")/../lib/test-lib.sh"
+
+tools=$(cd "$MRDEM_BIN" && ls mrdem-*)
+expect_success "bin/ holds the tools" '[ $(echo $tools | wc -w) -ge 10 ]'
+
+for t in $tools; do
+	expect_success "$t --help: exit 0, usage and exit statuses on stdout" '
+		'$t' --help >out 2>err </dev/null && [ ! -s err ] &&
+		assert_grep "^usage: '$t'" out &&
+		tr "\n" " " <out >flat && assert_grep "Exit status: 0 success.*, 1 error (.*), 2 usage error (" flat'
+	expect_success "$t: an unknown option exits 2, says so, writes nothing on stdout" '
+		assert_exit 2 '$t' --no-such-option >out </dev/null && [ ! -s out ] &&
+		assert_grep "no-such-option" err'
+	expect_success "$t: too many arguments exit 2" '
+		assert_exit 2 '$t' a b c >out </dev/null && [ ! -s out ]'
+	expect_success "$t: a missing input file exits 1" '
+		case '$t' in
+		mrdem-mesh) assert_exit 1 mrdem-mesh import missing.obj -o out.mrd ;;
+		mrdem-vtk) assert_exit 1 mrdem-vtk -o out missing.mrd ;;
+		*) assert_exit 1 '$t' missing.mrd >out ;;
+		esac && assert_grep "missing" err'
+done
+
+# A bad value of an option each tool takes.
+while read -r t args; do
+	expect_success "$t $args: a bad option value exits 2" '
+		assert_exit 2 '"$t $args"' >out </dev/null && [ ! -s out ]'
+done <<'EOF2'
+mrdem-mesh sphere --radius abc
+mrdem-tree --leaf x
+mrdem-pairs --method nearest
+mrdem-contact --iterations x
+mrdem-step --dt abc
+mrdem-run --steps x missing.yaml
+mrdem-info --full
+EOF2
+
+done_testing
