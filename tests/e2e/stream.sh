@@ -82,6 +82,11 @@ open(\"bad.mrd\", \"wb\").write(d)" &&
 	assert_eq "$(tail -1 seq.txt)" "$(tail -1 f8.txt)" "frame 8 in sequence" &&
 	! mrdem-info --frame 11 r.mrd 2>e.txt && assert_grep "no frame 11" e.txt'
 
+expect_success "tests/golden/gen.py reproduces the committed golden files byte for byte" '
+	mkdir regen && python3 "$G/gen.py" regen &&
+	for f in "$G"/*.mrd; do cmp "$f" "regen/${f##*/}" || exit 1; done &&
+	assert_eq "$(ls regen | wc -l)" "$(ls "$G"/*.mrd | wc -l)" "file count"'
+
 expect_failure "bad option is rejected" 'mrdem-info --frobnicate'
 expect_success "--help prints usage" 'mrdem-info --help | grep -q "usage: mrdem-info"'
 expect_success "missing file gives a clear error and exit 1" '

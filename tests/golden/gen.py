@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Write the golden sample streams (format version 2) of tests/golden/ from the specification in
-docs/stream-format.md. This is an independent implementation of the format
+"""Write the golden sample streams (format version 2) of tests/golden/ from
+the specification in docs/stream-format.md. This is an independent implementation of the format
 (Python's struct, zlib and gzip), so the C reader is checked against the
 document, not against itself. Run from anywhere; outputs are deterministic
-(gzip mtime 0). The files are committed; rerun only when the spec changes."""
-import gzip, math, os, struct, zlib
+(gzip mtime 0). The files are committed; rerun only when the spec changes.
+Usage: gen.py [OUTDIR]"""
+import gzip, math, os, struct, sys, zlib
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# Into this folder, or the folder given (tests/e2e/stream.sh regenerates
+# into a scratch folder and compares byte for byte).
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 MAGIC = b"\x89MRDEM\r\n"
 
 

@@ -431,13 +431,20 @@ static void test_stored_tree(void)
 	}
 	/* the same triangle count passes a count check: the fingerprint must catch it */
 	tap_ok(write_treed_stream("noisy80.mrd", 80, 1.2, t, NULL) == 0, "stream with a foreign tree written");
+	tap_capture_begin();
 	rc = load("shapes: {rock: {mesh: noisy80.mrd}}\n"
 		  "particles: [{shape: rock, position: [0, 0, 0]}]\n", &s);
-	tap_ok(rc == -1 && s.nshapes == 0, "a tree of another mesh with as many triangles is an error");
+	const char *err = tap_capture_end();
+	tap_ok(rc == -1 && s.nshapes == 0 && strstr(err, "built for another mesh") &&
+		       strstr(err, "scene.yaml:1:23: shapes.rock"),
+	       "a tree of another mesh with as many triangles is an error, with file:line:col");
 	tap_ok(write_treed_stream("ball320.mrd", 320, 1, t, NULL) == 0, "stream with a foreign tree written");
+	tap_capture_begin();
 	rc = load("shapes: {rock: {mesh: ball320.mrd}}\n"
 		  "particles: [{shape: rock, position: [0, 0, 0]}]\n", &s);
-	tap_ok(rc == -1 && s.nshapes == 0, "a tree of a mesh with other triangle counts is an error");
+	err = tap_capture_end();
+	tap_ok(rc == -1 && s.nshapes == 0 && strstr(err, "covers 80 triangles but the mesh has 320"),
+	       "a tree of a mesh with other triangle counts is an error");
 	mrdem_tree_free(t);
 }
 
