@@ -163,13 +163,3 @@ int mrdem_decode_meta(const struct mrdem_record *rec, const char *src, struct mr
 	}
 	return 0;
 }
-
-int mrdem_write_meta(struct mrdem_writer *w, const struct mrdem_meta *m)
-{
-	struct mrdem_buf b;
-	mrdem_buf_init(&b);
-	mrdem_encode_meta(&b, m);
-	int rc = mrdem_writer_put(w, MRDEM_REC_META, b.p, b.len);
-	mrdem_buf_release(&b);
-	return rc;
-}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/util/error.h"
+#include "formats/meta.h"
 #include "formats/record_tree.h"
 
 int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)
@@ -717,29 +718,18 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 	return 0;
 }
 
-int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f)
-{
-	WRITE_RECORD(w, MRDEM_REC_FRAME, mrdem_encode_frame(&b_, f));
-	return 0;
-}
-
-int mrdem_write_pairs(struct mrdem_writer *w, const struct mrdem_pairs *p)
-{
-	WRITE_RECORD(w, MRDEM_REC_PAIRS, mrdem_encode_pairs(&b_, p));
-	return 0;
-}
-
-int mrdem_write_contacts(struct mrdem_writer *w, const struct mrdem_contacts *c)
-{
-	WRITE_RECORD(w, MRDEM_REC_CONTACTS, mrdem_encode_contacts(&b_, c));
-	return 0;
-}
-
-int mrdem_write_stats(struct mrdem_writer *w, const struct mrdem_stats *st)
-{
-	WRITE_RECORD(w, MRDEM_REC_STATS, mrdem_encode_stats(&b_, st));
-	return 0;
-}
+/* mrdem_write_TYPE(w, x): encode x and write it as one record. */
+#define DEFINE_WRITE(name, T, type)                                          \
+	int mrdem_write_##name(struct mrdem_writer *w, const T *x)           \
+	{                                                                    \
+		WRITE_RECORD(w, type, mrdem_encode_##name(&b_, x));          \
+		return 0;                                                    \
+	}
+DEFINE_WRITE(frame, struct mrdem_frame, MRDEM_REC_FRAME)
+DEFINE_WRITE(pairs, struct mrdem_pairs, MRDEM_REC_PAIRS)
+DEFINE_WRITE(contacts, struct mrdem_contacts, MRDEM_REC_CONTACTS)
+DEFINE_WRITE(stats, struct mrdem_stats, MRDEM_REC_STATS)
+DEFINE_WRITE(meta, struct mrdem_meta, MRDEM_REC_META)
 
 int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
 {

@@ -70,5 +70,7 @@ int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f);
 int mrdem_write_pairs(struct mrdem_writer *w, const struct mrdem_pairs *p);
 int mrdem_write_contacts(struct mrdem_writer *w, const struct mrdem_contacts *c);
 int mrdem_write_stats(struct mrdem_writer *w, const struct mrdem_stats *st);
+struct mrdem_meta;
+int mrdem_write_meta(struct mrdem_writer *w, const struct mrdem_meta *m);
 
 #endif
