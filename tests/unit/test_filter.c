@@ -163,11 +163,11 @@ static void test_rules(void)
 	       "the toy runs; the unknown ancillary record is passed with a warning");
 	char got[1024];
 	types_of(path("out.mrd"), got, sizeof got);
-	tap_ok(!strcmp(got, "meta(maker) meta(toy) setup mesh frame stats(toy) stats(other) "
-			    "unknown frame stats(toy) index end"),
-	       "own meta after the input's; pairs replaced; own stats replaced, others kept; "
-	       "taken frames written by the tool");
-	tap_diag("got: %s", got);
+	if (!tap_ok(!strcmp(got, "meta(maker) meta(toy) setup mesh frame stats(toy) stats(other) "
+				 "unknown frame stats(toy) index end"),
+		    "own meta after the input's; pairs replaced; own stats replaced, others kept; "
+		    "taken frames written by the tool"))
+		tap_diag("got: %s", got);
 	tap_ok(t.frames_taken == 2 && t.ends == 1 && t.last_step == 1,
 	       "each frame taken once, after absorption (last step %llu); one end",
 	       (unsigned long long)t.last_step);
