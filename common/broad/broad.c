@@ -16,18 +16,23 @@ struct mrdem_broad {
 	struct mrdem_grid *grid;
 };
 
+static const char *const method_names[] = {
+	[MRDEM_BROAD_GRID] = "grid",
+	[MRDEM_BROAD_BRUTE] = "brute",
+};
+
 int mrdem_broad_method_parse(const char *name)
 {
-	if (!strcmp(name, "grid"))
-		return MRDEM_BROAD_GRID;
-	if (!strcmp(name, "brute"))
-		return MRDEM_BROAD_BRUTE;
+	for (int k = 0; k < (int)(sizeof method_names / sizeof *method_names); k++)
+		if (!strcmp(name, method_names[k]))
+			return k;
 	return -1;
 }
 
 const char *mrdem_broad_method_name(int method)
 {
-	return method == MRDEM_BROAD_BRUTE ? "brute" : "grid";
+	return method == MRDEM_BROAD_BRUTE ? method_names[MRDEM_BROAD_BRUTE]
+					   : method_names[MRDEM_BROAD_GRID];
 }
 
 void mrdem_ipairs_push(struct mrdem_ipairs *p, size_t i, size_t j)
