@@ -43,7 +43,17 @@ all: $(TOOLS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DEFS) -c $< -o $@
+
+# The revision goes into every stream's meta record (formats/meta.c); the
+# stamp changes only when the revision does, so meta.o rebuilds then alone.
+REVISION := $(shell git describe --always --dirty 2>/dev/null)
+$(BUILD)/formats/meta.o: DEFS = -DMRDEM_REVISION='"$(REVISION)"'
+$(BUILD)/formats/meta.o: $(BUILD)/revision
+$(BUILD)/revision: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(REVISION)' | cmp -s - $@ || echo '$(REVISION)' >$@
+FORCE:
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
