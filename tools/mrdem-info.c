@@ -35,8 +35,13 @@ static const char usage[] =
 	"usage error (unknown option, bad option value, too many arguments).\n";
 
 struct info {
+	/* options */
+	const char *path, *out; /* the input; --upgrade's output */
+	const char *frame;      /* --frame as given, frame_n its value */
+	uint64_t frame_n;
+	int json, full, upgrade, help;
+	/* state */
 	struct mrdem_json j;
-	int json, full;
 	const char *src;
 	struct mrdem_scene scene; /* shapes, for describing frames and trees */
 	uint64_t counts[MRDEM_REC_KNOWN_MAX + 2]; /* last slot: unknown types */
@@ -572,7 +577,58 @@ static int show_frame(struct info *in, const char *path, uint64_t want)
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* Describe every record of the stream at path, then count them by type;
+ * -1 when the stream is bad or truncated (or standard output fails). */
+static int describe_stream(struct info *in, const char *path)
+{
+	struct mrdem_reader r;
+	if (mrdem_reader_open(&r, path, 0))
+		return -1;
+	in->src = r.name;
+	if (in->json) {
+		mrdem_json_begin_object(&in->j);
+		mrdem_json_kv_str(&in->j, "input", r.name);
+		mrdem_json_kv_uint(&in->j, "version", MRDEM_STREAM_VERSION);
+		mrdem_json_key(&in->j, "records");
+		mrdem_json_begin_array(&in->j);
+	}
+	struct mrdem_record rec;
+	int rc;
+	while ((rc = mrdem_reader_next(&r, &rec)) == 1)
+		if (describe(in, &rec)) {
+			rc = -1;
+			break;
+		}
+	if (in->json) {
+		mrdem_json_end_array(&in->j);
+		mrdem_json_key(&in->j, "counts");
+		mrdem_json_begin_object(&in->j);
+		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
+			mrdem_json_kv_uint(&in->j, mrdem_record_name(t), in->counts[t]);
+		mrdem_json_kv_uint(&in->j, "unknown", in->counts[MRDEM_REC_KNOWN_MAX + 1]);
+		mrdem_json_end_object(&in->j);
+		mrdem_json_key(&in->j, "complete");
+		mrdem_json_bool(&in->j, rc == 0);
+		mrdem_json_end_object(&in->j);
+	} else {
+		printf("%llu records:", (unsigned long long)r.records);
+		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
+			if (in->counts[t])
+				printf(" %llu %s", (unsigned long long)in->counts[t],
+				       mrdem_record_name(t));
+		if (in->counts[MRDEM_REC_KNOWN_MAX + 1])
+			printf(" %llu unknown", (unsigned long long)in->counts[MRDEM_REC_KNOWN_MAX + 1]);
+		printf("%s\n", rc == 0 ? "" : " (stream incomplete or damaged)");
+	}
+	mrdem_reader_close(&r);
+	if (fflush(stdout) || ferror(stdout))
+		return mrdem_error("write error on standard output");
+	return rc;
+}
+
+/* Options into in (zeroed first). Returns 0, or the exit status 2 for a
+ * usage error; after --help, 0 with in->help set. */
+static int parse_options(struct info *in, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"json", no_argument, NULL, 'j'},
@@ -583,23 +639,20 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct info in;
-	memset(&in, 0, sizeof in);
-	mrdem_set_progname(argv[0]);
-	int c, up = 0;
-	const char *out = NULL, *frame = NULL;
+	memset(in, 0, sizeof *in);
+	int c;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'u': up = 1; break;
-		case 'F': frame = optarg; break;
-		case 'o': out = optarg; break;
-		case 'j': in.json = 1; break;
-		case 'f': in.full = 1; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'u': in->upgrade = 1; break;
+		case 'F': in->frame = optarg; break;
+		case 'o': in->out = optarg; break;
+		case 'j': in->json = 1; break;
+		case 'f': in->full = 1; break;
+		case 'h': fputs(usage, stdout); in->help = 1; return 0;
 		default: fputs("try 'mrdem-info --help'\n", stderr); return 2;
 		}
 	}
-	if (in.full && !in.json) {
+	if (in->full && !in->json) {
 		fputs("mrdem-info: --full needs --json\n", stderr);
 		return 2;
 	}
@@ -607,67 +660,33 @@ int main(int argc, char **argv)
 		fputs("mrdem-info: give at most one input (try 'mrdem-info --help')\n", stderr);
 		return 2;
 	}
-	const char *path = optind < argc ? argv[optind] : "-";
-	if (up != (out != NULL)) {
+	in->path = optind < argc ? argv[optind] : "-";
+	if (in->upgrade != (in->out != NULL)) {
 		fputs("mrdem-info: --upgrade and -o go together (try 'mrdem-info --help')\n", stderr);
 		return 2;
 	}
-	if (up)
-		return upgrade(path, out, argc, argv) ? 1 : 0;
-	if (frame) {
-		uint64_t k;
-		if (mrdem_parse_u64("--frame", frame, UINT64_MAX, &k))
-			return 2;
-		mrdem_scene_init(&in.scene);
-		mrdem_json_init(&in.j, stdout);
-		int rc = show_frame(&in, path, k);
-		mrdem_scene_release(&in.scene);
-		return rc ? 1 : 0;
-	}
-	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, path, 0))
-		return 1;
-	in.src = r.name;
+	/* --upgrade ignores --frame */
+	if (!in->upgrade && in->frame &&
+	    mrdem_parse_u64("--frame", in->frame, UINT64_MAX, &in->frame_n))
+		return 2;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	mrdem_set_progname(argv[0]);
+	struct info in;
+	int rc = parse_options(&in, argc, argv);
+	if (rc || in.help)
+		return rc;
+	if (in.upgrade)
+		return upgrade(in.path, in.out, argc, argv) ? 1 : 0;
 	mrdem_scene_init(&in.scene);
 	mrdem_json_init(&in.j, stdout);
-	if (in.json) {
-		mrdem_json_begin_object(&in.j);
-		mrdem_json_kv_str(&in.j, "input", r.name);
-		mrdem_json_kv_uint(&in.j, "version", MRDEM_STREAM_VERSION);
-		mrdem_json_key(&in.j, "records");
-		mrdem_json_begin_array(&in.j);
-	}
-	struct mrdem_record rec;
-	int rc;
-	while ((rc = mrdem_reader_next(&r, &rec)) == 1)
-		if (describe(&in, &rec)) {
-			rc = -1;
-			break;
-		}
-	if (in.json) {
-		mrdem_json_end_array(&in.j);
-		mrdem_json_key(&in.j, "counts");
-		mrdem_json_begin_object(&in.j);
-		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
-			mrdem_json_kv_uint(&in.j, mrdem_record_name(t), in.counts[t]);
-		mrdem_json_kv_uint(&in.j, "unknown", in.counts[MRDEM_REC_KNOWN_MAX + 1]);
-		mrdem_json_end_object(&in.j);
-		mrdem_json_key(&in.j, "complete");
-		mrdem_json_bool(&in.j, rc == 0);
-		mrdem_json_end_object(&in.j);
-	} else {
-		printf("%llu records:", (unsigned long long)r.records);
-		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
-			if (in.counts[t])
-				printf(" %llu %s", (unsigned long long)in.counts[t],
-				       mrdem_record_name(t));
-		if (in.counts[MRDEM_REC_KNOWN_MAX + 1])
-			printf(" %llu unknown", (unsigned long long)in.counts[MRDEM_REC_KNOWN_MAX + 1]);
-		printf("%s\n", rc == 0 ? "" : " (stream incomplete or damaged)");
-	}
+	if (in.frame)
+		rc = show_frame(&in, in.path, in.frame_n);
+	else
+		rc = describe_stream(&in, in.path);
 	mrdem_scene_release(&in.scene);
-	mrdem_reader_close(&r);
-	if (fflush(stdout) || ferror(stdout))
-		return mrdem_error("write error on standard output"), 1;
-	return rc == 0 ? 0 : 1;
+	return rc ? 1 : 0;
 }

@@ -501,7 +501,24 @@ static void remove_tmpdir(const char *dir)
 		mrdem_warning("cannot remove %s: %s", dir, strerror(errno));
 }
 
-int main(int argc, char **argv)
+/* ---- options and main */
+
+/* The command line. Values are checked before the scene is read, so a bad
+ * one is a usage error whatever the scene; they are applied over its
+ * defaults after (apply_options), so each is kept as given too. */
+struct options {
+	const char *scene, *out;
+	const char *steps, *every, *dt, *scheme, *broad, *growth;
+	uint64_t steps_v, every_v;
+	double dt_v, growth_v;
+	int scheme_v, broad_v;
+	struct mrdem_contact_opts contact;
+	int via_pipes, quiet, help;
+};
+
+/* Options into o (reset first). Returns 0, or the exit status 2 for a
+ * usage error; after --help, 0 with o->help set. */
+static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
 	       OPT_NO_MERGE, OPT_CONTACT };
@@ -523,35 +540,29 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct run r;
-	memset(&r, 0, sizeof r);
-	mrdem_set_progname(argv[0]);
-	mrdem_scene_init(&r.scene);
-	/* Options are applied after the scene is read; keep them as given. */
-	const char *steps = NULL, *every = NULL, *dt = NULL, *scheme = NULL, *broad = NULL,
-		   *growth = NULL;
-	struct mrdem_contact_opts copts;
-	mrdem_contact_opts_default(&copts);
-	copts.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+	memset(o, 0, sizeof *o);
+	mrdem_contact_opts_default(&o->contact);
+	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 	int c, li;
 	while ((c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
 		switch (c) {
-		case OPT_STEPS: steps = optarg; break;
-		case OPT_EVERY: every = optarg; break;
-		case OPT_DT: dt = optarg; break;
-		case OPT_SCHEME: scheme = optarg; break;
-		case OPT_BROAD: broad = optarg; break;
-		case OPT_GROWTH: growth = optarg; break;
-		case OPT_PIPES: r.via_pipes = 1; break;
-		case OPT_NO_MERGE: copts.merge = 0; break;
+		case OPT_STEPS: o->steps = optarg; break;
+		case OPT_EVERY: o->every = optarg; break;
+		case OPT_DT: o->dt = optarg; break;
+		case OPT_SCHEME: o->scheme = optarg; break;
+		case OPT_BROAD: o->broad = optarg; break;
+		case OPT_GROWTH: o->growth = optarg; break;
+		case OPT_PIPES: o->via_pipes = 1; break;
+		case OPT_NO_MERGE: o->contact.merge = 0; break;
 		case OPT_CONTACT:
-			if (mrdem_contact_opts_set(&copts, longopts[li].name, optarg))
+			if (mrdem_contact_opts_set(&o->contact, longopts[li].name, optarg))
 				return 2;
 			break;
-		case 'o': r.out = optarg; break;
-		case 'q': r.quiet = 1; break;
+		case 'o': o->out = optarg; break;
+		case 'q': o->quiet = 1; break;
 		case 'h':
 			printf("%s%s%s", usage_head, mrdem_contact_opts_usage, usage_tail);
+			o->help = 1;
 			return 0;
 		default: fputs("try 'mrdem-run --help'\n", stderr); return 2;
 		}
@@ -560,79 +571,104 @@ int main(int argc, char **argv)
 		fputs("mrdem-run: give one scene (try 'mrdem-run --help')\n", stderr);
 		return 2;
 	}
-	/* Values are checked before the scene is read, so a bad one is a usage
-	 * error whatever the scene; they are applied over its defaults after. */
-	uint64_t steps_v = 0, every_v = 1;
-	double dt_v = 0, growth_v = 0;
-	int scheme_v = 0, broad_v = 0, bad = 0;
-	if (steps)
-		bad |= mrdem_parse_u64("--steps", steps, UINT64_MAX - 1, &steps_v);
-	if (every) {
-		bad |= mrdem_parse_u64("--every", every, UINT64_MAX, &every_v);
-		if (!bad && !every_v)
+	o->scene = argv[optind];
+	int bad = 0;
+	if (o->steps)
+		bad |= mrdem_parse_u64("--steps", o->steps, UINT64_MAX - 1, &o->steps_v);
+	if (o->every) {
+		bad |= mrdem_parse_u64("--every", o->every, UINT64_MAX, &o->every_v);
+		if (!bad && !o->every_v)
 			bad = mrdem_error("--every must be at least 1");
 	}
-	if (dt)
-		bad |= mrdem_parse_positive("--dt", dt, &dt_v);
-	if (growth) {
-		bad |= mrdem_parse_double("--max-energy-growth", growth, &growth_v);
-		if (!bad && growth_v < 0)
+	if (o->dt)
+		bad |= mrdem_parse_positive("--dt", o->dt, &o->dt_v);
+	if (o->growth) {
+		bad |= mrdem_parse_double("--max-energy-growth", o->growth, &o->growth_v);
+		if (!bad && o->growth_v < 0)
 			bad = mrdem_error("--max-energy-growth must not be negative");
 	}
-	if (scheme && (scheme_v = mrdem_scheme_parse(scheme)) < 0)
-		bad = mrdem_error("--scheme: unknown scheme '%s'", scheme);
-	if (broad && (broad_v = mrdem_broad_method_parse(broad)) < 0)
-		bad = mrdem_error("--broad: '%s' is not grid or brute", broad);
-	if (bad)
-		return 2;
-	if (load(&r, argv[optind]))
-		return 1;
-	mrdem_sim_opts_default(&r.opts, &r.scene.setup);
-	r.opts.contact = copts;
-	if (copts.hierarchy == MRDEM_HIERARCHY_AUTO)
-		r.opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
-	r.steps = steps ? steps_v : r.scene.setup.steps;
-	r.every = every ? every_v : r.scene.setup.output_every ? r.scene.setup.output_every : 1;
-	if (dt)
-		r.opts.step.dt = dt_v;
-	if (growth)
-		r.opts.step.max_energy_growth = growth_v;
-	if (scheme)
-		r.opts.step.scheme = scheme_v;
-	if (broad)
-		r.opts.broad = broad_v;
-	if (r.opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
+		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
+	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)
+		bad = mrdem_error("--broad: '%s' is not grid or brute", o->broad);
+	return bad ? 2 : 0;
+}
+
+/* The options over the defaults of the scene just read, which then
+ * records what the run uses. Returns 0, or an exit status. */
+static int apply_options(struct run *r, const struct options *o)
+{
+	r->out = o->out;
+	r->via_pipes = o->via_pipes;
+	r->quiet = o->quiet;
+	mrdem_sim_opts_default(&r->opts, &r->scene.setup);
+	r->opts.contact = o->contact;
+	if (o->contact.hierarchy == MRDEM_HIERARCHY_AUTO)
+		r->opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+	r->steps = o->steps ? o->steps_v : r->scene.setup.steps;
+	r->every = o->every ? o->every_v :
+		   r->scene.setup.output_every ? r->scene.setup.output_every : 1;
+	if (o->dt)
+		r->opts.step.dt = o->dt_v;
+	if (o->growth)
+		r->opts.step.max_energy_growth = o->growth_v;
+	if (o->scheme)
+		r->opts.step.scheme = o->scheme_v;
+	if (o->broad)
+		r->opts.broad = o->broad_v;
+	if (r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
 		mrdem_error("implicit Euler (multiscale Picard) is not implemented yet; use "
 			    "explicit-euler, symplectic-euler or velocity-verlet");
-		mrdem_scene_release(&r.scene);
-		return scheme ? 2 : 1; /* from --scheme: a bad option value */
+		return o->scheme ? 2 : 1; /* from --scheme: a bad option value */
 	}
-	r.scene.setup.steps = r.steps;
-	r.scene.setup.output_every = r.every;
-	r.scene.setup.dt = r.opts.step.dt;
-	r.scene.setup.scheme = r.opts.step.scheme;
-	r.progress = !r.quiet && isatty(2);
-	int rc = -1;
-	if (mrdem_sim_init(&r.sim, &r.scene, &r.opts))
-		goto out;
-	if (r.via_pipes) {
-		if (find_bindir(&r, argv[0]))
-			goto out;
-	}
+	r->scene.setup.steps = r->steps;
+	r->scene.setup.output_every = r->every;
+	r->scene.setup.dt = r->opts.step.dt;
+	r->scene.setup.scheme = r->opts.step.scheme;
+	r->progress = !r->quiet && isatty(2);
+	return 0;
+}
+
+/* Simulate into the output stream, with a summary. Returns 0 or -1. */
+static int run_scene(struct run *r, const char *scene, int argc, char **argv)
+{
+	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts))
+		return -1;
+	if (r->via_pipes && find_bindir(r, argv[0]))
+		return -1;
 	/* Written in place and flushed per frame: a killed run keeps its frames. */
-	if (mrdem_writer_open(&r.w, r.out, MRDEM_WRITE_INCREMENTAL) ||
-	    write_meta(&r, argv[optind], argc, argv))
-		goto out;
+	if (mrdem_writer_open(&r->w, r->out, MRDEM_WRITE_INCREMENTAL) ||
+	    write_meta(r, scene, argc, argv))
+		return -1;
 	catch_stop_signals();
-	r.t0 = now();
-	rc = simulate(&r);
+	r->t0 = now();
+	int rc = simulate(r);
 	/* Close the stream either way: after a failure it still ends with the
 	 * complete frames written so far. */
-	if (mrdem_writer_commit(&r.w))
+	if (mrdem_writer_commit(&r->w))
 		rc = -1;
-	if (!r.quiet)
-		summary(&r);
-out:
+	if (!r->quiet)
+		summary(r);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct run r;
+	struct options o;
+	memset(&r, 0, sizeof r);
+	mrdem_set_progname(argv[0]);
+	mrdem_scene_init(&r.scene);
+	int rc = parse_options(&o, argc, argv);
+	if (rc || o.help)
+		return rc;
+	if (load(&r, o.scene))
+		return 1;
+	if ((rc = apply_options(&r, &o))) {
+		mrdem_scene_release(&r.scene);
+		return rc;
+	}
+	rc = run_scene(&r, o.scene, argc, argv);
 	if (r.via_pipes && r.tmpdir[0])
 		remove_tmpdir(r.tmpdir);
 	mrdem_sim_release(&r.sim);

@@ -48,9 +48,12 @@ static const char usage[] =
 	"error (unknown option, bad option value, too many arguments).\n";
 
 struct job {
-	struct mrdem_stepper st;
+	/* options */
+	const char *in, *out;
 	struct mrdem_step_opts opts;
-	int scheme_set, dt_set, no_contacts;
+	int scheme_set, dt_set, no_contacts, help;
+	/* state */
+	struct mrdem_stepper st;
 	int have_setup, have_frame, have_contacts, stepped_any;
 	struct mrdem_contacts contacts;
 	uint64_t frame_index;   /* record index of the pending frame */
@@ -139,7 +142,9 @@ static int finish(struct mrdem_filter *f)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Options into j (zeroed first). Returns 0, or the exit status 2 for a
+ * usage error; after --help, 0 with j->help set. */
+static int parse_options(struct job *j, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"scheme", required_argument, NULL, 's'},
@@ -149,44 +154,43 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	mrdem_set_progname(argv[0]);
-	struct job j;
-	memset(&j, 0, sizeof j);
-	j.opts.max_energy_growth = MRDEM_DEFAULT_MAX_ENERGY_GROWTH;
-	const char *out = "-";
+	memset(j, 0, sizeof *j);
+	j->opts.max_energy_growth = MRDEM_DEFAULT_MAX_ENERGY_GROWTH;
+	j->out = "-";
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			j.opts.scheme = mrdem_scheme_parse(optarg);
-			if (j.opts.scheme < 0 || j.opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+			j->opts.scheme = mrdem_scheme_parse(optarg);
+			if (j->opts.scheme < 0 || j->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
 				fprintf(stderr, "mrdem-step: unknown or non-explicit scheme '%s' "
 						"(explicit-euler, symplectic-euler, velocity-verlet)\n",
 					optarg);
 				return 2;
 			}
-			j.scheme_set = 1;
+			j->scheme_set = 1;
 			break;
 		case 't':
-			if (mrdem_parse_double("--dt", optarg, &j.opts.dt))
+			if (mrdem_parse_double("--dt", optarg, &j->opts.dt))
 				return 2;
-			if (!(j.opts.dt > 0)) {
+			if (!(j->opts.dt > 0)) {
 				fprintf(stderr, "mrdem-step: --dt must be positive\n");
 				return 2;
 			}
-			j.dt_set = 1;
+			j->dt_set = 1;
 			break;
-		case 'n': j.no_contacts = 1; break;
+		case 'n': j->no_contacts = 1; break;
 		case 'g':
-			if (mrdem_parse_double("--max-energy-growth", optarg, &j.opts.max_energy_growth))
+			if (mrdem_parse_double("--max-energy-growth", optarg,
+					       &j->opts.max_energy_growth))
 				return 2;
-			if (j.opts.max_energy_growth < 0) {
+			if (j->opts.max_energy_growth < 0) {
 				fprintf(stderr, "mrdem-step: --max-energy-growth must not be negative\n");
 				return 2;
 			}
 			break;
-		case 'o': out = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'o': j->out = optarg; break;
+		case 'h': fputs(usage, stdout); j->help = 1; return 0;
 		default: fputs("try 'mrdem-step --help'\n", stderr); return 2;
 		}
 	}
@@ -194,6 +198,17 @@ int main(int argc, char **argv)
 		fputs("mrdem-step: give at most one input (try 'mrdem-step --help')\n", stderr);
 		return 2;
 	}
+	j->in = optind < argc ? argv[optind] : "-";
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	mrdem_set_progname(argv[0]);
+	struct job j;
+	int rc = parse_options(&j, argc, argv);
+	if (rc || j.help)
+		return rc;
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-step");
 	/* The frame is replaced by the stepped one, the contacts are used up
@@ -206,7 +221,7 @@ int main(int argc, char **argv)
 	f.on_end = finish;
 	f.ctx = &j;
 	mrdem_stepper_init(&j.st);
-	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
+	rc = mrdem_filter_run(&f, j.in, j.out, argc, argv);
 	if (j.have_contacts)
 		mrdem_contacts_release(&j.contacts);
 	mrdem_stepper_release(&j.st);

@@ -70,8 +70,11 @@ enum {
 };
 
 struct run {
+	/* options */
+	const char *in, *out;
 	struct mrdem_tree_params params;
-	int rebuild, verify, verbose;
+	int rebuild, verify, verbose, help;
+	/* state */
 	const char *src;
 	struct mrdem_scene *scene;
 	struct mrdem_writer *w;
@@ -167,7 +170,9 @@ static int finish(struct mrdem_filter *f)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Options into r (zeroed first). Returns 0, or the exit status 2 for a
+ * usage error; after --help, 0 with r->help set. */
+static int parse_options(struct run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"fanout", required_argument, NULL, OPT_FANOUT},
@@ -187,15 +192,13 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	mrdem_set_progname(argv[0]);
-	struct run r;
-	memset(&r, 0, sizeof r);
-	mrdem_tree_params_default(&r.params);
-	r.pending = -1;
-	const char *out = "-";
+	memset(r, 0, sizeof *r);
+	mrdem_tree_params_default(&r->params);
+	r->pending = -1;
+	r->out = "-";
 	int c, bad = 0;
 	while (!bad && (c = getopt_long(argc, argv, "vo:h", opts, NULL)) != -1) {
-		struct mrdem_tree_params *p = &r.params;
+		struct mrdem_tree_params *p = &r->params;
 		char o[32] = "--";
 		for (const struct option *d = opts; d->name; d++)
 			if (d->val == c)
@@ -211,11 +214,11 @@ int main(int argc, char **argv)
 		case OPT_BETA_NORMAL: bad = mrdem_parse_u32(o, optarg, &p->beta_normal); break;
 		case OPT_ITERS: bad = mrdem_parse_u32(o, optarg, &p->iters); break;
 		case OPT_NO_REFINE: p->refine = 0; break;
-		case OPT_REBUILD: r.rebuild = 1; break;
-		case OPT_VERIFY: r.verify = 1; break;
-		case 'v': r.verbose = 1; break;
-		case 'o': out = optarg; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case OPT_REBUILD: r->rebuild = 1; break;
+		case OPT_VERIFY: r->verify = 1; break;
+		case 'v': r->verbose = 1; break;
+		case 'o': r->out = optarg; break;
+		case 'h': fputs(usage, stdout); r->help = 1; return 0;
 		default: bad = 1; break;
 		}
 	}
@@ -227,10 +230,21 @@ int main(int argc, char **argv)
 		fputs("mrdem-tree: give at most one input (try 'mrdem-tree --help')\n", stderr);
 		return 2;
 	}
-	if (mrdem_tree_params_check(&r.params)) {
+	if (mrdem_tree_params_check(&r->params)) {
 		fputs("try 'mrdem-tree --help'\n", stderr);
 		return 2;
 	}
+	r->in = optind < argc ? argv[optind] : "-";
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	mrdem_set_progname(argv[0]);
+	struct run r;
+	int rc = parse_options(&r, argc, argv);
+	if (rc || r.help)
+		return rc;
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-tree");
 	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_MESH) | MRDEM_TYPE_BIT(MRDEM_REC_TREE);
@@ -240,7 +254,7 @@ int main(int argc, char **argv)
 	f.on_record = take;
 	f.on_end = finish;
 	f.ctx = &r;
-	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
+	rc = mrdem_filter_run(&f, r.in, r.out, argc, argv);
 	if (rc == 0 && r.verbose)
 		fprintf(stderr, "mrdem-tree: %u tree(s) built, %u kept\n", r.built, r.kept);
 	mrdem_filter_release(&f);

@@ -33,8 +33,10 @@ static const char usage[] =
 	"error (unknown option, bad option value, too many arguments).\n";
 
 struct run {
-	const char *dir;
-	int enc;
+	/* options */
+	const char *in, *dir;
+	int enc, help;
+	/* what this run made */
 	char **created;        /* files written so far, removed on failure */
 	size_t ncreated;
 	char **dirs;           /* directories made by this run, outermost first */
@@ -200,7 +202,9 @@ static int finish(struct mrdem_filter *f)
 	return flush_contacts(f);
 }
 
-int main(int argc, char **argv)
+/* Options into r (reset first). Returns 0, or the exit status 2 for a
+ * usage error; after --help, 0 with r->help set. */
+static int parse_options(struct run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -208,14 +212,13 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	mrdem_set_progname(argv[0]);
-	struct run run = {.dir = "vtk", .enc = MRDEM_VTK_ASCII};
+	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ASCII};
 	int c;
 	while ((c = getopt_long(argc, argv, "o:bh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': run.dir = optarg; break;
-		case 'b': run.enc = MRDEM_VTK_BASE64; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'o': r->dir = optarg; break;
+		case 'b': r->enc = MRDEM_VTK_BASE64; break;
+		case 'h': fputs(usage, stdout); r->help = 1; return 0;
 		default: fputs("try 'mrdem-vtk --help'\n", stderr); return 2;
 		}
 	}
@@ -223,22 +226,21 @@ int main(int argc, char **argv)
 		fputs("mrdem-vtk: give at most one input (try 'mrdem-vtk --help')\n", stderr);
 		return 2;
 	}
-	if (!*run.dir) {
+	if (!*r->dir) {
 		fputs("mrdem-vtk: -o needs a directory name\n", stderr);
 		return 2;
 	}
-	const char *in = optind < argc ? argv[optind] : "-";
+	r->in = optind < argc ? argv[optind] : "-";
+	return 0;
+}
 
-	/* A missing input is reported before any directory is made. */
-	if (strcmp(in, "-") && access(in, R_OK))
-		return mrdem_error("%s: cannot open: %s", in, strerror(errno)), 1;
-	if (make_dir(&run, run.dir)) {
-		remove_created(&run);
-		run_release(&run);
-		return 1;
-	}
-	run.pvd_path = path_in(run.dir, "series.pvd");
-	struct job j = {.run = &run};
+/* Write the frames, contacts and series of run->in into run->dir (made
+ * already); on an error, remove what this run made. */
+static int convert(struct run *run, int argc, char **argv)
+{
+	const char *in = run->in;
+	run->pvd_path = path_in(run->dir, "series.pvd");
+	struct job j = {.run = run};
 	mrdem_contacts_init(&j.pending);
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-vtk");
@@ -254,7 +256,7 @@ int main(int argc, char **argv)
 		rc = -1;
 		f.damaged = 0;
 	}
-	if ((rc == 0 || f.damaged) && mrdem_vtk_write_pvd(run.pvd_path, run.pvd, run.npvd))
+	if ((rc == 0 || f.damaged) && mrdem_vtk_write_pvd(run->pvd_path, run->pvd, run->npvd))
 		rc = -1, f.damaged = 0;
 	if (rc == 0 && j.unmatched)
 		mrdem_warning("%s: %llu contacts record(s), the first record %llu, do not follow a "
@@ -263,11 +265,30 @@ int main(int argc, char **argv)
 			      (unsigned long long)j.first_unmatched);
 	if ((rc == 0 || f.damaged) && isatty(STDERR_FILENO))
 		fprintf(stderr, "mrdem-vtk: %zu frame(s), %zu with contacts: open %s in ParaView\n",
-			j.nframes, j.ncontact_files, run.pvd_path);
+			j.nframes, j.ncontact_files, run->pvd_path);
 	if (rc != 0 && !f.damaged)
-		remove_created(&run);
+		remove_created(run);
 	mrdem_contacts_release(&j.pending);
 	mrdem_filter_release(&f);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	mrdem_set_progname(argv[0]);
+	struct run run;
+	int rc = parse_options(&run, argc, argv);
+	if (rc || run.help)
+		return rc;
+	/* A missing input is reported before any directory is made. */
+	if (strcmp(run.in, "-") && access(run.in, R_OK))
+		return mrdem_error("%s: cannot open: %s", run.in, strerror(errno)), 1;
+	if (make_dir(&run, run.dir)) {
+		remove_created(&run);
+		run_release(&run);
+		return 1;
+	}
+	rc = convert(&run, argc, argv);
 	run_release(&run);
 	return rc == 0 ? 0 : 1;
 }
