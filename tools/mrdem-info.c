@@ -665,8 +665,12 @@ static int parse_options(struct info *in, int argc, char **argv)
 		fputs("mrdem-info: --upgrade and -o go together (try 'mrdem-info --help')\n", stderr);
 		return 2;
 	}
-	/* --upgrade ignores --frame */
-	if (!in->upgrade && in->frame &&
+	if (in->upgrade && (in->frame || in->json)) {
+		fputs("mrdem-info: --upgrade takes no --frame or --json (try 'mrdem-info --help')\n",
+		      stderr);
+		return 2;
+	}
+	if (in->frame &&
 	    mrdem_parse_u64("--frame", in->frame, UINT64_MAX, &in->frame_n))
 		return 2;
 	return 0;

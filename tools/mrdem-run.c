@@ -637,9 +637,12 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	if (r->via_pipes && find_bindir(r, argv[0]))
 		return -1;
 	/* Written in place and flushed per frame: a killed run keeps its frames. */
-	if (mrdem_writer_open(&r->w, r->out, MRDEM_WRITE_INCREMENTAL) ||
-	    write_meta(r, scene, argc, argv))
+	if (mrdem_writer_open(&r->w, r->out, MRDEM_WRITE_INCREMENTAL))
 		return -1;
+	if (write_meta(r, scene, argc, argv)) {
+		mrdem_writer_abort(&r->w);
+		return -1;
+	}
 	catch_stop_signals();
 	r->t0 = now();
 	int rc = simulate(r);
@@ -662,8 +665,10 @@ int main(int argc, char **argv)
 	int rc = parse_options(&o, argc, argv);
 	if (rc || o.help)
 		return rc;
-	if (load(&r, o.scene))
+	if (load(&r, o.scene)) {
+		mrdem_scene_release(&r.scene);
 		return 1;
+	}
 	if ((rc = apply_options(&r, &o))) {
 		mrdem_scene_release(&r.scene);
 		return rc;
