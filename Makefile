@@ -23,7 +23,7 @@ CFLAGS  := $(OPT) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 LDFLAGS := -fopenmp $(SAN) $(EXTRA_LDFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm
 
-LIB_SRC   := $(sort $(wildcard common/*/*.c formats/*.c))
+LIB_SRC   := $(sort $(wildcard common/*/*.c formats/*/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libmrdem.a
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
@@ -45,11 +45,11 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEFS) -c $< -o $@
 
-# The revision goes into every stream's meta record (formats/meta.c); the
+# The revision goes into every stream's meta record (formats/stream/meta.c); the
 # stamp changes only when the revision does, so meta.o rebuilds then alone.
 REVISION := $(shell git describe --always --dirty 2>/dev/null)
-$(BUILD)/formats/meta.o: DEFS = -DMRDEM_REVISION='"$(REVISION)"'
-$(BUILD)/formats/meta.o: $(BUILD)/revision
+$(BUILD)/formats/stream/meta.o: DEFS = -DMRDEM_REVISION='"$(REVISION)"'
+$(BUILD)/formats/stream/meta.o: $(BUILD)/revision
 $(BUILD)/revision: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(REVISION)' | cmp -s - $@ || echo '$(REVISION)' >$@

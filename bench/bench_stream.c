@@ -7,8 +7,8 @@
 
 #include "common/mesh/mesh.h"
 #include "common/util/error.h"
-#include "formats/records.h"
-#include "formats/stream.h"
+#include "formats/stream/records.h"
+#include "formats/stream/stream.h"
 
 static double now(void)
 {

@@ -7,8 +7,8 @@
 
 #include "common/narrow/particle_contacts.h"
 #include "common/util/error.h"
-#include "formats/filter.h"
-#include "formats/records.h"
+#include "formats/stream/filter.h"
+#include "formats/stream/records.h"
 
 static const char usage_head[] =
 	"usage: mrdem-contact [options] [INPUT]\n"

@@ -8,11 +8,11 @@
 #include "common/mesh/mesh.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
-#include "formats/json.h"
-#include "formats/meta.h"
-#include "formats/record_tree.h"
-#include "formats/records.h"
-#include "formats/stream.h"
+#include "formats/foreign/json.h"
+#include "formats/stream/meta.h"
+#include "formats/stream/record_tree.h"
+#include "formats/stream/records.h"
+#include "formats/stream/stream.h"
 
 static const char usage[] =
 	"usage: mrdem-info [--json [--full]] [FILE]\n"

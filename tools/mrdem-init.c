@@ -7,10 +7,10 @@
 
 #include "common/scene/scene.h"
 #include "common/util/error.h"
-#include "formats/meta.h"
-#include "formats/records.h"
-#include "formats/scene_yaml.h"
-#include "formats/stream.h"
+#include "formats/stream/meta.h"
+#include "formats/stream/records.h"
+#include "formats/foreign/scene_yaml.h"
+#include "formats/stream/stream.h"
 
 static const char usage[] =
 	"usage: mrdem-init [-o FILE] SCENE.yaml\n"

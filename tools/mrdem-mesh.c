@@ -9,11 +9,11 @@
 
 #include "common/mesh/mesh.h"
 #include "common/util/error.h"
-#include "formats/bytes.h"
-#include "formats/mesh_files.h"
-#include "formats/meta.h"
-#include "formats/records.h"
-#include "formats/stream.h"
+#include "formats/stream/bytes.h"
+#include "formats/foreign/mesh_files.h"
+#include "formats/stream/meta.h"
+#include "formats/stream/records.h"
+#include "formats/stream/stream.h"
 
 #define EXIT_STATUS \
 	"\n" \

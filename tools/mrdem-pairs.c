@@ -7,8 +7,8 @@
 
 #include "common/broad/broad.h"
 #include "common/util/error.h"
-#include "formats/filter.h"
-#include "formats/records.h"
+#include "formats/stream/filter.h"
+#include "formats/stream/records.h"
 
 static const char usage[] =
 	"usage: mrdem-pairs [--method grid|brute] [-o FILE] [INPUT]\n"

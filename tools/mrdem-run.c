@@ -22,11 +22,11 @@
 #include "common/sim/simulation.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
-#include "formats/records.h"
-#include "formats/scene_yaml.h"
-#include "formats/filter.h"
-#include "formats/meta.h"
-#include "formats/stream.h"
+#include "formats/stream/records.h"
+#include "formats/foreign/scene_yaml.h"
+#include "formats/stream/filter.h"
+#include "formats/stream/meta.h"
+#include "formats/stream/stream.h"
 
 static const char usage_head[] =
 	"usage: mrdem-run [options] SCENE\n"

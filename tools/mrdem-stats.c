@@ -9,9 +9,9 @@
 #include "common/dynamics/energy.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/util/error.h"
-#include "formats/outfile.h"
-#include "formats/records.h"
-#include "formats/filter.h"
+#include "formats/stream/outfile.h"
+#include "formats/stream/records.h"
+#include "formats/stream/filter.h"
 
 static const char usage[] =
 	"usage: mrdem-stats [--markdown] [-o FILE] [INPUT]\n"

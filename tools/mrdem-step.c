@@ -11,8 +11,8 @@
 #include "common/dynamics/step.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
-#include "formats/filter.h"
-#include "formats/records.h"
+#include "formats/stream/filter.h"
+#include "formats/stream/records.h"
 
 static const char usage[] =
 	"usage: mrdem-step [options] [FILE]\n"

@@ -13,9 +13,9 @@
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
-#include "formats/record_tree.h"
-#include "formats/filter.h"
-#include "formats/records.h"
+#include "formats/stream/record_tree.h"
+#include "formats/stream/filter.h"
+#include "formats/stream/records.h"
 
 static const char usage[] =
 	"usage: mrdem-tree [OPTIONS] [INPUT]\n"

@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "common/util/error.h"
-#include "formats/records.h"
-#include "formats/filter.h"
-#include "formats/vtk.h"
+#include "formats/stream/records.h"
+#include "formats/stream/filter.h"
+#include "formats/foreign/vtk.h"
 
 static const char usage[] =
 	"usage: mrdem-vtk [-o DIR] [--binary] [INPUT]\n"

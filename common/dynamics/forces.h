@@ -1,6 +1,6 @@
 /* Contact forces and torques per particle, from a frame's contact list.
  *
- * Each contact record (formats/records.h) pushes particle a along its
+ * Each contact record (formats/stream/records.h) pushes particle a along its
  * normal and b the opposite way. Two normal laws (setup.force_model):
  *   spring (paper, Sec. 2): F = Ks (1 - dist/(eps_a+eps_b)) sqrt(m_eff),
  *     the paper's |n|/eps with |n| = dist/2 and eps = (eps_a+eps_b)/2;

@@ -2,7 +2,8 @@
 # The include graph is layered (README "Layout"): a library directory may
 # include its own layer and the layers below it, never one above, and the
 # three stages of a step (broad, narrow, dynamics) stay independent.
-#   util, geom < mesh < tree < scene < broad | narrow | dynamics < sim < formats
+#   util, geom < mesh < tree < scene < broad | narrow | dynamics < sim
+#   < formats/stream (the stream codec) < formats/foreign (OBJ, STL, YAML, VTK, JSON)
 . "$(dirname "$0")/../lib/test-lib.sh"
 cd "$TOP" || exit 1
 shopt -s nullglob
@@ -23,7 +24,7 @@ rank() {
 
 # Print one line per include that breaks the layering.
 violations() {
-	for f in common/*/*.[ch] formats/*.[ch]; do
+	for f in common/*/*.[ch] formats/*/*.[ch]; do
 		from=${f%/*}
 		rank "$from"
 		r_from=$R

@@ -16,7 +16,7 @@
 #include "common/dynamics/step.h"
 #include "common/geom/vec3.h"
 #include "common/scene/scene.h"
-#include "formats/records.h"
+#include "formats/stream/records.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

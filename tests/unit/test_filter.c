@@ -1,4 +1,4 @@
-/* The record filter (formats/filter.h): its pass-through and replacement
+/* The record filter (formats/stream/filter.h): its pass-through and replacement
  * rules, tested once for every tool that runs on it. A toy tool replaces
  * pairs, takes frames (writing a stats record after each) and counts the
  * streams it saw end. */
@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "common/util/error.h"
-#include "formats/filter.h"
-#include "formats/records.h"
+#include "formats/stream/filter.h"
+#include "formats/stream/records.h"
 #include "tests/lib/tap.h"
 
 static char dir[] = "/tmp/mrdem-filter-XXXXXX";

@@ -14,11 +14,11 @@
 #include "common/scene/scene.h"
 #include "common/tree/tree.h"
 #include "common/util/rng.h"
-#include "formats/mesh_files.h"
-#include "formats/record_tree.h"
-#include "formats/records.h"
-#include "formats/scene_yaml.h"
-#include "formats/stream.h"
+#include "formats/foreign/mesh_files.h"
+#include "formats/stream/record_tree.h"
+#include "formats/stream/records.h"
+#include "formats/foreign/scene_yaml.h"
+#include "formats/stream/stream.h"
 #include "tests/lib/tap.h"
 
 static char dir[256];

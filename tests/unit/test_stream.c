@@ -10,8 +10,8 @@
 
 #include "common/util/error.h"
 #include "common/util/rng.h"
-#include "formats/records.h"
-#include "formats/stream.h"
+#include "formats/stream/records.h"
+#include "formats/stream/stream.h"
 #include "tests/lib/tap.h"
 
 static char dir[] = "/tmp/mrdem-stream-XXXXXX";

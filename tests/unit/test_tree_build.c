@@ -13,8 +13,8 @@
 #include "common/tree/surrogate.h"
 #include "common/tree/tree.h"
 #include "common/util/rng.h"
-#include "formats/bytes.h"
-#include "formats/record_tree.h"
+#include "formats/stream/bytes.h"
+#include "formats/stream/record_tree.h"
 #include "tests/lib/tap.h"
 
 static void node_tri(const struct mrdem_tree *t, uint32_t n, double S[9])

@@ -9,9 +9,9 @@
 #include "common/mesh/mesh.h"
 #include "common/scene/scene.h"
 #include "common/tree/tree.h"
-#include "formats/bytes.h"
-#include "formats/record_tree.h"
-#include "formats/records.h"
+#include "formats/stream/bytes.h"
+#include "formats/stream/record_tree.h"
+#include "formats/stream/records.h"
 #include "tests/lib/tap.h"
 
 /* Expected failures print hundreds of messages: mute them while testing. */

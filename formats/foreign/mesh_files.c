@@ -1,6 +1,6 @@
 /* Mesh file formats by name and extension; meshes (and their stored
  * trees) from mrdem streams; loading any supported mesh file. */
-#include "formats/mesh_files.h"
+#include "formats/foreign/mesh_files.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 
 #include "common/util/error.h"
 #include "common/tree/tree.h"
-#include "formats/record_tree.h"
-#include "formats/records.h"
-#include "formats/stream.h"
+#include "formats/stream/record_tree.h"
+#include "formats/stream/records.h"
+#include "formats/stream/stream.h"
 
 enum mrdem_mesh_format mrdem_mesh_format_by_name(const char *name)
 {

@@ -1,4 +1,4 @@
-#include "formats/records.h"
+#include "formats/stream/records.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "common/util/error.h"
-#include "formats/meta.h"
-#include "formats/record_tree.h"
+#include "formats/stream/meta.h"
+#include "formats/stream/record_tree.h"
 
 int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)
 {

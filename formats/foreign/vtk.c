@@ -1,4 +1,4 @@
-#include "formats/vtk.h"
+#include "formats/foreign/vtk.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 
 #include "common/geom/quat.h"
 #include "common/util/error.h"
-#include "formats/outfile.h"
+#include "formats/stream/outfile.h"
 
 /* ---- data arrays, ASCII or base64 */
 

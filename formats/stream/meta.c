@@ -1,4 +1,4 @@
-#include "formats/meta.h"
+#include "formats/stream/meta.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/util/error.h"
-#include "formats/records.h"
+#include "formats/stream/records.h"
 
 #ifndef MRDEM_REVISION
 #define MRDEM_REVISION ""

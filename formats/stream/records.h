@@ -12,8 +12,8 @@
 #include "common/scene/scene.h"
 #include "common/scene/stats.h"
 #include "common/util/error.h"
-#include "formats/bytes.h"
-#include "formats/stream.h"
+#include "formats/stream/bytes.h"
+#include "formats/stream/stream.h"
 
 /* Report a problem with a record: "SRC: record N (TYPE) at byte OFF: ...". */
 int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/util/error.h"
-#include "formats/mesh_files.h"
-#include "formats/outfile.h"
+#include "formats/foreign/mesh_files.h"
+#include "formats/stream/outfile.h"
 
 #define MAX_COUNT (UINT32_MAX / 3 - 1)
 

@@ -2,7 +2,7 @@
  * checksummed records, closed by an end record (docs/stream-format.md).
  *
  * Every tool reads one with mrdem_reader and writes one with mrdem_writer;
- * formats/filter.h gives the tools one loop over it. */
+ * formats/stream/filter.h gives the tools one loop over it. */
 #ifndef MRDEM_FORMATS_STREAM_H
 #define MRDEM_FORMATS_STREAM_H
 

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 #include "common/scene/scene.h"
-#include "formats/bytes.h"
-#include "formats/stream.h"
+#include "formats/stream/bytes.h"
+#include "formats/stream/stream.h"
 
 struct mrdem_meta {
 	char *tool;     /* "mrdem-init" */
@@ -37,6 +37,6 @@ const char *mrdem_meta_get(const struct mrdem_meta *m, const char *key);
 
 void mrdem_encode_meta(struct mrdem_buf *b, const struct mrdem_meta *m);
 int mrdem_decode_meta(const struct mrdem_record *rec, const char *src, struct mrdem_meta *m);
-/* mrdem_write_meta() is with the other record writers in formats/records.h. */
+/* mrdem_write_meta() is with the other record writers in formats/stream/records.h. */
 
 #endif

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "common/scene/scene.h"
-#include "formats/records.h"
+#include "formats/stream/records.h"
 
 enum mrdem_vtk_encoding {
 	MRDEM_VTK_ASCII = 0,

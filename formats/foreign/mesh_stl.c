@@ -13,9 +13,9 @@
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh_weld.h"
 #include "common/util/error.h"
-#include "formats/bytes.h"
-#include "formats/mesh_files.h"
-#include "formats/outfile.h"
+#include "formats/stream/bytes.h"
+#include "formats/foreign/mesh_files.h"
+#include "formats/stream/outfile.h"
 
 #define MAX_TRIANGLES (UINT32_MAX / 3 - 1)
 

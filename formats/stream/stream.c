@@ -1,4 +1,4 @@
-#include "formats/stream.h"
+#include "formats/stream/stream.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "common/util/error.h"
-#include "formats/bytes.h"
-#include "formats/outfile.h"
-#include "formats/records.h"
+#include "formats/stream/bytes.h"
+#include "formats/stream/outfile.h"
+#include "formats/stream/records.h"
 
 /* Stream header: magic, u32 version, u32 reserved flags. */
 static const unsigned char magic[8] = {0x89, 'M', 'R', 'D', 'E', 'M', '\r', '\n'};

@@ -7,7 +7,7 @@
  * in any order: particles may precede the shapes and contact defaults they
  * depend on, and then wait for them (see "particles" below). */
 
-#include "formats/scene_yaml.h"
+#include "formats/foreign/scene_yaml.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -21,8 +21,8 @@
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
-#include "formats/mesh_files.h"
-#include "formats/yaml_map.h"
+#include "formats/foreign/mesh_files.h"
+#include "formats/foreign/yaml_map.h"
 
 /* Orientations within this of unit norm are normalised (scripts print
  * rounded values such as 0.7071); farther ones are taken for mistakes. */

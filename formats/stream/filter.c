@@ -1,10 +1,10 @@
-#include "formats/filter.h"
+#include "formats/stream/filter.h"
 
 #include <string.h>
 
 #include "common/scene/stats.h"
 #include "common/util/error.h"
-#include "formats/records.h"
+#include "formats/stream/records.h"
 
 void mrdem_filter_init(struct mrdem_filter *f, const char *tool)
 {

@@ -1,5 +1,5 @@
 /* All-or-nothing output files (temporary + rename). */
-#include "formats/outfile.h"
+#include "formats/stream/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,13 @@
 /* Tree record: encoding, checked decoding, and its description for
- * mrdem-info. Fields go one by one, little-endian (formats/bytes.h). */
-#include "formats/record_tree.h"
+ * mrdem-info. Fields go one by one, little-endian (formats/stream/bytes.h). */
+#include "formats/stream/record_tree.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/util/error.h"
-#include "formats/records.h"
+#include "formats/stream/records.h"
 
 /* Bytes per node: triangle (9 f32), eps (f32), four u32 ranges. */
 #define NODE_BYTES (9 * 4 + 4 + 4 * 4)

@@ -1,5 +1,5 @@
-/* Typed YAML reading over libyaml events (formats/yaml_map.h). */
-#include "formats/yaml_map.h"
+/* Typed YAML reading over libyaml events (formats/foreign/yaml_map.h). */
+#include "formats/foreign/yaml_map.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,9 +8,9 @@
 
 #include "common/scene/scene.h"
 #include "common/tree/tree.h"
-#include "formats/bytes.h"
-#include "formats/json.h"
-#include "formats/stream.h"
+#include "formats/stream/bytes.h"
+#include "formats/foreign/json.h"
+#include "formats/stream/stream.h"
 
 void mrdem_encode_tree(struct mrdem_buf *b, uint32_t shape_id, const struct mrdem_tree *t);
 /* Decode and check the layout (not yet bound to a mesh). Returns 0, or -1

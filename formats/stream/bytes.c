@@ -1,4 +1,4 @@
-#include "formats/bytes.h"
+#include "formats/stream/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "formats/json.h"
+#include "formats/foreign/json.h"
 
 #include <math.h>
 

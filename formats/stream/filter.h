@@ -28,8 +28,8 @@
 #include <stdint.h>
 
 #include "common/scene/scene.h"
-#include "formats/meta.h"
-#include "formats/stream.h"
+#include "formats/stream/meta.h"
+#include "formats/stream/stream.h"
 
 #define MRDEM_TYPE_BIT(t) ((uint32_t)1 << (t))
 #define MRDEM_ALL_TYPES UINT32_MAX
