@@ -11,35 +11,12 @@
 #include "formats/stream/filter.h"
 #include "formats/stream/records.h"
 #include "tests/lib/tap.h"
+#include "tests/unit/stream_fixture.h"
 
-static char dir[] = "/tmp/mrdem-filter-XXXXXX";
-
-static const char *path(const char *name)
-{
-	static char buf[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-	return buf[k];
-}
-
-/* One shape (a tetrahedron) and a frame of n particles at the origin. */
+/* The tetrahedron scene with a frame of n particles at the origin. */
 static void make_scene(struct mrdem_scene *s, size_t n)
 {
-	static const double v[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-	static const uint32_t t[] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-	struct mrdem_mesh m;
-	mrdem_scene_init(s);
-	mrdem_mesh_init(&m);
-	mrdem_mesh_alloc(&m, 4, 4);
-	memcpy(m.verts, v, sizeof v);
-	memcpy(m.tris, t, sizeof t);
-	m.mass.volume = 1.0 / 6;
-	for (int k = 0; k < 3; k++)
-		m.mass.com[k] = 0.25;
-	for (int k = 0; k < 6; k++)
-		m.mass.inertia[k] = k < 3 ? 0.0125 : 0.00208;
-	mrdem_scene_add_shape(s, "tet", &m);
+	tet_scene(s);
 	for (size_t i = 0; i < n; i++)
 		mrdem_particles_push(&s->frame.p, 10 + i, 0);
 }

@@ -13,36 +13,13 @@
 #include "formats/stream/records.h"
 #include "formats/stream/stream.h"
 #include "tests/lib/tap.h"
-
-static char dir[] = "/tmp/mrdem-stream-XXXXXX";
-
-static const char *path(const char *name)
-{
-	static char buf[4][256];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-	return buf[k];
-}
+#include "tests/unit/stream_fixture.h"
 
 /* A unit tetrahedron shape, a setup with planes and a random frame. */
 static void make_scene(struct mrdem_scene *s, size_t n)
 {
-	static const double v[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-	static const uint32_t t[] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
-	struct mrdem_mesh m;
 	struct mrdem_rng rng;
-	mrdem_scene_init(s);
-	mrdem_mesh_init(&m);
-	mrdem_mesh_alloc(&m, 4, 4);
-	memcpy(m.verts, v, sizeof v);
-	memcpy(m.tris, t, sizeof t);
-	m.mass.volume = 1.0 / 6;
-	for (int k = 0; k < 3; k++)
-		m.mass.com[k] = 0.25;
-	for (int k = 0; k < 6; k++)
-		m.mass.inertia[k] = k < 3 ? 0.0125 : 0.00208;
-	mrdem_scene_add_shape(s, "tet", &m);
+	tet_scene(s);
 	s->setup.nplanes = 2;
 	s->setup.planes = calloc(2, sizeof *s->setup.planes);
 	s->setup.planes[1].normal[2] = 1;
