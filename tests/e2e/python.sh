@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The Python package (python/mrdem): every golden stream read or refused
+# as the format says, values equal mrdem-info's, frames of a run followed
+# while it is written, the same values with and without numpy.
+. "$(dirname "$0")/../lib/test-lib.sh"
+G=$TOP/tests/golden
+export PYTHONPATH=$TOP/python
+
+# Streams whose damage is in the meaning of values, not in their framing or
+# layout: the package reads them (mrdem-info refuses them).
+semantic="bad-nan.mrd bad-shape-ref.mrd bad-missing-column.mrd"
+
+expect_success "golden streams: good ones read, framing and layout damage is a StreamError" '
+	python3 - "$G" "$semantic" <<PY
+import glob, os, sys, mrdem
+bad = []
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.mrd"))):
+    name = os.path.basename(f)
+    refuse = name.startswith("bad-") and name not in sys.argv[2].split()
+    try:
+        mrdem.read(f)
+        if refuse:
+            bad.append(name + ": read")
+    except mrdem.StreamError as e:
+        if not refuse:
+            bad.append("%s: %s" % (name, e))
+assert not bad, bad
+PY'
+
+expect_success "a run read by the package equals mrdem-info --json --full" '
+	mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 1000 --every 100 -o run.mrd &&
+	mrdem-info --json --full run.mrd >run.json &&
+	python3 - <<PY
+import json, mrdem
+d = json.load(open("run.json"))["records"]
+s = mrdem.read("run.mrd")
+F = [r for r in d if r["type"] == "frame"]
+assert len(s.frames) == len(F) == 11, len(s.frames)
+for f, r in zip(s.frames, F):
+    assert f.step == r["step"] and f.time == r["time"]
+    for i, p in enumerate(r["state"]):
+        assert list(f["position"][i]) == p["position"] and list(f["orientation"][i]) == p["orientation"]
+        assert list(f["velocity"][i]) == p["velocity"] and f["id"][i] == p["id"]
+C = [r for r in d if r["type"] == "contacts"]
+assert [c.n for c in s.contacts] == [r["contacts"] for r in C]
+assert sum(c.n for c in s.contacts) > 0
+st = [r for r in d if r["type"] == "stats"]
+assert [x.values for x in s.stats] == [r["values"] for r in st]
+assert s.meta[0]["tool"] == "mrdem-run" and "two-spheres" in s.meta[0]["values"]["scene_file"]
+assert s.shapes[0].has_tree and len(s.shapes[0].triangles) == 1280
+assert s.setup["scheme"] == "explicit-euler"
+PY'
+
+expect_success "frames(follow=True) reads a run while it is written, to its end record" '
+	(sleep 0.5; mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 2000 --every 100 -o live.mrd) &
+	python3 - <<PY
+import os, signal, time, mrdem
+signal.alarm(120)  # a reader that never sees the end fails instead of hanging
+while not os.path.exists("live.mrd"):
+    time.sleep(0.05)
+n = sum(1 for f in mrdem.frames("live.mrd", follow=True, poll=0.05))
+assert n == 21, n
+PY
+	wait'
+
+expect_success "a version 1 stream reads too" '
+	python3 -c "
+import mrdem
+s = mrdem.read(\"$G/v1-scene.mrd\")
+assert s.frames[0][\"position\"][1][0] == 2.5 and s.shapes[0].name == \"tet\""'
+
+expect_success "numpy arrays (when numpy is installed) hold the values of the plain lists" '
+	if ! python3 -c "import numpy" 2>/dev/null; then echo "numpy not installed: plain lists only"; exit 0; fi
+	python3 - <<PY
+import subprocess, sys, json
+code = "import mrdem, json; s = mrdem.read(\"run.mrd\"); f = s.frames[-1]; print(json.dumps([list(map(list, f[\"position\"])), list(map(int, f[\"id\"]))]))"
+a = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+b = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                   env=dict(__import__("os").environ, MRDEM_NO_NUMPY="1")).stdout
+assert a == b and a, (a, b)
+PY'
+
+done_testing
