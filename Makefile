@@ -5,7 +5,7 @@
 #   make asan       the same tests under AddressSanitizer + UBSan
 #   make bench      print the benchmark figures
 #   make example    run the default example scene
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=...]   (and make uninstall)
 
 CC      ?= gcc
 PREFIX  ?= /usr/local
@@ -32,10 +32,13 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+HEADERS   := $(sort $(wildcard common/*/*.h formats/*/*.h))
+MANS      := $(TOOL_SRC:tools/%.c=$(BUILD)/man/%.1)
+VERSION   := 2.0
 
 # Plain `make` builds the tools, whatever an include below defines first.
 .DEFAULT_GOAL := all
-.PHONY: all check asan bench example install clean deps
+.PHONY: all check asan bench example install uninstall clean deps man
 all: $(TOOLS)
 
 # Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
@@ -87,10 +90,39 @@ bench: $(TOOLS) $(BENCHES)
 example: $(TOOLS)
 	./examples/run-default.sh
 
-install: $(TOOLS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/mrdem
+# Man pages come from the tools' own --help (docs/help2roff.sh).
+man: $(MANS)
+$(BUILD)/man/%.1: $(BIN)/% docs/help2roff.sh
+	@mkdir -p $(dir $@)
+	sh docs/help2roff.sh $< $(VERSION) $(TOOL_SRC:tools/%.c=%) >$@.tmp && mv $@.tmp $@
+
+# Installed: bin/ tools, lib/libmrdem.a, lib/pkgconfig/mrdem.pc,
+# include/mrdem/{common,formats}/*/*.h, share/man/man1/*.1, share/doc/mrdem.
+# mrdem.pc is written for this PREFIX. The library is static, so its own
+# dependencies (libyaml, zlib, libm, OpenMP) are in Libs, not Libs.private;
+# the include dir keeps the source layout, so the headers' own "common/..."
+# and "formats/..." includes resolve under it.
+PC_LINES := 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include/mrdem' '' \
+  'Name: mrdem' 'Description: multiresolution DEM: meshes, surrogate trees, contacts, streams' \
+  'Version: $(VERSION)' 'Cflags: $(strip -I$${includedir} $(PKG_CFLAGS) -fopenmp)' \
+  'Libs: -L$${libdir} -lmrdem $(strip $(PKG_LIBS)) -lm -fopenmp'
+
+install: $(TOOLS) $(LIB) $(MANS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/mrdem
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
+	printf '%s\n' $(PC_LINES) >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
+	for h in $(HEADERS); do \
+	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/mrdem/$$h || exit 1; done
+	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/mrdem/
+
+uninstall:
+	rm -f $(TOOL_SRC:tools/%.c=$(DESTDIR)$(PREFIX)/bin/%) \
+	  $(TOOL_SRC:tools/%.c=$(DESTDIR)$(PREFIX)/share/man/man1/%.1) \
+	  $(DESTDIR)$(PREFIX)/lib/libmrdem.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
+	rm -rf $(DESTDIR)$(PREFIX)/include/mrdem $(DESTDIR)$(PREFIX)/share/doc/mrdem
 
 # Optional packages for comparison benchmarks (FCL); the core needs only
 # pkg-config, libyaml-dev and zlib1g-dev.

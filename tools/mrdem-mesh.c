@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/mesh/mesh.h"
+#include "common/mesh/mesh_weld.h"
 #include "common/util/error.h"
 #include "formats/stream/bytes.h"
 #include "formats/foreign/mesh_files.h"
@@ -96,8 +97,8 @@ static const char usage_cylinder[] =
 	"  -h, --help    show this help\n" EXIT_STATUS;
 
 static const char usage_import[] =
-	"usage: mrdem-mesh import FILE [--format obj|stl|stream] [--open] [--shape NAME]\n"
-	"                         [--name NAME] [-o FILE]\n"
+	"usage: mrdem-mesh import FILE [--format obj|stl|stream] [--weld TOL] [--open]\n"
+	"                         [--shape NAME] [--name NAME] [-o FILE]\n"
 	"\n"
 	"Read a Wavefront OBJ file (v and f lines; polygons are fan-triangulated),\n"
 	"an STL file (ASCII or binary; equal vertices are welded) or an mrdem mesh\n"
@@ -107,6 +108,9 @@ static const char usage_import[] =
 	"needs --format.\n"
 	"\n"
 	"  --format F   obj, stl or stream, overriding the extension\n"
+	"  --weld TOL   first merge vertices closer than TOL (each joins the nearest\n"
+	"               earlier vertex kept; triangles that collapse are dropped), for\n"
+	"               meshes whose duplicated vertices make them look open\n"
 	"  --open       accept an open mesh (for fixed obstacles only)\n"
 	"  --shape NAME from a stream: only this shape (default all)\n"
 	"  --name NAME  shape name (default: the file name without extension; a\n"
@@ -485,7 +489,7 @@ static char *base_name(const char *path)
 }
 
 /* Every mesh record of a stream (or the one named), each re-validated. */
-static int import_stream(struct cmdline *c, const char *path, unsigned flags)
+static int import_stream(struct cmdline *c, const char *path, unsigned flags, double weld)
 {
 	const char *only = get_str(c, "shape", NULL), *rename = get_str(c, "name", NULL);
 	struct mrdem_reader r;
@@ -513,7 +517,8 @@ static int import_stream(struct cmdline *c, const char *path, unsigned flags)
 		}
 		char what[512];
 		snprintf(what, sizeof what, "%s: shape '%s'", r.name, name);
-		if (mrdem_mesh_validate(&m, flags | (m.open ? MRDEM_MESH_ALLOW_OPEN : 0), what)) {
+		if ((weld > 0 && mrdem_mesh_weld(&m, weld, NULL, NULL)) ||
+		    mrdem_mesh_validate(&m, flags | (m.open ? MRDEM_MESH_ALLOW_OPEN : 0), what)) {
 			free(name);
 			mrdem_mesh_release(&m);
 			rc = -1;
@@ -550,8 +555,8 @@ static int import_stream(struct cmdline *c, const char *path, unsigned flags)
 static int cmd_import(struct cmdline *c, int argc, char **argv)
 {
 	static const struct optdef defs[] = {
-		{ "format", 1, 1 }, { "open", 0, 0 }, { "shape", 1, 1 },
-		{ "name", 1, 1 },   { "output", 1, 1 },    { NULL, 0, 0 },
+		{ "format", 1, 1 }, { "open", 0, 0 },   { "shape", 1, 1 }, { "name", 1, 1 },
+		{ "output", 1, 1 }, { "weld", 1, 1 },   { NULL, 0, 0 },
 	};
 	c->usage = usage_import;
 	c->maxpos = 1;
@@ -573,6 +578,12 @@ static int cmd_import(struct cmdline *c, int argc, char **argv)
 				   "");
 	}
 	unsigned flags = get(c, "open") ? MRDEM_MESH_ALLOW_OPEN : 0;
+	double weld = 0;
+	if (get_double(c, "weld", 0, &weld))
+		return 2;
+	if (get(c, "weld") && !(weld > 0))
+		return usage_error(c, "--weld: the tolerance must be positive, not '%s'",
+				   get_str(c, "weld", ""));
 	if (f == MRDEM_MESH_FORMAT_UNKNOWN)
 		f = mrdem_mesh_format_by_extension(path);
 	if (f == MRDEM_MESH_FORMAT_UNKNOWN) {
@@ -589,13 +600,13 @@ static int cmd_import(struct cmdline *c, int argc, char **argv)
 		f = MRDEM_MESH_FORMAT_STREAM;
 	}
 	if (f == MRDEM_MESH_FORMAT_STREAM)
-		return import_stream(c, path, flags);
+		return import_stream(c, path, flags, weld);
 	if (get(c, "shape"))
 		return usage_error(c, "--shape applies to mesh streams only%s", "");
 
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	if (mrdem_mesh_load(path, f, flags, &m))
+	if (mrdem_mesh_load(path, f, flags, weld, &m))
 		return 1;
 	char *name = base_name(std ? "stdin" : path);
 	rc = write_one(c, name, &m);

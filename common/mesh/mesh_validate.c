@@ -7,7 +7,8 @@
  * made consistently oriented by a breadth-first walk that flips triangles,
  * closed components are turned outward (positive volume, or negative for
  * a cavity nested inside another closed component), and mass properties
- * are computed. Vertices are never welded or moved here. */
+ * are computed. Vertices are never welded or moved here (the open-mesh
+ * message only tries welding a copy, to suggest a tolerance). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
+#include "common/mesh/mesh_weld.h"
 #include "common/util/error.h"
 
 #define NONE UINT32_MAX
@@ -196,11 +198,17 @@ static int match_edges(struct validator *V)
 		for (uint32_t k = 0; k < nopen && k < SHOW; k++)
 			len += (size_t)snprintf(list + len, sizeof list - len, "%s(%u, %u) of triangle %u",
 						k ? ", " : "", shown[k][0], shown[k][1], shown[k][2]);
-		rc = mrdem_error("%s: the mesh is open: %u edge%s belong%s to only one triangle: %s%s; "
+		/* duplicate vertices (a triangle soup) also leave every edge open */
+		char hint[160] = "";
+		double tol = mrdem_mesh_weld_closes(m);
+		if (tol > 0)
+			snprintf(hint, sizeof hint, "; welding vertices closer than %g closes it "
+				 "(mrdem-mesh import --weld %g)", tol, tol);
+		rc = mrdem_error("%s: the mesh is open: %u edge%s belong%s to only one triangle: %s%s%s; "
 				 "open meshes are accepted for fixed obstacles only (mrdem-mesh "
 				 "import --open, or 'open: true' beside 'mesh' in a scene)",
 				 V->what, nopen, nopen == 1 ? "" : "s", nopen == 1 ? "s" : "", list,
-				 nopen > SHOW ? ", ..." : "");
+				 nopen > SHOW ? ", ..." : "", hint);
 	}
 	free(key);
 	free(start);

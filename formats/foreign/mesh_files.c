@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/mesh/mesh_weld.h"
 #include "common/util/error.h"
 #include "common/tree/tree.h"
 #include "formats/stream/record_tree.h"
@@ -156,7 +157,7 @@ int mrdem_shape_load(const char *path, const char *shape, unsigned flags, struct
 		return mrdem_error("%s: a shape can be picked by name from an mrdem stream only",
 				   what);
 	if (format != MRDEM_MESH_FORMAT_STREAM)
-		return mrdem_mesh_load(path, format, flags, m);
+		return mrdem_mesh_load(path, format, flags, 0, m);
 	if (read_stream(path, shape, m, name, tree))
 		return -1;
 	/* validation may re-orient a mesh, so the tree is bound after it */
@@ -182,7 +183,7 @@ fail:
 }
 
 int mrdem_mesh_load(const char *path, enum mrdem_mesh_format format, unsigned flags,
-		    struct mrdem_mesh *m)
+		    double weld, struct mrdem_mesh *m)
 {
 	const char *what = !path || !strcmp(path, "-") ? "<stdin>" : path;
 	if (format == MRDEM_MESH_FORMAT_UNKNOWN)
@@ -211,7 +212,7 @@ int mrdem_mesh_load(const char *path, enum mrdem_mesh_format format, unsigned fl
 	}
 	if (rc)
 		return -1;
-	if (mrdem_mesh_validate(m, flags, what)) {
+	if ((weld > 0 && mrdem_mesh_weld(m, weld, NULL, NULL)) || mrdem_mesh_validate(m, flags, what)) {
 		mrdem_mesh_release(m);
 		return -1;
 	}

@@ -39,10 +39,11 @@ int mrdem_mesh_read_stream(const char *path, const char *shape, struct mrdem_mes
 			   char **name);
 
 /* Load a mesh from an OBJ, STL or mesh-stream file, by extension, else by
- * content (gzip magic: a stream), and validate it (flags as for
+ * content (gzip magic: a stream), weld vertices closer than weld when
+ * weld > 0 (mrdem_mesh_weld) and validate it (flags as for
  * mrdem_mesh_validate). For mrdem-init and mrdem-mesh import. */
 int mrdem_mesh_load(const char *path, enum mrdem_mesh_format format, unsigned flags,
-		    struct mrdem_mesh *m);
+		    double weld, struct mrdem_mesh *m);
 
 struct mrdem_tree;
 

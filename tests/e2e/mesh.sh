@@ -92,6 +92,57 @@ expect_success "plane --open: open, tilted, tessellated" '
 	check p.mrd -- "m[\"triangles\"] == 16 and not m[\"closed\"] and \"volume\" not in m" \
 		"near(m[\"bbox\"][1][2], 0.5, 1e-15)" "near(m[\"bbox\"][1][1], math.cos(math.pi / 6), 1e-15)"'
 
+# ---- welding (--weld): a cube of side 2 as a triangle soup, each triangle
+# with its own three vertices, so no edge is shared and the mesh looks open.
+# soup.obj repeats corners exactly (the OBJ reader welds nothing); near.stl
+# moves them by up to 4e-11 (the STL reader welds exact duplicates only).
+python3 - <<'PY'
+V = [(0,0,0),(2,0,0),(2,2,0),(0,2,0),(0,0,2),(2,0,2),(2,2,2),(0,2,2)]
+F = [(0,2,1),(0,3,2),(4,5,6),(4,6,7),(0,1,5),(0,5,4),(2,3,7),(2,7,6),(1,2,6),(1,6,5),(0,4,7),(0,7,3)]
+with open("soup.obj", "w") as f:
+    for t in F:
+        for i in t: f.write("v %r %r %r\n" % V[i])
+    for k in range(len(F)): f.write("f %d %d %d\n" % (3*k+1, 3*k+2, 3*k+3))
+with open("near.stl", "w") as f:
+    f.write("solid near\n")
+    n = 0
+    for t in F:
+        f.write("facet normal 0 0 0\nouter loop\n")
+        for i in t:
+            n += 1
+            f.write("vertex %.17g %.17g %.17g\n" % (V[i][0] + 1e-12 * n, V[i][1], V[i][2]))
+        f.write("endloop\nendfacet\n")
+    f.write("endsolid near\n")
+PY
+for f in soup.obj near.stl; do
+	expect_success "$f (triangle soup): refused as open, the message suggests --weld 1e-09" '
+		assert_exit 1 mrdem-mesh import '$f' -o refused.mrd && assert_grep "the mesh is open: 36 edges" err &&
+		assert_grep "closes it (mrdem-mesh import --weld 1e-09)" err && [ ! -e refused.mrd ]'
+	expect_success "$f --weld 1e-9: closed, 8 vertices, 12 triangles, volume 8" '
+		mrdem-mesh import '$f' --weld 1e-9 -o w.mrd &&
+		check w.mrd -- "(m[\"vertices\"], m[\"triangles\"]) == (8, 12) and m[\"closed\"]" \
+			"near(m[\"volume\"], 8, 1e-9)" "near(m[\"vol\"], 8, 1e-9)"'
+done
+expect_success "--weld also applies to mesh streams: an --open soup welds closed" '
+	mrdem-mesh import soup.obj --open -o open.mrd &&
+	mrdem-mesh import open.mrd --weld 1e-6 -o w.mrd && check w.mrd -- "m[\"closed\"] and m[\"vertices\"] == 8"'
+expect_success "a tolerance below the offsets welds too little: still open, with the hint" '
+	assert_exit 1 mrdem-mesh import near.stl --weld 1e-13 -o w.mrd && assert_grep "the mesh is open" err &&
+	assert_grep "weld 1e-09" err'
+expect_success "a tolerance above the edge length collapses the cube: refused" '
+	assert_exit 1 mrdem-mesh import soup.obj --weld 3 -o refused.mrd && [ ! -e refused.mrd ]'
+expect_success "a closed mesh is unchanged by a small --weld" '
+	mrdem-mesh box --size 1 2 3 --divisions 2 -o b.mrd && mrdem-mesh export --format obj b.mrd -o b.obj &&
+	mrdem-mesh import b.obj -o b2.mrd && mrdem-mesh import b.obj --weld 1e-6 -o w.mrd &&
+	check b2.mrd w.mrd -- "m[\"P\"] == n[\"P\"] and m[\"T\"] == n[\"T\"]"'
+expect_success "an open mesh that welding cannot close gets no --weld hint" '
+	mrdem-mesh plane --open -o p.mrd && mrdem-mesh export --format obj p.mrd -o p.obj &&
+	assert_exit 1 mrdem-mesh import p.obj -o refused.mrd && assert_grep "the mesh is open" err && ! grep -q -- --weld err'
+for v in 0 -1 abc; do
+	expect_success "--weld $v is a usage error (exit 2)" '
+		assert_exit 2 mrdem-mesh import soup.obj --weld '$v' -o refused.mrd && assert_grep "--weld" err'
+done
+
 # ---- round trips
 
 mrdem-mesh sphere --triangles 320 --noise 1.8 --seed 5 --stretch 1.3 -o rock.mrd 2>/dev/null
