@@ -108,12 +108,18 @@ expect_failure "unknown option" 'mrdem-vtk --frobnicate "$G/good-scene.mrd"'
 
 PV=$(command -v pvpython || true)
 if [ -n "$PV" ]; then
-	expect_success "ParaView (pvpython) reads every file, ASCII and base64, and the series" '
+	expect_success "ParaView (pvpython) reads every file, zlib, ASCII and base64, and the series" '
 		python3 "$E/randscene.py" s.mrd s.json --seed 13 --n 20 --frames 2 --contacts &&
-		mrdem-vtk -o a s.mrd && mrdem-vtk --binary -o b s.mrd &&
-		"$PV" "$E/pvcheck.py" a 2 2 && "$PV" "$E/pvcheck.py" b 2 2'
+		mrdem-vtk -s -a -o a s.mrd && mrdem-vtk -s --binary -o b s.mrd && mrdem-vtk -s -o c s.mrd &&
+		mrdem-vtk -o d s.mrd && mrdem-vtk -a -o e s.mrd &&
+		for x in a b c d e; do "$PV" "$E/pvcheck.py" $x 2 2 || exit 1; done'
+	expect_success "ParaView (pvpython): instance count, one transformed vertex, the glyph script" '
+		python3 "$E/randscene.py" s.mrd s.json --seed 15 --n 20 --frames 1 &&
+		mrdem-vtk -o pi s.mrd && mrdem-vtk -s -o ps s.mrd &&
+		"$PV" "$E/pvinstances.py" pi ps 21 "$TOP/docs/paraview/mrdem_glyphs.py"'
 else
 	echo "ok $((_n += 1)) # SKIP pvpython not installed (Debian: python3-paraview)"
+	echo "ok $((_n += 1)) # SKIP pvpython not installed: instances in ParaView"
 fi
 
 done_testing
