@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 mkdir -p out
 bin/mrdem-run examples/sphere-on-plane.yaml -o out/sphere-on-plane.mrd
-bin/mrdem-vtk --binary -o out/sphere-on-plane-vtk out/sphere-on-plane.mrd
+bin/mrdem-vtk -o out/sphere-on-plane-vtk out/sphere-on-plane.mrd
 bin/mrdem-stats out/sphere-on-plane.mrd >out/sphere-on-plane.csv
 echo
 echo "frames:     out/sphere-on-plane.mrd (mrdem-info out/sphere-on-plane.mrd)"

@@ -13,20 +13,31 @@
 #include "formats/foreign/vtk.h"
 
 static const char usage[] =
-	"usage: mrdem-vtk [-o DIR] [--binary] [INPUT]\n"
+	"usage: mrdem-vtk [-o DIR] [--surfaces] [--double] [--ascii | --binary] [INPUT]\n"
 	"\n"
 	"Convert a frame stream (INPUT, or standard input) into VTK XML PolyData for\n"
-	"ParaView: DIR/frame-NNNNNN.vtp holds the particle surfaces of the N-th frame in\n"
-	"world space (cell data particle_id, shape, fixed, triangle, velocity,\n"
-	"angular_velocity), DIR/contacts-NNNNNN.vtp its contact points when the stream\n"
-	"has contacts records for that frame's step (point data normal, dist, depth,\n"
-	"particle_a, particle_b, plane, tri_a, tri_b), and DIR/series.pvd the time\n"
-	"series (open it in ParaView; contacts are part 1). Every file is written under\n"
-	"a temporary name and renamed when complete; on an error the files and\n"
-	"directories this run created are removed.\n"
+	"ParaView (docs/output.md). By default particles are instances of their shapes:\n"
+	"DIR/shape-NNN.vtp holds each shape's surface once, in its own frame (vertices\n"
+	"relative to the centre of mass), and DIR/frame-NNNNNN.vtp one point per\n"
+	"particle of the N-th frame at its centre of mass, with point data particle_id,\n"
+	"shape, fixed, orientation (quaternion w x y z), velocity, angular_velocity and,\n"
+	"when the frame has contacts, contacts (contact points per particle); show them\n"
+	"as oriented glyphs of the shapes (docs/paraview/mrdem_glyphs.py).\n"
+	"DIR/contacts-NNNNNN.vtp holds the frame's contact points when the stream has\n"
+	"contacts records for its step (point data normal, overlap = depth * normal,\n"
+	"dist, depth, particle_a, particle_b, plane, tri_a, tri_b); DIR/series.pvd is the\n"
+	"time series of both (contacts are part 1), DIR/particles.pvd that of the\n"
+	"particles alone. Every file is written under a temporary name and renamed when\n"
+	"complete; on an error the files and directories this run created are removed.\n"
 	"\n"
 	"  -o, --output DIR  output directory, created if missing (default: vtk)\n"
-	"  -b, --binary      inline base64 data arrays (smaller, faster) instead of ASCII\n"
+	"  -s, --surfaces    every particle's surface in world space per frame instead\n"
+	"                    (cell data per triangle; large: for small runs)\n"
+	"  -d, --double      instances: Float64 positions, orientations and velocities\n"
+	"                    (default Float32, enough for display)\n"
+	"  -a, --ascii       ASCII data arrays (readable, large) instead of zlib-compressed\n"
+	"                    appended binary data\n"
+	"  -b, --binary      inline base64 data arrays, uncompressed\n"
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
@@ -35,7 +46,8 @@ static const char usage[] =
 struct run {
 	/* options */
 	const char *in, *dir;
-	int enc, help;
+	int enc, help, surfaces;
+	unsigned flags;         /* MRDEM_VTK_DOUBLE */
 	/* what this run made */
 	char **created;        /* files written so far, removed on failure */
 	size_t ncreated;
@@ -43,7 +55,7 @@ struct run {
 	size_t ndirs;
 	struct mrdem_pvd_entry *pvd;
 	size_t npvd;
-	char *pvd_path;
+	char *pvd_path, *particles_pvd_path;
 };
 
 static char *path_in(const char *dir, const char *name)
@@ -54,11 +66,17 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
-/* Record a new file and its place in the series. */
-static void add_file(struct run *r, const char *name, double time, unsigned part)
+/* Record a new file (removed again on failure). */
+static void add_created(struct run *r, const char *name)
 {
 	r->created = mrdem_xrealloc(r->created, (r->ncreated + 1) * sizeof *r->created);
 	r->created[r->ncreated++] = path_in(r->dir, name);
+}
+
+/* Record a new file and its place in the series. */
+static void add_file(struct run *r, const char *name, double time, unsigned part)
+{
+	add_created(r, name);
 	r->pvd = mrdem_xrealloc(r->pvd, (r->npvd + 1) * sizeof *r->pvd);
 	r->pvd[r->npvd++] = (struct mrdem_pvd_entry){.time = time, .part = part,
 						     .file = mrdem_xstrdup(name)};
@@ -86,6 +104,7 @@ static void run_release(struct run *r)
 	free(r->created);
 	free(r->pvd);
 	free(r->pvd_path);
+	free(r->particles_pvd_path);
 }
 
 /* mkdir -p, remembering what it made */
@@ -115,12 +134,71 @@ static int make_dir(struct run *r, const char *dir)
 	return ret;
 }
 
-static int write_frame(struct run *r, const struct mrdem_scene *s, size_t index)
+/* The shapes whose files this run wrote. */
+struct shape_files {
+	int written;
+	uint32_t n;
+	struct mrdem_mesh *mesh;       /* copies: the filter's scene changes */
+};
+
+static void shape_files_release(struct shape_files *sf)
+{
+	for (uint32_t k = 0; k < sf->n; k++)
+		mrdem_mesh_release(&sf->mesh[k]);
+	free(sf->mesh);
+}
+
+static int same_mesh(const struct mrdem_mesh *a, const struct mrdem_mesh *b)
+{
+	return a->nverts == b->nverts && a->ntris == b->ntris &&
+	       !memcmp(a->verts, b->verts, 3 * sizeof *a->verts * a->nverts) &&
+	       !memcmp(a->tris, b->tris, 3 * sizeof *a->tris * a->ntris) &&
+	       !memcmp(a->mass.com, b->mass.com, sizeof a->mass.com);
+}
+
+/* The shapes' files, at the first frame; a later concatenated input
+ * stream must bring the same shapes, since its frames share the files. */
+static int write_shapes(struct run *r, const struct mrdem_filter *f, struct shape_files *sf)
+{
+	const struct mrdem_scene *s = &f->scene;
+	if (sf->written) {
+		int same = s->nshapes == sf->n;
+		for (uint32_t k = 0; same && k < s->nshapes; k++)
+			same = same_mesh(&s->shapes[k].mesh, &sf->mesh[k]);
+		return same ? 0
+			    : mrdem_error("%s: input stream %u has other shapes than the first; "
+					  "its instances would show the wrong shapes (use --surfaces, "
+					  "or convert the streams apart)",
+					  f->src, f->streams);
+	}
+	for (uint32_t k = 0; k < s->nshapes; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "shape-%03u.vtp", k);
+		char *path = path_in(r->dir, name);
+		int ret = mrdem_vtk_write_shape(path, &s->shapes[k], r->enc);
+		free(path);
+		if (ret)
+			return -1;
+		add_created(r, name);
+	}
+	sf->written = 1;
+	sf->n = s->nshapes;
+	sf->mesh = mrdem_xmalloc_array(s->nshapes ? s->nshapes : 1, sizeof *sf->mesh);
+	for (uint32_t k = 0; k < s->nshapes; k++) {
+		mrdem_mesh_init(&sf->mesh[k]);
+		mrdem_mesh_copy(&sf->mesh[k], &s->shapes[k].mesh);
+	}
+	return 0;
+}
+
+static int write_frame(struct run *r, const struct mrdem_scene *s, const struct mrdem_contacts *c,
+		       size_t index)
 {
 	char name[64];
 	snprintf(name, sizeof name, "frame-%06zu.vtp", index);
 	char *path = path_in(r->dir, name);
-	int ret = mrdem_vtk_write_surfaces(path, s, r->enc);
+	int ret = r->surfaces ? mrdem_vtk_write_surfaces(path, s, r->enc)
+			      : mrdem_vtk_write_instances(path, s, c, r->enc, r->flags);
 	free(path);
 	if (!ret)
 		add_file(r, name, s->frame.time, 0);
@@ -146,22 +224,38 @@ static void merge_contacts(struct mrdem_contacts *dst, const struct mrdem_contac
 		*mrdem_contacts_push(dst) = src->c[k];
 }
 
+/* A frame is written when the next frame or the end of its stream shows
+ * that all its contacts records have arrived: instances count them. */
 struct job {
 	struct run *run;
-	struct mrdem_contacts pending;  /* contacts of the current frame */
+	int have_frame;                 /* a frame waits to be written */
+	uint64_t frame_record;          /* its record index, for messages */
+	struct mrdem_contacts pending;  /* contacts of that frame */
 	int have_pending;
+	struct shape_files shapes;      /* instances */
 	size_t nframes, ncontact_files;
 	uint64_t unmatched, first_unmatched;
 };
 
-static int flush_contacts(struct mrdem_filter *f)
+static int flush_frame(struct mrdem_filter *f)
 {
 	struct job *j = f->ctx;
-	if (!j->have_pending)
+	if (!j->have_frame)
 		return 0;
-	if (write_contacts(j->run, &j->pending, f->scene.frame.time, j->nframes - 1))
+	j->have_frame = 0;
+	const struct mrdem_scene *s = &f->scene;
+	if (!j->run->surfaces && write_shapes(j->run, f, &j->shapes))
 		return -1;
-	j->ncontact_files++;
+	if (write_frame(j->run, s, j->have_pending ? &j->pending : NULL, j->nframes))
+		return mrdem_error("%s: record %llu: frame of step %llu not written", f->src,
+				   (unsigned long long)j->frame_record,
+				   (unsigned long long)s->frame.step);
+	j->nframes++;
+	if (j->have_pending) {
+		if (write_contacts(j->run, &j->pending, s->frame.time, j->nframes - 1))
+			return -1;
+		j->ncontact_files++;
+	}
 	j->pending.n = 0;
 	j->have_pending = 0;
 	return 0;
@@ -169,24 +263,21 @@ static int flush_contacts(struct mrdem_filter *f)
 
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	return rec->type == MRDEM_REC_FRAME ? flush_contacts(f) : 0;
+	return rec->type == MRDEM_REC_FRAME ? flush_frame(f) : 0;
 }
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
 	struct job *j = f->ctx;
 	if (rec->type == MRDEM_REC_FRAME) {
-		if (write_frame(j->run, &f->scene, j->nframes))
-			return mrdem_error("%s: record %llu: frame of step %llu not written", f->src,
-					   (unsigned long long)rec->index,
-					   (unsigned long long)f->scene.frame.step);
-		j->nframes++;
+		j->have_frame = 1;
+		j->frame_record = rec->index;
 		return 0;
 	}
 	struct mrdem_contacts cs;
 	if (mrdem_decode_contacts(rec, f->src, &cs))
 		return -1;
-	if (f->frames && cs.step == f->scene.frame.step) {
+	if (j->have_frame && cs.step == f->scene.frame.step) {
 		merge_contacts(&j->pending, &cs);
 		j->pending.step = cs.step;
 		j->have_pending = 1;
@@ -199,7 +290,7 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int finish(struct mrdem_filter *f)
 {
-	return flush_contacts(f);
+	return flush_frame(f);
 }
 
 /* Options into r (reset first). Returns 0, or the exit status 2 for a
@@ -208,19 +299,33 @@ static int parse_options(struct run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
+		{"surfaces", no_argument, NULL, 's'},
+		{"double", no_argument, NULL, 'd'},
+		{"ascii", no_argument, NULL, 'a'},
 		{"binary", no_argument, NULL, 'b'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ASCII};
-	int c;
-	while ((c = getopt_long(argc, argv, "o:bh", opts, NULL)) != -1) {
+	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
+	int c, nenc = 0;
+	while ((c = getopt_long(argc, argv, "o:sdabh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': r->dir = optarg; break;
-		case 'b': r->enc = MRDEM_VTK_BASE64; break;
+		case 's': r->surfaces = 1; break;
+		case 'd': r->flags |= MRDEM_VTK_DOUBLE; break;
+		case 'a': r->enc = MRDEM_VTK_ASCII, nenc++; break;
+		case 'b': r->enc = MRDEM_VTK_BASE64, nenc++; break;
 		case 'h': fputs(usage, stdout); r->help = 1; return 0;
 		default: fputs("try 'mrdem-vtk --help'\n", stderr); return 2;
 		}
+	}
+	if (nenc > 1) {
+		fputs("mrdem-vtk: give one of --ascii and --binary\n", stderr);
+		return 2;
+	}
+	if (r->surfaces && (r->flags & MRDEM_VTK_DOUBLE)) {
+		fputs("mrdem-vtk: --double applies to instances, not --surfaces\n", stderr);
+		return 2;
 	}
 	if (argc - optind > 1) {
 		fputs("mrdem-vtk: give at most one input (try 'mrdem-vtk --help')\n", stderr);
@@ -258,6 +363,22 @@ static int convert(struct run *run, int argc, char **argv)
 	}
 	if ((rc == 0 || f.damaged) && mrdem_vtk_write_pvd(run->pvd_path, run->pvd, run->npvd))
 		rc = -1, f.damaged = 0;
+	else
+		add_created(run, "series.pvd");
+	/* Glyphs need the particles without the contact points' block. */
+	if ((rc == 0 || f.damaged) && !run->surfaces) {
+		struct mrdem_pvd_entry *parts = mrdem_xmalloc_array(run->npvd, sizeof *parts);
+		size_t n = 0;
+		for (size_t k = 0; k < run->npvd; k++)
+			if (run->pvd[k].part == 0)
+				parts[n++] = run->pvd[k];
+		run->particles_pvd_path = path_in(run->dir, "particles.pvd");
+		if (mrdem_vtk_write_pvd(run->particles_pvd_path, parts, n))
+			rc = -1, f.damaged = 0;
+		else
+			add_created(run, "particles.pvd");
+		free(parts);
+	}
 	if (rc == 0 && j.unmatched)
 		mrdem_warning("%s: %llu contacts record(s), the first record %llu, do not follow a "
 			      "frame of their step; not written",
@@ -269,6 +390,7 @@ static int convert(struct run *run, int argc, char **argv)
 	if (rc != 0 && !f.damaged)
 		remove_created(run);
 	mrdem_contacts_release(&j.pending);
+	shape_files_release(&j.shapes);
 	mrdem_filter_release(&f);
 	return rc;
 }

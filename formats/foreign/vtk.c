@@ -1,16 +1,23 @@
 #include "formats/foreign/vtk.h"
 
 #include <math.h>
+#include <zlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/geom/quat.h"
+#include "common/scene/id_index.h"
 #include "common/util/error.h"
 #include "formats/stream/outfile.h"
 
 /* ---- data arrays, ASCII or base64 */
+
+struct vtk_buf {
+	unsigned char *p;
+	size_t n, cap;
+};
 
 struct vtk_out {
 	FILE *f;
@@ -18,7 +25,37 @@ struct vtk_out {
 	unsigned char carry[3]; /* base64: bytes waiting for a full group */
 	int ncarry;
 	size_t nvals;           /* ASCII: values on the current line */
+	/* zlib: the open array's bytes, and the appended section they are
+	 * compressed into (its offsets must be known when each DataArray tag is
+	 * written, so the whole section is kept until the XML is done) */
+	struct vtk_buf raw, app;
+	int zerr;               /* compress2 failed */
+	int range;              /* a value did not fit in single precision */
 };
+
+static void buf_reserve(struct vtk_buf *b, size_t more)
+{
+	if (b->cap - b->n >= more)
+		return;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap - b->n < more)
+		cap *= 2;
+	b->p = mrdem_xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+static void buf_add(struct vtk_buf *b, const void *p, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void vtk_out_release(struct vtk_out *o)
+{
+	free(o->raw.p);
+	free(o->app.p);
+}
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -52,12 +89,21 @@ static void b64_flush(struct vtk_out *o)
 	o->ncarry = 0;
 }
 
+/* Binary bytes of the open array: base64 now, or kept for compression. */
+static void put_bytes(struct vtk_out *o, const unsigned char *p, size_t n)
+{
+	if (o->enc == MRDEM_VTK_ZLIB)
+		buf_add(&o->raw, p, n);
+	else
+		b64_put(o, p, n);
+}
+
 static void put_le(struct vtk_out *o, uint64_t v, int nbytes)
 {
 	unsigned char b[8];
 	for (int i = 0; i < nbytes; i++)
 		b[i] = (unsigned char)(v >> (8 * i));
-	b64_put(o, b, (size_t)nbytes);
+	put_bytes(o, b, (size_t)nbytes);
 }
 
 static void ascii_sep(struct vtk_out *o)
@@ -140,7 +186,7 @@ static void put_u8(struct vtk_out *o, unsigned v)
 		fprintf(o->f, "%u", v);
 	} else {
 		unsigned char b = (unsigned char)v;
-		b64_put(o, &b, 1);
+		put_bytes(o, &b, 1);
 	}
 }
 
@@ -163,6 +209,11 @@ static void array_begin(struct vtk_out *o, const char *indent, const char *type,
 		fprintf(o->f, " NumberOfComponents=\"%d\"", ncomp);
 	if (tuples)
 		fprintf(o->f, " NumberOfTuples=\"%zu\"", tuples);
+	if (o->enc == MRDEM_VTK_ZLIB) {
+		fprintf(o->f, " format=\"appended\" offset=\"%zu\"/>\n", o->app.n);
+		o->raw.n = 0;
+		return;
+	}
 	fprintf(o->f, " format=\"%s\">\n", o->enc == MRDEM_VTK_ASCII ? "ascii" : "binary");
 	o->nvals = 0;
 	if (o->enc == MRDEM_VTK_BASE64) {
@@ -171,21 +222,64 @@ static void array_begin(struct vtk_out *o, const char *indent, const char *type,
 	}
 }
 
+/* vtkZLibDataCompressor's layout (header_type UInt64): block count, block
+ * size, size of a partial last block (0: the last block is full), the
+ * compressed size of each block, then the blocks, each deflated alone. */
+#define VTK_ZBLOCK 32768
+
+static void put_u64_at(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void zlib_array(struct vtk_out *o)
+{
+	size_t n = o->raw.n, nb = (n + VTK_ZBLOCK - 1) / VTK_ZBLOCK;
+	size_t head = o->app.n;
+	buf_reserve(&o->app, (3 + nb) * 8);
+	o->app.n += (3 + nb) * 8;
+	put_u64_at(o->app.p + head, nb);
+	put_u64_at(o->app.p + head + 8, VTK_ZBLOCK);
+	put_u64_at(o->app.p + head + 16, n % VTK_ZBLOCK);
+	for (size_t b = 0; b < nb; b++) {
+		size_t len = b + 1 < nb || n % VTK_ZBLOCK == 0 ? VTK_ZBLOCK : n % VTK_ZBLOCK;
+		uLongf zlen = compressBound((uLong)len);
+		buf_reserve(&o->app, zlen);
+		if (compress2(o->app.p + o->app.n, &zlen, o->raw.p + b * VTK_ZBLOCK, (uLong)len,
+			      Z_DEFAULT_COMPRESSION) != Z_OK)
+			o->zerr = 1;
+		/* the header may have moved with the buffer: address it by offset */
+		put_u64_at(o->app.p + head + 8 * (3 + b), zlen);
+		o->app.n += zlen;
+	}
+}
+
 static void array_end(struct vtk_out *o, const char *indent)
 {
+	if (o->enc == MRDEM_VTK_ZLIB) {
+		zlib_array(o);
+		return;
+	}
 	if (o->enc == MRDEM_VTK_BASE64)
 		b64_flush(o);
 	fprintf(o->f, "\n%s</DataArray>\n", indent);
 }
 
+static void write_root(struct vtk_out *o)
+{
+	fprintf(o->f,
+		"<?xml version=\"1.0\"?>\n"
+		"<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
+		"header_type=\"UInt64\"%s>\n"
+		"  <PolyData>\n",
+		o->enc == MRDEM_VTK_ZLIB ? " compressor=\"vtkZLibDataCompressor\"" : "");
+}
+
 static void write_head(struct vtk_out *o, double time, uint64_t step)
 {
-	fputs("<?xml version=\"1.0\"?>\n"
-	      "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" "
-	      "header_type=\"UInt64\">\n"
-	      "  <PolyData>\n"
-	      "    <FieldData>\n",
-	      o->f);
+	write_root(o);
+	fputs("    <FieldData>\n", o->f);
 	array_begin(o, "      ", "Float64", "TIME", 1, 1, 1);
 	put_f64(o, time);
 	array_end(o, "      ");
@@ -198,9 +292,38 @@ static void write_head(struct vtk_out *o, double time, uint64_t step)
 static void write_tail(struct vtk_out *o)
 {
 	fputs("    </Piece>\n"
-	      "  </PolyData>\n"
-	      "</VTKFile>\n",
+	      "  </PolyData>\n",
 	      o->f);
+	if (o->enc == MRDEM_VTK_ZLIB) {
+		fputs("  <AppendedData encoding=\"raw\">\n   _", o->f);
+		fwrite(o->app.p, 1, o->app.n, o->f);
+		fputs("\n  </AppendedData>\n", o->f);
+	}
+	fputs("</VTKFile>\n", o->f);
+}
+
+/* Write one file all or nothing: body fills it, then compression and
+ * single-precision failures are reported as errors. */
+static int write_file(const char *path, int encoding, const char *what,
+		      int (*body)(struct vtk_out *o, const void *ctx), const void *ctx)
+{
+	struct mrdem_outfile of;
+	if (mrdem_outfile_open(&of, path, 0))
+		return -1;
+	struct vtk_out o = {.f = of.f, .enc = encoding};
+	int ret = body(&o, ctx);
+	if (!ret && o.zerr)
+		ret = mrdem_error("%s: %s: zlib compression failed", path, what);
+	if (!ret && o.range)
+		ret = mrdem_error("%s: %s: a value lies outside single precision range (try "
+				  "--double)",
+				  path, what);
+	vtk_out_release(&o);
+	if (ret) {
+		mrdem_outfile_abort(&of);
+		return -1;
+	}
+	return mrdem_outfile_commit(&of);
 }
 
 /* ---- particle surfaces */
@@ -247,8 +370,9 @@ static void particle_rotation(const struct mrdem_particles *p, size_t i, double 
 	quat_to_matrix(q, rot);
 }
 
-static int write_surfaces(struct vtk_out *o, const struct mrdem_scene *s)
+static int write_surfaces(struct vtk_out *o, const void *ctx)
 {
+	const struct mrdem_scene *s = ctx;
 	const struct mrdem_particles *p = &s->frame.p;
 	size_t npts = 0, ntris = 0;
 	for (size_t i = 0; i < p->n; i++) {
@@ -338,15 +462,188 @@ int mrdem_vtk_write_surfaces(const char *path, const struct mrdem_scene *s, int 
 {
 	if (check_state(s))
 		return -1;
-	struct mrdem_outfile of;
-	if (mrdem_outfile_open(&of, path, 0))
-		return -1;
-	struct vtk_out o = {.f = of.f, .enc = encoding};
-	if (write_surfaces(&o, s)) {
-		mrdem_outfile_abort(&of);
-		return -1;
+	return write_file(path, encoding, "surfaces", write_surfaces, s);
+}
+
+/* ---- particles as instances of their shapes */
+
+/* A real value in the precision the caller chose; single precision
+ * overflow is noted and reported by write_file. */
+static void put_real(struct vtk_out *o, int dbl, double v)
+{
+	if (dbl) {
+		put_f64(o, v);
+		return;
 	}
-	return mrdem_outfile_commit(&of);
+	float f = (float)v;
+	if (!isfinite(f))
+		o->range = 1;
+	put_f32(o, f);
+}
+
+/* The shape frame: vertices relative to the centre of mass, the point a
+ * frame's positions give. Float64 always: one small file per shape. */
+static int write_shape(struct vtk_out *o, const void *ctx)
+{
+	const struct mrdem_shape *sh = ctx;
+	const struct mrdem_mesh *m = &sh->mesh;
+	const char *in = "        ";
+	write_root(o);
+	fputs("    <FieldData>\n", o->f);
+	array_begin(o, "      ", "UInt32", "SHAPE", 1, 1, 1);
+	put_u32(o, sh->id);
+	array_end(o, "      ");
+	fputs("    </FieldData>\n", o->f);
+	fprintf(o->f,
+		"    <Piece NumberOfPoints=\"%u\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+		"NumberOfStrips=\"0\" NumberOfPolys=\"%u\">\n"
+		"      <Points>\n",
+		m->nverts, m->ntris);
+	array_begin(o, in, "Float64", "Points", 3, 3 * (size_t)m->nverts, 0);
+	for (uint32_t v = 0; v < m->nverts; v++)
+		for (int a = 0; a < 3; a++)
+			put_f64(o, m->verts[3 * (size_t)v + a] - m->mass.com[a]);
+	array_end(o, in);
+	fputs("      </Points>\n      <Polys>\n", o->f);
+	array_begin(o, in, "Int64", "connectivity", 1, 3 * (size_t)m->ntris, 0);
+	for (size_t k = 0; k < 3 * (size_t)m->ntris; k++)
+		put_i64(o, m->tris[k]);
+	array_end(o, in);
+	array_begin(o, in, "Int64", "offsets", 1, m->ntris, 0);
+	for (size_t t = 1; t <= m->ntris; t++)
+		put_i64(o, (int64_t)(3 * t));
+	array_end(o, in);
+	fputs("      </Polys>\n", o->f);
+	write_tail(o);
+	return 0;
+}
+
+int mrdem_vtk_write_shape(const char *path, const struct mrdem_shape *sh, int encoding)
+{
+	const struct mrdem_mesh *m = &sh->mesh;
+	for (size_t k = 0; k < 3 * (size_t)m->nverts; k++)
+		if (!isfinite(m->verts[k] - m->mass.com[k % 3]))
+			return mrdem_error("shape %u (%s): non-finite vertex or centre of mass", sh->id,
+					   sh->name ? sh->name : "unnamed");
+	return write_file(path, encoding, "shape", write_shape, sh);
+}
+
+struct instances {
+	const struct mrdem_scene *s;
+	const uint32_t *ncontacts; /* per particle, NULL: no contacts known */
+	int dbl;
+};
+
+static int write_instances(struct vtk_out *o, const void *ctx)
+{
+	const struct instances *x = ctx;
+	const struct mrdem_particles *p = &x->s->frame.p;
+	const char *real = x->dbl ? "Float64" : "Float32";
+	const char *in = "        ";
+	size_t n = p->n;
+	write_head(o, x->s->frame.time, x->s->frame.step);
+	/* One vertex cell per point, so the Surface and Points representations
+	 * show the particles too; glyphs only need the points. */
+	fprintf(o->f,
+		"    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"0\" "
+		"NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
+		"      <PointData Scalars=\"particle_id\" Vectors=\"velocity\">\n",
+		n, n);
+	array_begin(o, in, "UInt64", "particle_id", 1, n, 0);
+	for (size_t i = 0; i < n; i++)
+		put_u64(o, p->id[i]);
+	array_end(o, in);
+	array_begin(o, in, "UInt32", "shape", 1, n, 0);
+	for (size_t i = 0; i < n; i++)
+		put_u32(o, p->shape[i]);
+	array_end(o, in);
+	array_begin(o, in, "UInt8", "fixed", 1, n, 0);
+	for (size_t i = 0; i < n; i++)
+		put_u8(o, (p->flags[i] & MRDEM_PARTICLE_FIXED) ? 1 : 0);
+	array_end(o, in);
+	if (x->ncontacts) {
+		array_begin(o, in, "UInt32", "contacts", 1, n, 0);
+		for (size_t i = 0; i < n; i++)
+			put_u32(o, x->ncontacts[i]);
+		array_end(o, in);
+	}
+	array_begin(o, in, real, "orientation", 4, 4 * n, 0);
+	for (size_t k = 0; k < 4 * n; k++)
+		put_real(o, x->dbl, p->quat[k]);
+	array_end(o, in);
+	static const char *const vec_names[2] = {"velocity", "angular_velocity"};
+	for (int k = 0; k < 2; k++) {
+		const double *v = k ? p->angvel : p->vel;
+		array_begin(o, in, real, vec_names[k], 3, 3 * n, 0);
+		for (size_t i = 0; i < 3 * n; i++)
+			put_real(o, x->dbl, v[i]);
+		array_end(o, in);
+	}
+	fputs("      </PointData>\n      <Points>\n", o->f);
+	array_begin(o, in, real, "Points", 3, 3 * n, 0);
+	for (size_t i = 0; i < 3 * n; i++)
+		put_real(o, x->dbl, p->pos[i]);
+	array_end(o, in);
+	fputs("      </Points>\n      <Verts>\n", o->f);
+	array_begin(o, in, "Int64", "connectivity", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i64(o, (int64_t)k);
+	array_end(o, in);
+	array_begin(o, in, "Int64", "offsets", 1, n, 0);
+	for (size_t k = 1; k <= n; k++)
+		put_i64(o, (int64_t)k);
+	array_end(o, in);
+	fputs("      </Verts>\n", o->f);
+	write_tail(o);
+	return 0;
+}
+
+/* Contacts per particle: every contact point counts once for a and once
+ * for b (unless b is a plane). */
+static int count_contacts(const struct mrdem_scene *s, const struct mrdem_contacts *c,
+			  uint32_t *count)
+{
+	struct mrdem_id_index ix;
+	mrdem_id_index_init(&ix);
+	int ret = mrdem_id_index_build(&ix, &s->frame.p);
+	for (size_t k = 0; !ret && k < c->n; k++) {
+		uint64_t ids[2] = {c->c[k].a, c->c[k].b};
+		for (int e = 0; e < 2 && !ret; e++) {
+			if (ids[e] >= MRDEM_PLANE_ID_MIN)
+				continue;
+			size_t i = mrdem_id_index_find(&ix, ids[e]);
+			if (i == MRDEM_NO_INDEX)
+				ret = mrdem_error("step %llu: contact %zu names particle %llu, which "
+						  "the frame lacks",
+						  (unsigned long long)c->step, k,
+						  (unsigned long long)ids[e]);
+			else
+				count[i]++;
+		}
+	}
+	mrdem_id_index_release(&ix);
+	return ret;
+}
+
+int mrdem_vtk_write_instances(const char *path, const struct mrdem_scene *s,
+			      const struct mrdem_contacts *c, int encoding, unsigned flags)
+{
+	if (check_state(s))
+		return -1;
+	struct instances x = {.s = s, .dbl = (flags & MRDEM_VTK_DOUBLE) != 0};
+	uint32_t *count = NULL;
+	if (c) {
+		count = mrdem_xmalloc_array(s->frame.p.n ? s->frame.p.n : 1, sizeof *count);
+		memset(count, 0, s->frame.p.n * sizeof *count);
+		if (count_contacts(s, c, count)) {
+			free(count);
+			return -1;
+		}
+		x.ncontacts = count;
+	}
+	int ret = write_file(path, encoding, "instances", write_instances, &x);
+	free(count);
+	return ret;
 }
 
 /* ---- contact points */
@@ -367,8 +664,16 @@ static int check_contacts(const struct mrdem_contacts *c)
 	return 0;
 }
 
-static void write_contacts(struct vtk_out *o, const struct mrdem_contacts *c, double time)
+struct contacts_file {
+	const struct mrdem_contacts *c;
+	double time;
+};
+
+static int write_contacts(struct vtk_out *o, const void *ctx)
 {
+	const struct contacts_file *cf = ctx;
+	const struct mrdem_contacts *c = cf->c;
+	double time = cf->time;
 	size_t n = c->n;
 	const char *in = "        ";
 	write_head(o, time, c->step);
@@ -381,6 +686,11 @@ static void write_contacts(struct vtk_out *o, const struct mrdem_contacts *c, do
 	for (size_t k = 0; k < n; k++)
 		for (int a = 0; a < 3; a++)
 			put_f64(o, c->c[k].normal[a]);
+	array_end(o, in);
+	array_begin(o, in, "Float64", "overlap", 3, 3 * n, 0);
+	for (size_t k = 0; k < n; k++)
+		for (int a = 0; a < 3; a++)
+			put_f64(o, c->c[k].depth * c->c[k].normal[a]);
 	array_end(o, in);
 	array_begin(o, in, "Float64", "dist", 1, n, 0);
 	for (size_t k = 0; k < n; k++)
@@ -427,6 +737,7 @@ static void write_contacts(struct vtk_out *o, const struct mrdem_contacts *c, do
 	array_end(o, in);
 	fputs("      </Verts>\n", o->f);
 	write_tail(o);
+	return 0;
 }
 
 int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, double time,
@@ -434,12 +745,8 @@ int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, d
 {
 	if (check_contacts(c))
 		return -1;
-	struct mrdem_outfile of;
-	if (mrdem_outfile_open(&of, path, 0))
-		return -1;
-	struct vtk_out o = {.f = of.f, .enc = encoding};
-	write_contacts(&o, c, time);
-	return mrdem_outfile_commit(&of);
+	struct contacts_file cf = {.c = c, .time = time};
+	return write_file(path, encoding, "contacts", write_contacts, &cf);
 }
 
 /* ---- time series */

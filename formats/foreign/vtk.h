@@ -3,8 +3,10 @@
  *
  * Files are written to a temporary name beside the destination and
  * renamed into place when complete, so a reader never sees half a file.
- * Data arrays are ASCII or inline base64 ("binary" in VTK's terms, with a
- * UInt64 byte-count header, uncompressed, little endian). */
+ * Data arrays are zlib-compressed appended raw data (vtkZLibDataCompressor,
+ * what ParaView writes itself), ASCII for debugging, or inline base64
+ * ("binary" in VTK's terms: a UInt64 byte count, uncompressed); all little
+ * endian with UInt64 headers. */
 #ifndef MRDEM_FORMATS_VTK_H
 #define MRDEM_FORMATS_VTK_H
 
@@ -16,7 +18,25 @@
 enum mrdem_vtk_encoding {
 	MRDEM_VTK_ASCII = 0,
 	MRDEM_VTK_BASE64 = 1,
+	MRDEM_VTK_ZLIB = 2,
 };
+
+/* flags of mrdem_vtk_write_instances */
+#define MRDEM_VTK_DOUBLE 1u /* Float64 real arrays (default Float32, for display) */
+
+/* One shape's surface in its own frame, vertices relative to the centre of
+ * mass (Float64; com is the mesh origin for open meshes), one polygon per
+ * triangle; field data SHAPE (the index). The glyph source for instances. */
+int mrdem_vtk_write_shape(const char *path, const struct mrdem_shape *sh, int encoding);
+
+/* The scene's frame as one point per particle at its centre of mass, with
+ * one vertex cell each. Point data: particle_id, shape, fixed,
+ * orientation (quaternion w x y z, body -> world, as in the stream),
+ * velocity, angular_velocity, and contacts (contact points naming the
+ * particle) when c is not NULL; field data TIME and STEP. A shape vertex v
+ * is at R(orientation) v + position. Returns 0, or -1 with a message. */
+int mrdem_vtk_write_instances(const char *path, const struct mrdem_scene *s,
+			      const struct mrdem_contacts *c, int encoding, unsigned flags);
 
 /* Particle surfaces of the scene's frame in world space: every particle's
  * shape mesh moved by its pose (x = R (v - com) + pos), one polygon per
@@ -25,7 +45,8 @@ enum mrdem_vtk_encoding {
  * Returns 0, or -1 with a message (a non-finite state is refused). */
 int mrdem_vtk_write_surfaces(const char *path, const struct mrdem_scene *s, int encoding);
 
-/* Contact points as vertices. Point data: normal, dist, depth,
+/* Contact points as vertices. Point data: normal, overlap (depth *
+ * normal: the penetration vector pushing a, m), dist, depth,
  * particle_a, particle_b (ids), plane (index of b's analytic plane, or
  * -1), tri_a, tri_b (-1: none); field data TIME and STEP. */
 int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, double time,
@@ -33,7 +54,7 @@ int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, d
 
 struct mrdem_pvd_entry {
 	double time;
-	unsigned part;    /* 0 surfaces, 1 contacts */
+	unsigned part;    /* 0 particles (surfaces or instances), 1 contacts */
 	const char *file; /* relative to the .pvd file */
 };
 

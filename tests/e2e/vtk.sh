@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# mrdem-vtk: files hold the particle surfaces in world space and the contact
-# points of each frame (checked by vtkcheck.py against the scene written by
-# randscene.py), ASCII and base64 agree, the .pvd lists everything, errors
-# leave no files; ParaView itself loads the files when pvpython is present.
+# mrdem-vtk: instances (shape files once, one point per particle) and
+# --surfaces (every particle's surface in world space) hold the scene written
+# by randscene.py, checked by vtkcheck.py, which decodes the zlib-compressed
+# appended data itself; instances moved by their quaternions give the
+# surfaces' vertices; ASCII, base64 and zlib agree; the .pvd files list
+# everything; errors leave no files; ParaView itself loads the files when
+# pvpython is present.
 . "$(dirname "$0")/../lib/test-lib.sh"
 G=$TOP/tests/golden
 E=$TOP/tests/e2e
 
-expect_success "golden scene: two tetrahedra in world space, one contact point" '
-	mrdem-vtk -o golden "$G/good-scene.mrd" && ls golden >files.txt &&
+expect_success "golden scene, --surfaces: two tetrahedra in world space, one contact point" '
+	mrdem-vtk --surfaces --ascii -o golden "$G/good-scene.mrd" && ls golden >files.txt &&
 	assert_eq "$(tr "\n" " " <files.txt)" "contacts-000000.vtp frame-000000.vtp series.pvd " files &&
 	python3 - <<PY
 import sys
@@ -27,23 +30,66 @@ assert c["npoints"] == 1 and c["arrays"]["PointData/depth"][1] == [0.008]
 assert c["arrays"]["Points/Points"][1] == [1.2, 0, 0]
 PY'
 
-expect_success "random scene, 3 frames with contacts: ASCII output matches the scene" '
-	python3 "$E/randscene.py" s.mrd s.json --seed 11 --n 40 --frames 3 --contacts &&
-	mrdem-vtk -o ascii s.mrd && python3 "$E/vtkcheck.py" ascii s.json'
+expect_success "golden scene, instances (default): one shape file, two points, compressed" '
+	mrdem-vtk -o golden "$G/good-scene.mrd" && ls golden >files.txt &&
+	assert_eq "$(tr "\n" " " <files.txt)" "contacts-000000.vtp frame-000000.vtp particles.pvd series.pvd shape-000.vtp " files &&
+	python3 - <<PY
+import sys
+sys.path.insert(0, "$E")
+import vtkcheck
+f = vtkcheck.read_vtp("golden/frame-000000.vtp")
+assert f["format"] == {"appended"}, f["format"]
+assert f["npoints"] == 2 and f["nverts"] == 2, f
+assert f["arrays"]["Points/Points"][1] == [0, 0, 0, 2.5, 0, 0], f["arrays"]["Points/Points"][1]
+assert f["arrays"]["PointData/particle_id"][1] == [0, 1]
+assert f["arrays"]["PointData/orientation"][1] == [1, 0, 0, 0] * 2
+assert f["arrays"]["PointData/contacts"][1] == [1, 1]
+s = vtkcheck.read_vtp("golden/shape-000.vtp")
+assert s["arrays"]["Points/Points"][1][:3] == [-0.25, -0.25, -0.25]
+PY'
 
-expect_success "base64 output matches the scene and the ASCII output, read from a pipe" '
+expect_success "random scene, 3 frames with contacts: instances match the scene in every encoding" '
 	python3 "$E/randscene.py" s.mrd s.json --seed 11 --n 40 --frames 3 --contacts &&
-	mrdem-vtk -o ascii s.mrd && cat s.mrd | mrdem-vtk --binary -o bin/nested &&
-	python3 "$E/vtkcheck.py" bin/nested s.json && python3 "$E/vtkcheck.py" --same ascii bin/nested'
+	mrdem-vtk -o zlib s.mrd && python3 "$E/vtkcheck.py" zlib s.json &&
+	mrdem-vtk --double -o double s.mrd && python3 "$E/vtkcheck.py" double s.json &&
+	mrdem-vtk --ascii -o ascii s.mrd && python3 "$E/vtkcheck.py" ascii s.json &&
+	mrdem-vtk --binary -o b64 s.mrd && python3 "$E/vtkcheck.py" b64 s.json &&
+	python3 "$E/vtkcheck.py" --same zlib ascii && python3 "$E/vtkcheck.py" --same zlib b64'
+
+expect_success "random scene: --surfaces matches the scene in every encoding, read from a pipe" '
+	python3 "$E/randscene.py" s.mrd s.json --seed 11 --n 40 --frames 3 --contacts &&
+	mrdem-vtk --surfaces --ascii -o sascii s.mrd && cat s.mrd | mrdem-vtk -s --binary -o sbin/nested &&
+	mrdem-vtk -s -o szlib s.mrd && python3 "$E/vtkcheck.py" szlib s.json &&
+	python3 "$E/vtkcheck.py" sascii s.json && python3 "$E/vtkcheck.py" sbin/nested s.json &&
+	python3 "$E/vtkcheck.py" --same sascii sbin/nested && python3 "$E/vtkcheck.py" --same sascii szlib'
+
+expect_success "instances moved by their quaternions and positions give the --surfaces vertices" '
+	python3 "$E/randscene.py" s.mrd s.json --seed 14 --n 30 --frames 2 &&
+	mrdem-vtk -o inst s.mrd && mrdem-vtk --double -o instd s.mrd && mrdem-vtk -s -o surf s.mrd &&
+	python3 "$E/vtkcheck.py" --transform inst surf >out && assert_grep "transformed vertices agree" out &&
+	python3 "$E/vtkcheck.py" --transform instd surf'
+
+expect_success "a run stream: instances hold the values mrdem-info --json --full reads" '
+	mrdem-run "$TOP/examples/two-spheres.yaml" --steps 800 --every 400 -q -o run.mrd &&
+	mrdem-info --json --full run.mrd >info.json && mrdem-vtk --double -o run run.mrd &&
+	python3 "$E/vtkcheck.py" --info run info.json'
+
+expect_success "--double with --surfaces, or --ascii with --binary: usage errors" '
+	assert_exit 2 mrdem-vtk -s -d -o x "$G/good-scene.mrd" && assert_exit 2 mrdem-vtk -a -b -o x "$G/good-scene.mrd" &&
+	[ ! -e x ]'
 
 expect_success "frames without contacts records get no contacts file" '
 	python3 "$E/randscene.py" s.mrd s.json --seed 12 --n 10 --frames 2 &&
 	mrdem-vtk -o nocontacts s.mrd && python3 "$E/vtkcheck.py" nocontacts s.json &&
-	[ ! -e nocontacts/contacts-000000.vtp ]'
+	[ ! -e nocontacts/contacts-000000.vtp ] && mrdem-vtk -s -o nocs s.mrd &&
+	python3 "$E/vtkcheck.py" nocs s.json && [ ! -e nocs/contacts-000000.vtp ]'
 
 expect_success "truncated stream (a run still being written): the complete frame, exit 1" '
 	assert_exit 1 mrdem-vtk -o trunc "$G/bad-truncated-record.mrd" && assert_grep "truncated" err &&
-	assert_eq "$(ls trunc | tr "\n" " ")" "frame-000000.vtp series.pvd " "files in the output directory"'
+	assert_eq "$(ls trunc | tr "\n" " ")" "frame-000000.vtp particles.pvd series.pvd shape-000.vtp " \
+		"files in the output directory" &&
+	assert_exit 1 mrdem-vtk -s -o strunc "$G/bad-truncated-record.mrd" &&
+	assert_eq "$(ls strunc | tr "\n" " ")" "frame-000000.vtp series.pvd " "files with --surfaces"'
 expect_success "NaN state: exit 1, names the record, leaves nothing" '
 	assert_exit 1 mrdem-vtk -o nan "$G/bad-nan.mrd" &&
 	assert_grep "record 1" err && [ ! -e nan ]'
@@ -62,12 +108,18 @@ expect_failure "unknown option" 'mrdem-vtk --frobnicate "$G/good-scene.mrd"'
 
 PV=$(command -v pvpython || true)
 if [ -n "$PV" ]; then
-	expect_success "ParaView (pvpython) reads every file, ASCII and base64, and the series" '
+	expect_success "ParaView (pvpython) reads every file, zlib, ASCII and base64, and the series" '
 		python3 "$E/randscene.py" s.mrd s.json --seed 13 --n 20 --frames 2 --contacts &&
-		mrdem-vtk -o a s.mrd && mrdem-vtk --binary -o b s.mrd &&
-		"$PV" "$E/pvcheck.py" a 2 2 && "$PV" "$E/pvcheck.py" b 2 2'
+		mrdem-vtk -s -a -o a s.mrd && mrdem-vtk -s --binary -o b s.mrd && mrdem-vtk -s -o c s.mrd &&
+		mrdem-vtk -o d s.mrd && mrdem-vtk -a -o e s.mrd &&
+		for x in a b c d e; do "$PV" "$E/pvcheck.py" $x 2 2 || exit 1; done'
+	expect_success "ParaView (pvpython): instance count, one transformed vertex, the glyph script" '
+		python3 "$E/randscene.py" s.mrd s.json --seed 15 --n 20 --frames 1 &&
+		mrdem-vtk -o pi s.mrd && mrdem-vtk -s -o ps s.mrd &&
+		"$PV" "$E/pvinstances.py" pi ps 21 "$TOP/docs/paraview/mrdem_glyphs.py"'
 else
 	echo "ok $((_n += 1)) # SKIP pvpython not installed (Debian: python3-paraview)"
+	echo "ok $((_n += 1)) # SKIP pvpython not installed: instances in ParaView"
 fi
 
 done_testing

@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
 """Check mrdem-vtk output against the scene randscene.py wrote, reading the
-files with xml.etree and an independent base64 decoder (VTK's inline
-"binary" format: a base64 UInt64 byte count, then the base64 data).
+files with xml.etree and independent decoders of VTK's inline "binary"
+format (a base64 UInt64 byte count, then the base64 data) and of its
+appended raw data compressed by vtkZLibDataCompressor (per array: UInt64
+block count, block size, partial last block size, compressed block sizes,
+then the blocks, each a zlib stream), with Python's zlib and struct.
 
-usage: vtkcheck.py DIR SCENE.json        validate DIR against the scene
-       vtkcheck.py --same DIR1 DIR2      the two outputs hold equal arrays
+usage: vtkcheck.py DIR SCENE.json           validate DIR (instances when it
+                                            holds shape files, else surfaces)
+       vtkcheck.py --info DIR INFO.json     validate DIR against the stream as
+                                            mrdem-info --json --full dumps it
+       vtkcheck.py --same DIR1 DIR2         the two outputs hold equal arrays
+       vtkcheck.py --transform INST SURF    every shape vertex moved by an
+                                            instance's orientation and position
+                                            is the vertex --surfaces wrote
 """
-import base64, json, math, os, struct, sys
+import base64, json, math, os, struct, sys, zlib
 import xml.etree.ElementTree as ET
 
 FMT = {"Float32": "f", "Float64": "d", "Int32": "i", "UInt32": "I", "Int64": "q", "UInt64": "Q",
@@ -16,6 +25,27 @@ FMT = {"Float32": "f", "Float64": "d", "Int32": "i", "UInt32": "I", "Int64": "q"
 def fail(msg):
     print(msg)
     sys.exit(1)
+
+
+def appended_values(el, app, path):
+    """Decode one array of the appended section; returns (values, end)."""
+    t, off = el.get("type"), int(el.get("offset"))
+    if off + 24 > len(app):
+        fail("%s: %s: offset %d beyond the appended data" % (path, el.get("Name"), off))
+    nb, bs, last = struct.unpack_from("<3Q", app, off)
+    sizes = struct.unpack_from("<%dQ" % nb, app, off + 24)
+    pos, data = off + 24 + 8 * nb, b""
+    for k, zs in enumerate(sizes):
+        block = zlib.decompress(app[pos:pos + zs])
+        want = last if k == nb - 1 and last else bs
+        if len(block) != want:
+            fail("%s: %s: block %d holds %d bytes, the header says %d" % (path, el.get("Name"), k, len(block), want))
+        data += block
+        pos += zs
+    size = struct.calcsize("<" + FMT[t])
+    if len(data) % size:
+        fail("%s: %s: %d bytes" % (path, el.get("Name"), len(data)))
+    return list(struct.unpack("<%d%s" % (len(data) // size, FMT[t]), data)), pos
 
 
 def array_values(el):
@@ -37,25 +67,55 @@ def array_values(el):
     return list(struct.unpack("<%d%s" % (nbytes // size, FMT[t]), data))
 
 
+TRAILER = b"\n  </AppendedData>\n</VTKFile>\n"
+
+
 def read_vtp(path):
-    root = ET.parse(path).getroot()
+    raw = open(path, "rb").read()
+    app = None
+    at = raw.find(b"<AppendedData")
+    if at >= 0:  # raw binary is no XML: parse the part before it
+        head = raw[:at]
+        if not raw[at:].startswith(b'<AppendedData encoding="raw">\n   _') or not raw.endswith(TRAILER):
+            fail("%s: AppendedData framing" % path)
+        app = raw[raw.index(b"_", at) + 1:len(raw) - len(TRAILER)]
+        raw = head + b"</VTKFile>\n"
+    root = ET.fromstring(raw)
     if root.tag != "VTKFile" or root.get("type") != "PolyData":
         fail("%s: not a PolyData VTKFile" % path)
     if root.get("byte_order") != "LittleEndian" or root.get("header_type") != "UInt64":
         fail("%s: byte order / header type" % path)
+    if (app is not None) != (root.get("compressor") == "vtkZLibDataCompressor"):
+        fail("%s: compressor attribute without compressed appended data, or the reverse" % path)
     poly = root.find("PolyData")
     piece = poly.find("Piece")
     out = {"npoints": int(piece.get("NumberOfPoints")), "npolys": int(piece.get("NumberOfPolys")),
-           "nverts": int(piece.get("NumberOfVerts")), "arrays": {}}
+           "nverts": int(piece.get("NumberOfVerts")), "arrays": {}, "format": set()}
+    end = 0  # appended arrays must tile the section in document order
+
+    def add(key, el):
+        nonlocal end
+        out["format"].add(el.get("format"))
+        if el.get("format") == "appended":
+            if app is None or int(el.get("offset")) != end:
+                fail("%s: %s at offset %s, the previous array ends at %d" % (path, key, el.get("offset"), end))
+            vals, end = appended_values(el, app, path)
+        else:
+            vals = array_values(el)
+        out["arrays"][key] = (el, vals)
+
     for section in ("FieldData",):
-        for el in poly.find(section):
-            out["arrays"][section + "/" + el.get("Name")] = (el, array_values(el))
+        sec = poly.find(section)
+        for el in (sec if sec is not None else []):
+            add(section + "/" + el.get("Name"), el)
     for section in ("PointData", "CellData", "Points", "Polys", "Verts"):
         sec = piece.find(section)
         if sec is None:
             continue
         for el in sec:
-            out["arrays"][section + "/" + el.get("Name")] = (el, array_values(el))
+            add(section + "/" + el.get("Name"), el)
+    if app is not None and end != len(app):
+        fail("%s: %d bytes of appended data, the arrays use %d" % (path, len(app), end))
     for key, (el, vals) in out["arrays"].items():
         if el.get("type").startswith("Float") and not all(math.isfinite(v) for v in vals):
             fail("%s: %s has non-finite values" % (path, key))
@@ -125,6 +185,101 @@ def check_frame(path, scene, fr):
         base += len(sh["verts"])
 
 
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def check_shape(path, k, sh):
+    """The shape frame: vertex - com exactly (Float64), the mesh's triangles."""
+    v = read_vtp(path)
+    nv, nt = len(sh["verts"]), len(sh["tris"])
+    if v["npoints"] != nv or v["npolys"] != nt or v["nverts"] != 0:
+        fail("%s: %d points %d polys, want %d and %d" % (path, v["npoints"], v["npolys"], nv, nt))
+    if v["arrays"]["Points/Points"][0].get("type") != "Float64":
+        fail("%s: shape points are not Float64" % path)
+    want = [vert[a] - sh["com"][a] for vert in sh["verts"] for a in range(3)]
+    if values(v, "Points/Points", 3, nv) != want:
+        fail("%s: vertices are not the mesh's relative to its centre of mass" % path)
+    if values(v, "Polys/connectivity", 1, 3 * nt) != [i for t in sh["tris"] for i in t]:
+        fail("%s: connectivity" % path)
+    if values(v, "Polys/offsets", 1, nt) != [3 * (t + 1) for t in range(nt)]:
+        fail("%s: offsets" % path)
+    if values(v, "FieldData/SHAPE", 1, 1) != [k]:
+        fail("%s: SHAPE field data" % path)
+
+
+def check_instances(path, scene, fr):
+    """One point per particle; real arrays equal the scene's values, exactly
+    for Float64 and as the nearest float32 for Float32."""
+    v = read_vtp(path)
+    parts = fr["particles"]
+    n = len(parts)
+    if v["npoints"] != n or v["nverts"] != n or v["npolys"] != 0:
+        fail("%s: %d points %d verts, want %d" % (path, v["npoints"], v["nverts"], n))
+    if values(v, "FieldData/TIME", 1, 1) != [fr["time"]] or values(v, "FieldData/STEP", 1, 1) != [fr["step"]]:
+        fail("%s: TIME/STEP field data" % path)
+    real = v["arrays"]["Points/Points"][0].get("type")
+    rnd = (lambda x: x) if real == "Float64" else f32
+    checks = {"Points/Points": (3, "pos"), "PointData/orientation": (4, "quat"),
+              "PointData/velocity": (3, "vel"), "PointData/angular_velocity": (3, "angvel")}
+    for key, (ncomp, name) in checks.items():
+        if v["arrays"].get(key, (ET.Element("x"),))[0].get("type") != real:
+            fail("%s: %s is not %s like the points" % (path, key, real))
+        want = [rnd(x) for p in parts for x in p[name]]
+        if values(v, key, ncomp, n) != want:
+            fail("%s: %s = %s, want %s" % (path, key, values(v, key, ncomp, n)[:8], want[:8]))
+    ints = {"PointData/particle_id": [p["id"] for p in parts], "PointData/shape": [p["shape"] for p in parts],
+            "PointData/fixed": [1 if p["fixed"] else 0 for p in parts],
+            "Verts/connectivity": list(range(n)), "Verts/offsets": list(range(1, n + 1))}
+    if "contacts" in fr:
+        count = {p["id"]: 0 for p in parts}
+        for c in fr["contacts"]:
+            for e in (c["a"], c["b"]):
+                if e in count:
+                    count[e] += 1
+        ints["PointData/contacts"] = [count[p["id"]] for p in parts]
+    elif "PointData/contacts" in v["arrays"]:
+        fail("%s: contacts array without contacts" % path)
+    for key, want in ints.items():
+        if values(v, key, 1, n) != want:
+            fail("%s: %s = %s, want %s" % (path, key, values(v, key, 1, n)[:8], want[:8]))
+
+
+def transform(inst_dir, surf_dir):
+    """R(q) v + x of every shape vertex v and instance (q, x) against the
+    surfaces output, frame by frame, in single precision tolerance."""
+    frames = sorted(f for f in os.listdir(inst_dir) if f.startswith("frame-"))
+    if not frames or frames != sorted(f for f in os.listdir(surf_dir) if f.startswith("frame-")):
+        fail("different or no frame files")
+    shapes = {}
+    checked = 0
+    for f in frames:
+        inst, surf = read_vtp(os.path.join(inst_dir, f)), read_vtp(os.path.join(surf_dir, f))
+        n = inst["npoints"]
+        pos = values(inst, "Points/Points", 3, n)
+        quat = values(inst, "PointData/orientation", 4, n)
+        shp = values(inst, "PointData/shape", 1, n)
+        spts = values(surf, "Points/Points", 3, surf["npoints"])
+        base = 0
+        for i in range(n):
+            k = shp[i]
+            if k not in shapes:
+                sv = read_vtp(os.path.join(inst_dir, "shape-%03d.vtp" % k))
+                shapes[k] = values(sv, "Points/Points", 3, sv["npoints"])
+            loc = shapes[k]
+            R = rotation(quat[4 * i:4 * i + 4])
+            for j in range(len(loc) // 3):
+                want = [sum(R[r][c] * loc[3 * j + c] for c in range(3)) + pos[3 * i + r] for r in range(3)]
+                got = spts[3 * (base + j):3 * (base + j) + 3]
+                if not all(close(g, w, 1e-5) for g, w in zip(got, want)):
+                    fail("%s: instance %d vertex %d: %s from the instance, --surfaces has %s" % (f, i, j, want, got))
+                checked += 1
+            base += len(loc) // 3
+        if base != surf["npoints"]:
+            fail("%s: the instances' shapes have %d vertices, --surfaces %d" % (f, base, surf["npoints"]))
+    print("vtkcheck: %d transformed vertices agree" % checked)
+
+
 def check_contacts(path, fr):
     v = read_vtp(path)
     cs = fr["contacts"]
@@ -132,6 +287,7 @@ def check_contacts(path, fr):
     if v["npoints"] != n or v["nverts"] != n or v["npolys"] != 0:
         fail("%s: %d points %d verts, want %d" % (path, v["npoints"], v["nverts"], n))
     checks = {"Points/Points": (3, lambda c: c["x"]), "PointData/normal": (3, lambda c: c["normal"]),
+              "PointData/overlap": (3, lambda c: [c["depth"] * x for x in c["normal"]]),
               "PointData/dist": (1, lambda c: [c["dist"]]), "PointData/depth": (1, lambda c: [c["depth"]]),
               "PointData/particle_a": (1, lambda c: [c["a"]]), "PointData/particle_b": (1, lambda c: [c["b"]]),
               "PointData/plane": (1, lambda c: [2**64 - 1 - c["b"] if c["b"] >= 2**64 - 2**32 else -1]),
@@ -148,21 +304,21 @@ def check_contacts(path, fr):
             fail("%s: %s = %s, want %s" % (path, key, got[:6], want[:6]))
 
 
-def check_pvd(d, scene):
-    root = ET.parse(os.path.join(d, "series.pvd")).getroot()
+def check_pvd(d, scene, name="series.pvd", parts=(0, 1)):
+    root = ET.parse(os.path.join(d, name)).getroot()
     if root.get("type") != "Collection":
-        fail("series.pvd is not a Collection")
+        fail("%s is not a Collection" % name)
     got = [(float(e.get("timestep")), int(e.get("part")), e.get("file")) for e in root.iter("DataSet")]
     want = []
     for k, fr in enumerate(scene["frames"]):
         want.append((fr["time"], 0, "frame-%06d.vtp" % k))
-        if "contacts" in fr:
+        if "contacts" in fr and 1 in parts:
             want.append((fr["time"], 1, "contacts-%06d.vtp" % k))
     if got != want:
-        fail("series.pvd lists %s, want %s" % (got, want))
+        fail("%s lists %s, want %s" % (name, got, want))
     for _, _, f in got:
         if not os.path.exists(os.path.join(d, f)):
-            fail("series.pvd names missing file %s" % f)
+            fail("%s names missing file %s" % (name, f))
 
 
 def same(d1, d2):
@@ -178,16 +334,60 @@ def same(d1, d2):
                 fail("%s: %s differs" % (f, k))
 
 
+def scene_from_info(info):
+    """The scene as randscene.py describes it, from mrdem-info --json --full
+    (the first input stream)."""
+    scene = {"shapes": [], "frames": []}
+    for r in info["records"]:
+        if r["stream"] != 0:
+            continue
+        if r["type"] == "mesh":
+            v = r["vertex_coords"]
+            t = r["triangle_vertices"]
+            scene["shapes"].append({"verts": [v[k:k + 3] for k in range(0, len(v), 3)],
+                                    "tris": [t[k:k + 3] for k in range(0, len(t), 3)], "com": r["com"]})
+        elif r["type"] == "frame":
+            scene["frames"].append({"step": r["step"], "time": r["time"], "particles": [
+                {"id": q["id"], "shape": q["shape"], "fixed": q["fixed"], "pos": q["position"],
+                 "quat": q["orientation"], "vel": q["velocity"], "angvel": q["angular_velocity"]}
+                for q in r["state"]]})
+        elif r["type"] == "contacts" and scene["frames"] and r["step"] == scene["frames"][-1]["step"]:
+            fr = scene["frames"][-1]
+            fr.setdefault("contacts", []).extend(
+                {"a": c["a"], "b": c["b"], "x": c["point"], "normal": c["normal"], "dist": c["distance"],
+                 "depth": c["depth"], "tri_a": 2**32 - 1 if c["tri_a"] in (None, -1) else c["tri_a"],
+                 "tri_b": 2**32 - 1 if c["tri_b"] in (None, -1) else c["tri_b"]} for c in r["list"])
+    return scene
+
+
 def main():
     if sys.argv[1] == "--same":
         same(sys.argv[2], sys.argv[3])
         return
-    d, scene = sys.argv[1], json.load(open(sys.argv[2]))
+    if sys.argv[1] == "--transform":
+        transform(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "--info":
+        d, scene = sys.argv[2], scene_from_info(json.load(open(sys.argv[3])))
+        if not any(c for fr in scene["frames"] for c in fr.get("contacts", [])):
+            fail("%s: the run has no contact points (the test would check none)" % sys.argv[3])
+    else:
+        d, scene = sys.argv[1], json.load(open(sys.argv[2]))
+    instances = os.path.exists(os.path.join(d, "shape-000.vtp"))
+    if instances:
+        for k, sh in enumerate(scene["shapes"]):
+            check_shape(os.path.join(d, "shape-%03d.vtp" % k), k, sh)
+        if os.path.exists(os.path.join(d, "shape-%03d.vtp" % len(scene["shapes"]))):
+            fail("more shape files than shapes")
+    elif os.path.exists(os.path.join(d, "particles.pvd")):
+        fail("particles.pvd without shape files")
     for k, fr in enumerate(scene["frames"]):
-        check_frame(os.path.join(d, "frame-%06d.vtp" % k), scene, fr)
+        (check_instances if instances else check_frame)(os.path.join(d, "frame-%06d.vtp" % k), scene, fr)
         if "contacts" in fr:
             check_contacts(os.path.join(d, "contacts-%06d.vtp" % k), fr)
     check_pvd(d, scene)
+    if instances:
+        check_pvd(d, scene, "particles.pvd", (0,))
 
 
 if __name__ == "__main__":
