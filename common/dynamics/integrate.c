@@ -80,9 +80,24 @@ void mrdem_implicit_place(struct mrdem_particles *p, size_t i, const double x0[3
 	mrdem_quat_advance(q, w, dt);
 }
 
+void mrdem_implicit_torque(double T0[3], const struct mrdem_body *b, const double x0[3],
+			   const double x[3], const double F[3], const double T[3],
+			   const double g[3])
+{
+	if (b->inv_mass == 0) {
+		vec3_set(T0, 0, 0, 0);
+		return;
+	}
+	double shift[3], fc[3], t[3];
+	vec3_sub(shift, x, x0);
+	vec3_axpy(fc, F, -b->mass, g);
+	vec3_cross(t, shift, fc);
+	vec3_add(T0, T, t);
+}
+
 void mrdem_implicit_update(double dv[3], double dw[3], const struct mrdem_body *b,
 			   const double q0[4], const double q[4], const double w0[3],
-			   const double F[3], const double T[3], double dt)
+			   const double F[3], const double T0[3], double dt)
 {
 	if (b->inv_mass == 0) {
 		vec3_set(dv, 0, 0, 0);
@@ -92,18 +107,18 @@ void mrdem_implicit_update(double dv[3], double dw[3], const struct mrdem_body *
 	double L[3], w[3];
 	vec3_scale(dv, F, dt * b->inv_mass);
 	mrdem_body_angmom(L, b, q0, w0);
-	vec3_axpy(L, L, dt, T);
+	vec3_axpy(L, L, dt, T0);
 	mrdem_body_angvel(w, b, q, L);
 	vec3_sub(dw, w, w0);
 }
 
 void mrdem_implicit_finish(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			   const double q0[4], const double w0[3], const double T[3], double dt)
+			   const double q0[4], const double w0[3], const double T0[3], double dt)
 {
 	if (p->flags[i] & MRDEM_PARTICLE_FIXED)
 		return;
 	double L[3];
 	mrdem_body_angmom(L, b, q0, w0);
-	vec3_axpy(L, L, dt, T);
+	vec3_axpy(L, L, dt, T0);
 	mrdem_body_angvel(&p->angvel[3 * i], b, &p->quat[4 * i], L);
 }

@@ -49,18 +49,28 @@ void mrdem_implicit_place(struct mrdem_particles *p, size_t i, const double x0[3
 			  const double q0[4], const double v0[3], const double w0[3],
 			  const double dv[3], const double dw[3], double dt);
 
-/* The update that force F and torque T, evaluated at the placed state q,
- * ask for, as the explicit kick computes it: dv = dt F / m and
- * dw = I_w(q)^-1 (I_w(q0) w0 + dt T) - w0. Zero for a fixed particle. */
+/* The torque of the step about the start position x0: T, taken about the
+ * placed centre of mass x, plus (x - x0) x (F - m g) for the contact part
+ * of the force F (gravity acts at the centre of mass). With
+ * x_{n+1} = x_n + dt v_{n+1} the orbital angular momentum changes by
+ * x_n x dt F, so torques about x_n make a step conserve the total angular
+ * momentum exactly. Zero for a fixed particle. */
+void mrdem_implicit_torque(double T0[3], const struct mrdem_body *b, const double x0[3],
+			   const double x[3], const double F[3], const double T[3],
+			   const double g[3]);
+
+/* The update that force F and torque T0 (about x0), evaluated at the placed
+ * state q, ask for, as the explicit kick computes it: dv = dt F / m and
+ * dw = I_w(q)^-1 (I_w(q0) w0 + dt T0) - w0. Zero for a fixed particle. */
 void mrdem_implicit_update(double dv[3], double dw[3], const struct mrdem_body *b,
 			   const double q0[4], const double q[4], const double w0[3],
-			   const double F[3], const double T[3], double dt);
+			   const double F[3], const double T0[3], double dt);
 
 /* End of the step for free particle i after mrdem_implicit_place with the
  * converged update: the angular velocity is recovered from the angular
- * momentum I_w(q0) w0 + dt T at the final orientation, so torque-free
+ * momentum I_w(q0) w0 + dt T0 at the final orientation, so torque-free
  * bodies keep their angular momentum exactly, as in the explicit schemes. */
 void mrdem_implicit_finish(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			   const double q0[4], const double w0[3], const double T[3], double dt);
+			   const double q0[4], const double w0[3], const double T0[3], double dt);
 
 #endif

@@ -43,7 +43,7 @@ void mrdem_picard_init(struct mrdem_picard *pc)
 void mrdem_picard_release(struct mrdem_picard *pc)
 {
 	double *arrays[] = { pc->x0, pc->q0, pc->v0, pc->w0, pc->guess, pc->fresh, pc->inc,
-			     pc->weight, pc->gross, pc->gross_prev,
+			     pc->weight, pc->torque0, pc->gross, pc->gross_prev,
 			     pc->size, pc->resid };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
@@ -59,7 +59,7 @@ static void reserve(struct mrdem_picard *pc, size_t n)
 		return;
 	struct { double **a; size_t per; } arrays[] = {
 		{&pc->x0, 3}, {&pc->q0, 4}, {&pc->v0, 3}, {&pc->w0, 3}, {&pc->guess, 6},
-		{&pc->fresh, 6}, {&pc->inc, 6}, {&pc->weight, 2}, {&pc->gross, 1}, {&pc->gross_prev, 1}, {&pc->size, 1},
+		{&pc->fresh, 6}, {&pc->inc, 6}, {&pc->weight, 2}, {&pc->torque0, 3}, {&pc->gross, 1}, {&pc->gross_prev, 1}, {&pc->size, 1},
 		{&pc->resid, 1},
 	};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
@@ -128,16 +128,20 @@ static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_search *s
 	const struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
 	const double *F = pc->forces.force, *T = pc->forces.torque;
+	const double *g = s->setup.gravity;
 #pragma omp parallel for schedule(static) if (n > 1024)
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		mrdem_implicit_torque(&pc->torque0[3 * i], &b->b[i], &pc->x0[3 * i], &p->pos[3 * i],
+				      &F[3 * i], &T[3 * i], g);
 		mrdem_implicit_update(&pc->fresh[6 * i], &pc->fresh[6 * i + 3], &b->b[i],
 				      &pc->q0[4 * i], &p->quat[4 * i], &pc->w0[3 * i], &F[3 * i],
-				      &T[3 * i], dt);
+				      &pc->torque0[3 * i], dt);
+	}
 
 	/* Gross force per particle, summed in contact order like the forces. */
-	double g = vec3_norm(s->setup.gravity);
+	double weight = vec3_norm(g);
 	for (size_t i = 0; i < n; i++)
-		pc->gross[i] = b->b[i].mass * g;
+		pc->gross[i] = b->b[i].mass * weight;
 	const struct mrdem_forces *f = &pc->forces;
 	for (size_t k = 0; k < pc->contacts.n; k++) {
 		double m = vec3_norm(&f->cf[3 * k]);
@@ -239,7 +243,7 @@ static enum outcome attempt(struct mrdem_picard *pc, const struct mrdem_picard_o
 			place(pc, p, pc->fresh, dt);
 			for (size_t i = 0; i < n; i++)
 				mrdem_implicit_finish(p, i, &b->b[i], &pc->q0[4 * i], &pc->w0[3 * i],
-						      &pc->forces.torque[3 * i], dt);
+						      &pc->torque0[3 * i], dt);
 			return CONVERGED;
 		}
 		if (r < best)

@@ -73,6 +73,7 @@ struct mrdem_picard {
 	double *fresh;               /* 6 per particle: the update the last forces ask for */
 	double *inc;                 /* 6 per particle: the previous increment fresh - guess */
 	double *weight;              /* 2 per particle: linear, angular */
+	double *torque0;             /* 3 per particle: torque about x0 (mrdem_implicit_torque) */
 	double *gross, *gross_prev;  /* per particle: weight plus sum of |contact force| */
 	double *size;                /* per particle: sqrt(trace I_b / m), the torque arm */
 	double *resid;               /* per particle: relative change of the last iteration */
