@@ -1,7 +1,7 @@
-/* mrdem-run: the driver. Runs a whole explicit simulation of a scene in one
- * process (pairs -> contacts -> step, as library calls), or through the
- * separate tools and real pipes with --via-pipes, and writes a frame
- * stream. */
+/* mrdem-run: the driver. Runs a whole simulation of a scene in one process
+ * (pairs -> contacts -> step, as library calls; implicit Euler loops the
+ * contact search inside each step), or an explicit one through the separate
+ * tools and real pipes with --via-pipes, and writes a frame stream. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,8 +32,9 @@ static const char usage_head[] =
 	"usage: mrdem-run [options] SCENE\n"
 	"\n"
 	"Simulate SCENE (a YAML scene, docs/scene.md, or a state stream whose last\n"
-	"frame is the start) with explicit time stepping: broad phase, contact\n"
-	"detection and a rigid-body step per time step. Writes the setup, the shapes\n"
+	"frame is the start): broad phase, contact detection and a rigid-body step\n"
+	"per time step (implicit Euler: Picard iterations of contact detection and\n"
+	"forces per step, docs/dynamics.md). Writes the setup, the shapes\n"
 	"with their surrogate trees, and every --every steps a frame with its pairs,\n"
 	"contacts and statistics, flushed so a killed run keeps its frames. The last\n"
 	"frame is always written. A progress bar goes to standard error when it is a\n"
@@ -43,13 +44,21 @@ static const char usage_head[] =
 	"  --steps N         number of steps (default: the scene's time.steps)\n"
 	"  --every N         write a frame every N steps (default: output.every)\n"
 	"  --dt S            time step in seconds (default: time.dt)\n"
-	"  --scheme S        explicit-euler, symplectic-euler or velocity-verlet\n"
+	"  --scheme S        explicit-euler, symplectic-euler, velocity-verlet or\n"
+	"                    implicit-euler\n"
+	"  --picard-tol X    implicit-euler: converged when every particle's force and\n"
+	"                    torque change by less than X relative from one Picard\n"
+	"                    iteration to the next (default 0.01)\n"
+	"  --picard-max N    implicit-euler: Picard iterations per attempt (default 50)\n"
+	"  --picard-retries N  implicit-euler: halvings of the time step after a failed\n"
+	"                    attempt before the run stops (default 4)\n"
 	"  --broad M         broad phase: grid (default) or brute\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
 	"                    kinetic and contact energy before it (default 1; 0: off)\n";
 static const char usage_tail[] =
 	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
-	"                    through real pipes (same results, bit for bit)\n"
+	"                    through real pipes (same results, bit for bit; explicit\n"
+	"                    schemes only)\n"
 	"  -q, --quiet       no progress bar and no summary\n"
 	"  -h, --help        show this help\n"
 	"\n"
@@ -75,6 +84,7 @@ struct run {
 	int have_energy;
 	uint64_t sum_comparisons, sum_real, sum_fallbacks, sum_contacts, sum_pairs, nsteps;
 	uint64_t sum_round[MRDEM_SEARCH_ROUNDS];
+	uint64_t sum_picard_iterations, sum_picard_comparisons, sum_picard_retries;
 	double sum_detect; /* broad + narrow phase wall time, s */
 	uint64_t frames_written;
 };
@@ -334,6 +344,12 @@ static void account(struct run *r)
 	r->sum_pairs += r->sim.pairs.n;
 	r->sum_detect += r->sim.t_broad + r->sim.t_narrow;
 	r->nsteps++;
+	if (r->sim.stepper.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+		const struct mrdem_picard_counts *pc = &r->sim.picard.last;
+		r->sum_picard_iterations += pc->iterations;
+		r->sum_picard_comparisons += pc->comparisons;
+		r->sum_picard_retries += pc->retries;
+	}
 	double e = mrdem_energy_total(&r->sim.stepper.energy);
 	if (!r->have_energy)
 		r->e_first = e, r->have_energy = 1;
@@ -370,6 +386,12 @@ static void summary(struct run *r)
 		if (r->sum_round[k])
 			fprintf(stderr, ", round %d %.4g", k, r->sum_round[k] / n);
 	fprintf(stderr, "), %.4g fallbacks\n", r->sum_fallbacks / n);
+	if (r->sum_picard_iterations)
+		fprintf(stderr, "  Picard: %.3g iterations per step, %.4g triangle comparisons per step "
+			"(%.4g per iteration), %llu retries\n", r->sum_picard_iterations / n,
+			r->sum_picard_comparisons / n,
+			(double)r->sum_picard_comparisons / (double)r->sum_picard_iterations,
+			(unsigned long long)r->sum_picard_retries);
 	if (!r->via_pipes)
 		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
 			1e3 * r->sum_detect / n);
@@ -509,8 +531,9 @@ static void remove_tmpdir(const char *dir)
 struct options {
 	const char *scene, *out;
 	const char *steps, *every, *dt, *scheme, *broad, *growth;
-	uint64_t steps_v, every_v;
-	double dt_v, growth_v;
+	const char *picard_tol, *picard_max, *picard_retries;
+	uint64_t steps_v, every_v, picard_max_v, picard_retries_v;
+	double dt_v, growth_v, picard_tol_v;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
 	int via_pipes, quiet, help;
@@ -521,7 +544,7 @@ struct options {
 static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
-	       OPT_NO_MERGE, OPT_CONTACT };
+	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD_TOL, OPT_PICARD_MAX, OPT_PICARD_RETRIES };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -530,6 +553,9 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"broad", required_argument, NULL, OPT_BROAD},
 		{"max-energy-growth", required_argument, NULL, OPT_GROWTH},
 		{"via-pipes", no_argument, NULL, OPT_PIPES},
+		{"picard-tol", required_argument, NULL, OPT_PICARD_TOL},
+		{"picard-max", required_argument, NULL, OPT_PICARD_MAX},
+		{"picard-retries", required_argument, NULL, OPT_PICARD_RETRIES},
 		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 		{"hierarchy", required_argument, NULL, OPT_CONTACT},
 		{"method", required_argument, NULL, OPT_CONTACT},
@@ -553,6 +579,9 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_BROAD: o->broad = optarg; break;
 		case OPT_GROWTH: o->growth = optarg; break;
 		case OPT_PIPES: o->via_pipes = 1; break;
+		case OPT_PICARD_TOL: o->picard_tol = optarg; break;
+		case OPT_PICARD_MAX: o->picard_max = optarg; break;
+		case OPT_PICARD_RETRIES: o->picard_retries = optarg; break;
 		case OPT_NO_MERGE: o->contact.merge = 0; break;
 		case OPT_CONTACT:
 			if (mrdem_contact_opts_set(&o->contact, longopts[li].name, optarg))
@@ -587,6 +616,16 @@ static int parse_options(struct options *o, int argc, char **argv)
 		if (!bad && o->growth_v < 0)
 			bad = mrdem_error("--max-energy-growth must not be negative");
 	}
+	if (o->picard_tol)
+		bad |= mrdem_parse_positive("--picard-tol", o->picard_tol, &o->picard_tol_v);
+	if (o->picard_max) {
+		bad |= mrdem_parse_u64("--picard-max", o->picard_max, 1000000, &o->picard_max_v);
+		if (!bad && o->picard_max_v < 1)
+			bad = mrdem_error("--picard-max must be at least 1");
+	}
+	if (o->picard_retries)
+		bad |= mrdem_parse_u64("--picard-retries", o->picard_retries, 60,
+				       &o->picard_retries_v);
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
 	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)
@@ -616,11 +655,24 @@ static int apply_options(struct run *r, const struct options *o)
 		r->opts.step.scheme = o->scheme_v;
 	if (o->broad)
 		r->opts.broad = o->broad_v;
-	if (r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
-		mrdem_error("implicit Euler (multiscale Picard) is not implemented yet; use "
-			    "explicit-euler, symplectic-euler or velocity-verlet");
-		return o->scheme ? 2 : 1; /* from --scheme: a bad option value */
+	int implicit = r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER;
+	if (implicit && o->via_pipes) {
+		mrdem_error("--via-pipes: implicit-euler is not available through the tools yet "
+			    "(one Picard iteration per tool needs stream records that do not exist "
+			    "yet); run it in process, without --via-pipes");
+		return 2;
 	}
+	if (!implicit && (o->picard_tol || o->picard_max || o->picard_retries)) {
+		mrdem_error("--picard-tol, --picard-max and --picard-retries apply to implicit-euler "
+			    "only, and this run uses %s", mrdem_scheme_name(r->opts.step.scheme));
+		return 2;
+	}
+	if (o->picard_tol)
+		r->opts.picard.tol = o->picard_tol_v;
+	if (o->picard_max)
+		r->opts.picard.max_iter = (unsigned)o->picard_max_v;
+	if (o->picard_retries)
+		r->opts.picard.max_retries = (unsigned)o->picard_retries_v;
 	r->scene.setup.steps = r->steps;
 	r->scene.setup.output_every = r->every;
 	r->scene.setup.dt = r->opts.step.dt;

@@ -162,7 +162,13 @@ static int parse_options(struct job *j, int argc, char **argv)
 		switch (c) {
 		case 's':
 			j->opts.scheme = mrdem_scheme_parse(optarg);
-			if (j->opts.scheme < 0 || j->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+			if (j->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+				fprintf(stderr, "mrdem-step: implicit-euler is a non-explicit scheme: its "
+						"Picard iterations need the contact search inside the step; "
+						"run it with mrdem-run (in process)\n");
+				return 2;
+			}
+			if (j->opts.scheme < 0) {
 				fprintf(stderr, "mrdem-step: unknown or non-explicit scheme '%s' "
 						"(explicit-euler, symplectic-euler, velocity-verlet)\n",
 					optarg);

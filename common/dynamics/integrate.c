@@ -61,3 +61,64 @@ void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct m
 		break;
 	}
 }
+
+void mrdem_implicit_place(struct mrdem_particles *p, size_t i, const double x0[3],
+			  const double q0[4], const double v0[3], const double w0[3],
+			  const double dv[3], const double dw[3], double dt)
+{
+	double *x = &p->pos[3 * i], *q = &p->quat[4 * i], *v = &p->vel[3 * i];
+	double *w = &p->angvel[3 * i];
+	if (p->flags[i] & MRDEM_PARTICLE_FIXED) {
+		vec3_copy(v, v0);
+		vec3_copy(w, w0);
+	} else {
+		vec3_add(v, v0, dv);
+		vec3_add(w, w0, dw);
+	}
+	vec3_axpy(x, x0, dt, v);
+	memcpy(q, q0, 4 * sizeof *q);
+	mrdem_quat_advance(q, w, dt);
+}
+
+void mrdem_implicit_torque(double T0[3], const struct mrdem_body *b, const double x0[3],
+			   const double x[3], const double F[3], const double T[3],
+			   const double g[3])
+{
+	if (b->inv_mass == 0) {
+		vec3_set(T0, 0, 0, 0);
+		return;
+	}
+	double shift[3], fc[3], t[3];
+	vec3_sub(shift, x, x0);
+	vec3_axpy(fc, F, -b->mass, g);
+	vec3_cross(t, shift, fc);
+	vec3_add(T0, T, t);
+}
+
+void mrdem_implicit_update(double dv[3], double dw[3], const struct mrdem_body *b,
+			   const double q0[4], const double q[4], const double w0[3],
+			   const double F[3], const double T0[3], double dt)
+{
+	if (b->inv_mass == 0) {
+		vec3_set(dv, 0, 0, 0);
+		vec3_set(dw, 0, 0, 0);
+		return;
+	}
+	double L[3], w[3];
+	vec3_scale(dv, F, dt * b->inv_mass);
+	mrdem_body_angmom(L, b, q0, w0);
+	vec3_axpy(L, L, dt, T0);
+	mrdem_body_angvel(w, b, q, L);
+	vec3_sub(dw, w, w0);
+}
+
+void mrdem_implicit_finish(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+			   const double q0[4], const double w0[3], const double T0[3], double dt)
+{
+	if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+		return;
+	double L[3];
+	mrdem_body_angmom(L, b, q0, w0);
+	vec3_axpy(L, L, dt, T0);
+	mrdem_body_angvel(&p->angvel[3 * i], b, &p->quat[4 * i], L);
+}

@@ -37,4 +37,40 @@ void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrd
 void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
 			     const double F[3], const double T[3], int scheme, double dt);
 
+/* Implicit Euler (paper Alg. 3) per particle; the Picard loop that calls
+ * these lives in common/sim/picard.c, since it needs the contact search.
+ * The start of the step is x0, q0, v0, w0 (3, 4, 3, 3 values); the unknowns
+ * are the updates dv, dw of the velocities over the step.
+ *
+ * Place particle i where the guess dv, dw puts it after dt:
+ * v = v0 + dv, w = w0 + dw, x = x0 + dt v, q = exp(dt w / 2) q0. A fixed
+ * particle ignores the guess and moves with its prescribed v0, w0. */
+void mrdem_implicit_place(struct mrdem_particles *p, size_t i, const double x0[3],
+			  const double q0[4], const double v0[3], const double w0[3],
+			  const double dv[3], const double dw[3], double dt);
+
+/* The torque of the step about the start position x0: T, taken about the
+ * placed centre of mass x, plus (x - x0) x (F - m g) for the contact part
+ * of the force F (gravity acts at the centre of mass). With
+ * x_{n+1} = x_n + dt v_{n+1} the orbital angular momentum changes by
+ * x_n x dt F, so torques about x_n make a step conserve the total angular
+ * momentum exactly. Zero for a fixed particle. */
+void mrdem_implicit_torque(double T0[3], const struct mrdem_body *b, const double x0[3],
+			   const double x[3], const double F[3], const double T[3],
+			   const double g[3]);
+
+/* The update that force F and torque T0 (about x0), evaluated at the placed
+ * state q, ask for, as the explicit kick computes it: dv = dt F / m and
+ * dw = I_w(q)^-1 (I_w(q0) w0 + dt T0) - w0. Zero for a fixed particle. */
+void mrdem_implicit_update(double dv[3], double dw[3], const struct mrdem_body *b,
+			   const double q0[4], const double q[4], const double w0[3],
+			   const double F[3], const double T0[3], double dt);
+
+/* End of the step for free particle i after mrdem_implicit_place with the
+ * converged update: the angular velocity is recovered from the angular
+ * momentum I_w(q0) w0 + dt T0 at the final orientation, so torque-free
+ * bodies keep their angular momentum exactly, as in the explicit schemes. */
+void mrdem_implicit_finish(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+			   const double q0[4], const double w0[3], const double T0[3], double dt);
+
 #endif

@@ -34,14 +34,22 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 }
 
 static int check_opts(const struct mrdem_step_opts *o, const struct mrdem_setup *s,
-		      uint64_t step)
+		      uint64_t step, int implicit_ok)
 {
 	if (!mrdem_force_model_name(s->force_model))
 		return mrdem_error("step %llu: unknown force model %d", (unsigned long long)step,
 				   s->force_model);
 	const char *name = mrdem_scheme_name(o->scheme);
-	if (o->scheme != MRDEM_SCHEME_EXPLICIT_EULER && o->scheme != MRDEM_SCHEME_SYMPLECTIC_EULER &&
-	    o->scheme != MRDEM_SCHEME_VELOCITY_VERLET)
+	if (implicit_ok && o->scheme == MRDEM_SCHEME_IMPLICIT_EULER)
+		;
+	else if (o->scheme == MRDEM_SCHEME_IMPLICIT_EULER)
+		return mrdem_error("step %llu: scheme implicit-euler needs the contact search in "
+				   "every Picard iteration; run it with mrdem-run (in process), "
+				   "a single step of it is not available here",
+				   (unsigned long long)step);
+	else if (o->scheme != MRDEM_SCHEME_EXPLICIT_EULER &&
+		 o->scheme != MRDEM_SCHEME_SYMPLECTIC_EULER &&
+		 o->scheme != MRDEM_SCHEME_VELOCITY_VERLET)
 		return mrdem_error("step %llu: scheme %s is not an explicit scheme (explicit-euler, "
 				   "symplectic-euler or velocity-verlet)",
 				   (unsigned long long)step, name ? name : "(unknown)");
@@ -120,8 +128,8 @@ static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
 			   o->dt);
 }
 
-int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
-		       const struct mrdem_contacts *c, const struct mrdem_step_opts *o)
+int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
+			const struct mrdem_contacts *c, const struct mrdem_step_opts *o)
 {
 	struct mrdem_frame *fr = &s->frame;
 	struct mrdem_particles *p = &fr->p;
@@ -130,7 +138,7 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	st->dt = o->dt;
 	st->scheme = o->scheme;
 	st->contacts = c ? c->n : 0;
-	if (check_opts(o, &s->setup, fr->step))
+	if (check_opts(o, &s->setup, fr->step, 1))
 		return -1;
 	if (c && c->step != fr->step)
 		return mrdem_error("the contacts are for step %llu but the frame is at step %llu; "
@@ -157,16 +165,32 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	}
 	for (size_t i = 0; i < n; i++)
 		st->kinetic[i] = mrdem_energy_kinetic(s, &st->bodies, i);
+	return 0;
+}
 
+int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
+			 const struct mrdem_step_opts *o)
+{
+	if (guard(st, s, o))
+		return -1;
+	s->frame.step++;
+	s->frame.time += o->dt;
+	return 0;
+}
+
+int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
+		       const struct mrdem_contacts *c, const struct mrdem_step_opts *o)
+{
+	if (check_opts(o, &s->setup, s->frame.step, 0) || mrdem_stepper_begin(st, s, c, o))
+		return -1;
+	struct mrdem_particles *p = &s->frame.p;
+	const double *F = st->forces.force, *T = st->forces.torque;
+	const struct mrdem_body *b = st->bodies.b;
+	size_t n = p->n;
 #pragma omp parallel for schedule(static) if (n > 1024)
 	for (size_t i = 0; i < n; i++)
 		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt);
-
-	if (guard(st, s, o))
-		return -1;
-	fr->step++;
-	fr->time += o->dt;
-	return 0;
+	return mrdem_stepper_finish(st, s, o);
 }
 
 void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out)

@@ -21,7 +21,7 @@
 #include "common/scene/stats.h"
 
 struct mrdem_step_opts {
-	int scheme;               /* enum mrdem_scheme, explicit ones only */
+	int scheme;               /* enum mrdem_scheme (mrdem_stepper_step: explicit ones) */
 	double dt;                /* s */
 	/* Stop when the kinetic plus gravitational energy after a step exceeds
 	 * the total energy before it by more than this many times the kinetic
@@ -61,6 +61,17 @@ void mrdem_stepper_release(struct mrdem_stepper *st);
  * not be written. */
 int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 		       const struct mrdem_contacts *c, const struct mrdem_step_opts *o);
+
+/* The parts of a step around the advance, for schemes whose advance needs
+ * more than the contacts of the frame (implicit Euler, common/sim/picard.h):
+ * begin checks the options (implicit-euler accepted), computes the forces
+ * from c at the frame, closes pending Verlet half kicks and records the
+ * energies of the state (the step's account); finish runs the stability
+ * guard on the advanced frame and moves it on by one step of o->dt. */
+int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
+			const struct mrdem_contacts *c, const struct mrdem_step_opts *o);
+int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
+			 const struct mrdem_step_opts *o);
 
 /* The account of the last step as named statistics (names in docs/dynamics.md). */
 void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out);

@@ -39,7 +39,8 @@ void mrdem_contact_opts_default(struct mrdem_contact_opts *o)
 const char mrdem_contact_opts_usage[] =
 	"  --hierarchy H     flat (every triangle pair, Alg. 2), surrogate (trees,\n"
 	"                    Alg. 5) or auto (default: surrogate when every shape has\n"
-	"                    a tree, else flat)\n"
+	"                    a tree, else flat); multiscale (Alg. 6) is not\n"
+	"                    implemented yet\n"
 	"  --method M        comparison, iterative or hybrid (default hybrid)\n"
 	"  --iterations N    sweeps of the iterative kernel (default 4)\n"
 	"  --threshold C     the iterative kernel calls a pair in contact only when its\n"
@@ -51,6 +52,10 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 {
 	int v;
 	if (!strcmp(key, "hierarchy")) {
+		if (!strcmp(value, "multiscale"))
+			return mrdem_error("--hierarchy multiscale (multiscale Picard, paper Alg. 6) is "
+					   "not implemented yet; use flat or surrogate (with an "
+					   "explicit scheme it would not apply in any case)");
 		if ((v = mrdem_hierarchy_parse(value)) < 0)
 			return mrdem_error("--hierarchy: '%s' is not flat, surrogate or auto", value);
 		o->hierarchy = v;

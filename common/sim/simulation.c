@@ -18,6 +18,7 @@ void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *
 	mrdem_contact_opts_default(&o->contact);
 	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 	mrdem_step_opts_default(&o->step, s);
+	mrdem_picard_opts_default(&o->picard);
 	mrdem_tree_params_default(&o->tree);
 }
 
@@ -27,6 +28,7 @@ int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mr
 	sim->scene = s;
 	sim->opts = *o;
 	mrdem_stepper_init(&sim->stepper);
+	mrdem_picard_init(&sim->picard);
 	mrdem_pairs_init(&sim->pairs);
 	mrdem_contacts_init(&sim->contacts);
 	sim->broad = mrdem_broad_new();
@@ -46,6 +48,7 @@ void mrdem_sim_release(struct mrdem_sim *sim)
 	mrdem_broad_free(sim->broad);
 	mrdem_contact_finder_free(sim->finder);
 	mrdem_stepper_release(&sim->stepper);
+	mrdem_picard_release(&sim->picard);
 	mrdem_pairs_release(&sim->pairs);
 	mrdem_contacts_release(&sim->contacts);
 	memset(sim, 0, sizeof *sim);
@@ -67,12 +70,34 @@ int mrdem_sim_detect(struct mrdem_sim *sim)
 	return 0;
 }
 
+/* Energies and pending kicks at the frame, Picard iterations, guard. */
+static int implicit_step(struct mrdem_sim *sim)
+{
+	struct mrdem_stepper *st = &sim->stepper;
+	const struct mrdem_step_opts *o = &sim->opts.step;
+	struct mrdem_picard_search search = {
+		.broad = sim->broad,
+		.broad_method = sim->opts.broad,
+		.finder = sim->finder,
+		.contact = &sim->opts.contact,
+	};
+	if (mrdem_stepper_begin(st, sim->scene, &sim->contacts, o) ||
+	    mrdem_picard_advance(&sim->picard, &sim->opts.picard, &search, sim->scene,
+				 &st->bodies, &st->index, o->dt))
+		return -1;
+	return mrdem_stepper_finish(st, sim->scene, o);
+}
+
 int mrdem_sim_advance(struct mrdem_sim *sim)
 {
 	if (!sim->detected && mrdem_sim_detect(sim))
 		return -1;
 	double t0 = now();
-	int rc = mrdem_stepper_step(&sim->stepper, sim->scene, &sim->contacts, &sim->opts.step);
+	int rc;
+	if (sim->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
+		rc = implicit_step(sim);
+	else
+		rc = mrdem_stepper_step(&sim->stepper, sim->scene, &sim->contacts, &sim->opts.step);
 	sim->t_step = now() - t0;
 	sim->detected = 0;
 	return rc;
@@ -91,4 +116,6 @@ void mrdem_sim_step_stats(const struct mrdem_sim *sim, struct mrdem_stats *out)
 {
 	mrdem_stats_init(out, "mrdem-step", sim->stepper.step);
 	mrdem_stepper_stats(&sim->stepper, out);
+	if (sim->stepper.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
+		mrdem_picard_stats(&sim->picard.last, out);
 }

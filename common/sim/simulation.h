@@ -13,11 +13,13 @@
 #include "common/scene/contacts.h"
 #include "common/scene/pairs.h"
 #include "common/scene/stats.h"
+#include "common/sim/picard.h"
 
 struct mrdem_sim_opts {
 	int broad;                         /* enum mrdem_broad_method */
 	struct mrdem_contact_opts contact;
 	struct mrdem_step_opts step;
+	struct mrdem_picard_opts picard;   /* step.scheme implicit-euler */
 	struct mrdem_tree_params tree;     /* for shapes without a tree */
 };
 
@@ -31,6 +33,7 @@ struct mrdem_sim {
 	struct mrdem_broad *broad;
 	struct mrdem_contact_finder *finder;
 	struct mrdem_stepper stepper;
+	struct mrdem_picard picard;
 	/* results for the current frame */
 	struct mrdem_pairs pairs;
 	struct mrdem_broad_stats broad_stats;
@@ -48,13 +51,16 @@ void mrdem_sim_release(struct mrdem_sim *sim);
 /* Broad and narrow phase for the current frame. */
 int mrdem_sim_detect(struct mrdem_sim *sim);
 /* One step with the contacts of the current frame (detecting them first
- * if needed). On failure the message names step and particle; the frame
+ * if needed; with implicit-euler they give the energies of the frame and
+ * close pending Verlet half kicks, and the Picard iterations search their
+ * own, common/sim/picard.h). On failure the message names step and particle; the frame
  * must not be written afterwards. */
 int mrdem_sim_advance(struct mrdem_sim *sim);
 
 /* The stats records of the current frame's detection, as mrdem-pairs and
- * mrdem-contact write them, and of the last step, as mrdem-step writes it
- * (each initialised here; the caller releases). */
+ * mrdem-contact write them, and of the last step, as mrdem-step writes it,
+ * with the Picard counters of an implicit step (each initialised here; the
+ * caller releases). */
 void mrdem_sim_detection_stats(const struct mrdem_sim *sim, struct mrdem_stats *broad,
 				struct mrdem_stats *narrow);
 void mrdem_sim_step_stats(const struct mrdem_sim *sim, struct mrdem_stats *out);

@@ -1,0 +1,366 @@
+#include "common/sim/picard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dynamics/integrate.h"
+#include "common/geom/vec3.h"
+#include "common/util/error.h"
+
+/* Damping/acceleration of the iterates (paper Sec. 6.1), per particle and
+ * separately for the linear and the angular update. */
+#define WEIGHT_START 0.5
+#define WEIGHT_GROW 1.5
+#define WEIGHT_SHRINK 0.5
+#define WEIGHT_MIN 0.05
+/* Absolute floors of the force scale, so that near-zero forces (a contact
+ * at the edge of the halo, a particle in free flight) do not demand ever
+ * smaller relative changes: this fraction of the largest gross force on
+ * any particle, and the force that changes the particle's speed
+ * |v| + size |w| by this fraction within the step. */
+#define FLOOR_FRACTION 1e-3
+#define FLOOR_SPEED 1e-2
+/* Particles named in a failure message. */
+#define NAMED_MAX 8
+
+void mrdem_picard_opts_default(struct mrdem_picard_opts *o)
+{
+	o->tol = MRDEM_PICARD_DEFAULT_TOL;
+	o->max_iter = MRDEM_PICARD_DEFAULT_MAX;
+	o->max_retries = MRDEM_PICARD_DEFAULT_RETRIES;
+}
+
+void mrdem_picard_init(struct mrdem_picard *pc)
+{
+	memset(pc, 0, sizeof *pc);
+	mrdem_forces_init(&pc->forces);
+	mrdem_pairs_init(&pc->pairs);
+	mrdem_contacts_init(&pc->contacts);
+}
+
+void mrdem_picard_release(struct mrdem_picard *pc)
+{
+	double *arrays[] = { pc->x0, pc->q0, pc->v0, pc->w0, pc->guess, pc->fresh, pc->inc,
+			     pc->weight, pc->torque0, pc->gross, pc->gross_prev,
+			     pc->size, pc->resid };
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+		free(arrays[k]);
+	mrdem_forces_release(&pc->forces);
+	mrdem_pairs_release(&pc->pairs);
+	mrdem_contacts_release(&pc->contacts);
+	mrdem_picard_init(pc);
+}
+
+static void reserve(struct mrdem_picard *pc, size_t n)
+{
+	if (n <= pc->cap)
+		return;
+	struct { double **a; size_t per; } arrays[] = {
+		{&pc->x0, 3}, {&pc->q0, 4}, {&pc->v0, 3}, {&pc->w0, 3}, {&pc->guess, 6},
+		{&pc->fresh, 6}, {&pc->inc, 6}, {&pc->weight, 2}, {&pc->torque0, 3}, {&pc->gross, 1}, {&pc->gross_prev, 1}, {&pc->size, 1},
+		{&pc->resid, 1},
+	};
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+		*arrays[k].a = mrdem_xrealloc(*arrays[k].a, n * arrays[k].per * sizeof(double));
+	pc->cap = n;
+}
+
+static void save_start(struct mrdem_picard *pc, const struct mrdem_particles *p)
+{
+	size_t n = p->n;
+	memcpy(pc->x0, p->pos, 3 * n * sizeof(double));
+	memcpy(pc->q0, p->quat, 4 * n * sizeof(double));
+	memcpy(pc->v0, p->vel, 3 * n * sizeof(double));
+	memcpy(pc->w0, p->angvel, 3 * n * sizeof(double));
+}
+
+static void restore_start(const struct mrdem_picard *pc, struct mrdem_particles *p)
+{
+	size_t n = p->n;
+	memcpy(p->pos, pc->x0, 3 * n * sizeof(double));
+	memcpy(p->quat, pc->q0, 4 * n * sizeof(double));
+	memcpy(p->vel, pc->v0, 3 * n * sizeof(double));
+	memcpy(p->angvel, pc->w0, 3 * n * sizeof(double));
+}
+
+/* Every particle at the end of a step of dt with updates u (6 per particle). */
+static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const double *u, double dt)
+{
+	size_t n = p->n;
+#pragma omp parallel for schedule(static) if (n > 1024)
+	for (size_t i = 0; i < n; i++)
+		mrdem_implicit_place(p, i, &pc->x0[3 * i], &pc->q0[4 * i], &pc->v0[3 * i],
+				     &pc->w0[3 * i], &u[6 * i], &u[6 * i + 3], dt);
+}
+
+static uint64_t total_comparisons(const struct mrdem_contact_counts *c, uint64_t *iterative,
+				  uint64_t *fallbacks)
+{
+	struct mrdem_narrow_counts all = c->search.real;
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		mrdem_narrow_counts_add(&all, &c->search.round[k]);
+	*iterative += all.iterative;
+	*fallbacks += all.fallbacks;
+	return all.comparisons;
+}
+
+/* Contacts and forces at the placed state; fresh updates from them. */
+static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_search *search,
+		    struct mrdem_scene *s, const struct mrdem_bodies *b,
+		    const struct mrdem_id_index *ix, double dt, unsigned iter)
+{
+	if (mrdem_broad_phase(search->broad, s, search->broad_method, &pc->pairs,
+			      &pc->broad_stats) ||
+	    mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact, &pc->contacts,
+				&pc->counts) ||
+	    mrdem_forces_compute(&pc->forces, s, b, ix, &pc->contacts))
+		return -1;
+	struct mrdem_picard_counts *c = &pc->last;
+	uint64_t cmp = total_comparisons(&pc->counts, &c->iterative, &c->fallbacks);
+	c->comparisons += cmp;
+	if (iter < MRDEM_PICARD_ITER_COUNTERS)
+		c->comparisons_iter[iter] += cmp;
+	c->iterations++;
+	c->contacts = pc->contacts.n;
+
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = p->n;
+	const double *F = pc->forces.force, *T = pc->forces.torque;
+	const double *g = s->setup.gravity;
+#pragma omp parallel for schedule(static) if (n > 1024)
+	for (size_t i = 0; i < n; i++) {
+		mrdem_implicit_torque(&pc->torque0[3 * i], &b->b[i], &pc->x0[3 * i], &p->pos[3 * i],
+				      &F[3 * i], &T[3 * i], g);
+		mrdem_implicit_update(&pc->fresh[6 * i], &pc->fresh[6 * i + 3], &b->b[i],
+				      &pc->q0[4 * i], &p->quat[4 * i], &pc->w0[3 * i], &F[3 * i],
+				      &pc->torque0[3 * i], dt);
+	}
+
+	/* Gross force per particle, summed in contact order like the forces. */
+	double weight = vec3_norm(g);
+	for (size_t i = 0; i < n; i++)
+		pc->gross[i] = b->b[i].mass * weight;
+	const struct mrdem_forces *f = &pc->forces;
+	for (size_t k = 0; k < pc->contacts.n; k++) {
+		double m = vec3_norm(&f->cf[3 * k]);
+		pc->gross[f->ia[k]] += m;
+		if (f->ib[k] != MRDEM_NO_INDEX)
+			pc->gross[f->ib[k]] += m;
+	}
+	return 0;
+}
+
+/* Fixed-point residual per free particle as a change of force and torque:
+ * the iterate was built from the (averaged) force m dv / dt and angular
+ * impulse, the state it placed yields the fresh ones, and their difference
+ * m (fresh - guess) / dt, I_w (fresh - guess)_w / dt is measured against
+ * the forces acting on the particle. Returns the largest. */
+static double residual(struct mrdem_picard *pc, const struct mrdem_particles *p,
+		       const struct mrdem_bodies *b, double dt)
+{
+	size_t n = p->n;
+	double gmax = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b->b[i].inv_mass > 0)
+			gmax = fmax(gmax, fmax(pc->gross[i], pc->gross_prev[i]));
+	double worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct mrdem_body *bi = &b->b[i];
+		pc->resid[i] = 0;
+		if (!(bi->inv_mass > 0))
+			continue;
+		const double *u = &pc->guess[6 * i], *f = &pc->fresh[6 * i];
+		double dv[3], dw[3], dT[3];
+		vec3_sub(dv, f, u);
+		vec3_sub(dw, f + 3, u + 3);
+		mrdem_body_angmom(dT, bi, &p->quat[4 * i], dw);
+		double df = bi->mass * vec3_norm(dv) / dt, dt_ = vec3_norm(dT) / dt;
+		double fbar = bi->mass * vec3_norm(u) / dt;
+		double speed = vec3_norm(&pc->v0[3 * i]) + pc->size[i] * vec3_norm(&pc->w0[3 * i]);
+		double floor = fmax(FLOOR_FRACTION * gmax, FLOOR_SPEED * bi->mass * speed / dt);
+		double scale = fmax(fmax(pc->gross[i], pc->gross_prev[i]), fmax(fbar, floor));
+		double tscale = scale * pc->size[i];
+		double rf = df == 0 ? 0 : df / scale, rt = dt_ == 0 ? 0 : dt_ / tscale;
+		pc->resid[i] = fmax(rf, rt);
+		worst = fmax(worst, pc->resid[i]);
+	}
+	return worst;
+}
+
+/* Next guess: per particle and part (linear, angular) move from the guess
+ * towards the fresh update by the weight, which grows while successive
+ * increments point the same way and shrinks when they turn back. */
+static void next_guess(struct mrdem_picard *pc, size_t n, int first)
+{
+#pragma omp parallel for schedule(static) if (n > 1024)
+	for (size_t i = 0; i < n; i++)
+		for (int part = 0; part < 2; part++) {
+			double *u = &pc->guess[6 * i + 3 * part];
+			const double *f = &pc->fresh[6 * i + 3 * part];
+			double *prev = &pc->inc[6 * i + 3 * part];
+			double *a = &pc->weight[2 * i + part];
+			double d[3];
+			vec3_sub(d, f, u);
+			if (first) {
+				/* Nothing to average with yet: take the first update whole. */
+				vec3_copy(u, f);
+				*a = WEIGHT_START;
+			} else {
+				double agree = vec3_dot(d, prev);
+				if (agree > 0)
+					*a = fmin(1.0, *a * WEIGHT_GROW);
+				else if (agree < 0)
+					*a = fmax(WEIGHT_MIN, *a * WEIGHT_SHRINK);
+				vec3_axpy(u, u, *a, d);
+			}
+			vec3_copy(prev, d);
+		}
+}
+
+enum outcome { CONVERGED, CAPPED, STALLED, FAILED };
+
+/* One attempt at a (sub-)step of dt from the frame's state. */
+static enum outcome attempt(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+			    const struct mrdem_picard_search *search, struct mrdem_scene *s,
+			    const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt)
+{
+	struct mrdem_particles *p = &s->frame.p;
+	size_t n = p->n;
+	save_start(pc, p);
+	memset(pc->guess, 0, 6 * n * sizeof(double));
+	memset(pc->gross_prev, 0, n * sizeof(double));
+	double best = INFINITY;
+	unsigned since_best = 0;
+	for (unsigned k = 0; k < o->max_iter; k++) {
+		place(pc, p, pc->guess, dt);
+		if (evaluate(pc, search, s, b, ix, dt, k))
+			return FAILED;
+		double r = residual(pc, p, b, dt);
+		pc->last.residual = r;
+		if (r <= o->tol) {
+			place(pc, p, pc->fresh, dt);
+			for (size_t i = 0; i < n; i++)
+				mrdem_implicit_finish(p, i, &b->b[i], &pc->q0[4 * i], &pc->w0[3 * i],
+						      &pc->torque0[3 * i], dt);
+			return CONVERGED;
+		}
+		if (r < best)
+			best = r, since_best = 0;
+		else if (++since_best >= MRDEM_PICARD_STALL)
+			return STALLED;
+		memcpy(pc->gross_prev, pc->gross, n * sizeof(double));
+		next_guess(pc, n, k == 0);
+	}
+	return CAPPED;
+}
+
+static const char *why(enum outcome r, const struct mrdem_picard_opts *o, char *buf, size_t len)
+{
+	if (r == STALLED)
+		snprintf(buf, len, "the residual stopped decreasing for %d iterations (diverging)",
+			 MRDEM_PICARD_STALL);
+	else
+		snprintf(buf, len, "no convergence within %u iterations (--picard-max)", o->max_iter);
+	return buf;
+}
+
+/* Failure message: the step, the attempt's time step and the particles
+ * whose force or torque still changed by more than the tolerance. */
+static int report_failure(const struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+			  const struct mrdem_scene *s, enum outcome r, double dt, double t)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	char list[NAMED_MAX * 24 + 32] = "", reason[96];
+	size_t named = 0, over = 0, worst = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (pc->resid[i] > pc->resid[worst])
+			worst = i;
+		if (!(pc->resid[i] > o->tol))
+			continue;
+		if (named < NAMED_MAX) {
+			size_t len = strlen(list);
+			snprintf(list + len, sizeof list - len, "%s%llu", named ? ", " : "",
+				 (unsigned long long)p->id[i]);
+			named++;
+		}
+		over++;
+	}
+	if (over > named) {
+		size_t len = strlen(list);
+		snprintf(list + len, sizeof list - len, " and %zu more", over - named);
+	}
+	return mrdem_error("step %llu (t = %.9g s): the implicit Euler's Picard iterations did not "
+			   "converge: %s at dt = %g s after %u halving(s) of the time step "
+			   "(--picard-retries); particle(s) %s not converged (largest relative "
+			   "force/torque change %.3g at particle %llu, tolerance %g); reduce the "
+			   "time step",
+			   (unsigned long long)s->frame.step, t, why(r, o, reason, sizeof reason), dt,
+			   o->max_retries, list, pc->resid[worst], (unsigned long long)p->id[worst],
+			   o->tol);
+}
+
+/* A sub-step of dt starting at time t (offset within the step), halved
+ * into two on failure while the depth allows. */
+static int substep(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+		   const struct mrdem_picard_search *search, struct mrdem_scene *s,
+		   const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt,
+		   double t, unsigned depth)
+{
+	enum outcome r = attempt(pc, o, search, s, b, ix, dt);
+	if (r == CONVERGED) {
+		pc->last.substeps++;
+		return 0;
+	}
+	if (r == FAILED)
+		return -1;
+	if (depth >= o->max_retries)
+		return report_failure(pc, o, s, r, dt, t);
+	char reason[96];
+	restore_start(pc, &s->frame.p);
+	mrdem_warning("step %llu (t = %.9g s): Picard iterations at dt = %g s: %s (largest "
+		      "relative change %.3g); retrying as two steps of %g s",
+		      (unsigned long long)s->frame.step, t, dt, why(r, o, reason, sizeof reason),
+		      pc->last.residual, dt / 2);
+	pc->last.retries++;
+	return substep(pc, o, search, s, b, ix, dt / 2, t, depth + 1) ||
+	       substep(pc, o, search, s, b, ix, dt / 2, t + dt / 2, depth + 1) ? -1 : 0;
+}
+
+int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+			 const struct mrdem_picard_search *search, struct mrdem_scene *s,
+			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt)
+{
+	if (!(o->tol > 0) || !isfinite(o->tol))
+		return mrdem_error("Picard tolerance %g is not positive", o->tol);
+	if (o->max_iter < 1)
+		return mrdem_error("the Picard iteration cap must be at least 1");
+	struct mrdem_particles *p = &s->frame.p;
+	size_t n = p->n;
+	reserve(pc, n);
+	memset(&pc->last, 0, sizeof pc->last);
+	for (size_t i = 0; i < n; i++) {
+		const struct mrdem_body *bi = &b->b[i];
+		pc->size[i] = bi->inv_mass > 0 ?
+			sqrt((bi->inertia[0] + bi->inertia[4] + bi->inertia[8]) * bi->inv_mass) : 0;
+	}
+	return substep(pc, o, search, s, b, ix, dt, s->frame.time, 0);
+}
+
+void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats *out)
+{
+	mrdem_stats_add(out, "picard_iterations", (double)c->iterations);
+	mrdem_stats_add(out, "picard_comparisons", (double)c->comparisons);
+	for (int k = 0; k < MRDEM_PICARD_ITER_COUNTERS; k++) {
+		char name[48];
+		snprintf(name, sizeof name, "picard_comparisons_iteration_%d", k + 1);
+		mrdem_stats_add(out, name, (double)c->comparisons_iter[k]);
+	}
+	mrdem_stats_add(out, "picard_iterative", (double)c->iterative);
+	mrdem_stats_add(out, "picard_fallbacks", (double)c->fallbacks);
+	mrdem_stats_add(out, "picard_contacts", (double)c->contacts);
+	mrdem_stats_add(out, "picard_residual", c->residual);
+	mrdem_stats_add(out, "picard_retries", (double)c->retries);
+	mrdem_stats_add(out, "picard_substeps", (double)c->substeps);
+}

@@ -1,0 +1,103 @@
+/* Implicit Euler by Picard iterations (paper Alg. 3, Sec. 5.2, Sec. 6.1).
+ *
+ * Per step the unknowns are the velocity updates (dv, dw) of every free
+ * particle over the step. Iteration k places every particle at
+ * x_n + dt (v_n + dv_k) (orientation from w_n + dw_k), runs the contact
+ * search there (broad phase, then the flat or the surrogate search as a
+ * black box: same contacts, so the same iterates, Corollary 5.5), computes
+ * forces and torques, and forms the fresh update dt F / m (and its angular
+ * analogue). The next guess is a per-particle weighted average of the
+ * fresh update and the current guess, the weight growing while successive
+ * increments agree and shrinking while they oscillate. The step converges
+ * when, for every particle, the force and torque computed at the guess
+ * differ from those the guess was built from (its update times m / dt) by
+ * less than a relative tolerance; it then ends at the fresh update of the
+ * last iteration. A step that hits the iteration cap or stops making
+ * progress is retried as two steps of half the time step, recursively up
+ * to a limit. Formulas, weights and defaults: docs/dynamics.md. */
+#ifndef MRDEM_SIM_PICARD_H
+#define MRDEM_SIM_PICARD_H
+
+#include <stdint.h>
+
+#include "common/broad/broad.h"
+#include "common/dynamics/forces.h"
+#include "common/dynamics/rigid_body.h"
+#include "common/narrow/particle_contacts.h"
+#include "common/scene/contacts.h"
+#include "common/scene/id_index.h"
+#include "common/scene/pairs.h"
+#include "common/scene/scene.h"
+#include "common/scene/stats.h"
+
+#define MRDEM_PICARD_DEFAULT_TOL 0.01
+#define MRDEM_PICARD_DEFAULT_MAX 50
+#define MRDEM_PICARD_DEFAULT_RETRIES 4
+/* Iterations without a new smallest residual after which a step counts as
+ * diverging. */
+#define MRDEM_PICARD_STALL 10
+/* Iterations whose triangle comparisons are also counted one by one. */
+#define MRDEM_PICARD_ITER_COUNTERS 4
+
+struct mrdem_picard_opts {
+	double tol;          /* relative force and torque change for convergence */
+	unsigned max_iter;   /* iterations per attempt, at least 1 */
+	unsigned max_retries;/* halvings of the time step after a failed attempt */
+};
+void mrdem_picard_opts_default(struct mrdem_picard_opts *o);
+
+/* Account of one step, summed over its attempts and sub-steps. */
+struct mrdem_picard_counts {
+	uint64_t iterations;
+	uint64_t comparisons;   /* triangle comparisons of every search round and real triangles */
+	uint64_t comparisons_iter[MRDEM_PICARD_ITER_COUNTERS]; /* ... in iteration 1, 2, ... */
+	uint64_t iterative, fallbacks;
+	uint64_t retries;       /* attempts that failed and were halved */
+	uint64_t substeps;      /* converged sub-steps that make up the step */
+	uint64_t contacts;      /* contacts of the last iteration */
+	double residual;        /* largest relative change in the last iteration */
+};
+
+/* The contact search of the run, used at every iterate. */
+struct mrdem_picard_search {
+	struct mrdem_broad *broad;
+	int broad_method;
+	struct mrdem_contact_finder *finder;
+	const struct mrdem_contact_opts *contact;
+};
+
+struct mrdem_picard {
+	size_t cap;
+	double *x0, *q0, *v0, *w0;   /* start of the (sub-)step */
+	double *guess;               /* 6 per particle: dv, dw of the current iterate */
+	double *fresh;               /* 6 per particle: the update the last forces ask for */
+	double *inc;                 /* 6 per particle: the previous increment fresh - guess */
+	double *weight;              /* 2 per particle: linear, angular */
+	double *torque0;             /* 3 per particle: torque about x0 (mrdem_implicit_torque) */
+	double *gross, *gross_prev;  /* per particle: weight plus sum of |contact force| */
+	double *size;                /* per particle: sqrt(trace I_b / m), the torque arm */
+	double *resid;               /* per particle: relative change of the last iteration */
+	struct mrdem_forces forces;
+	struct mrdem_pairs pairs;
+	struct mrdem_broad_stats broad_stats;
+	struct mrdem_contacts contacts;
+	struct mrdem_contact_counts counts;
+	struct mrdem_picard_counts last;
+};
+
+void mrdem_picard_init(struct mrdem_picard *pc);
+void mrdem_picard_release(struct mrdem_picard *pc);
+
+/* Advance the particles of s->frame by dt (frame step and time are left to
+ * the caller, mrdem_stepper_finish), with bodies b and index ix of the
+ * frame. Each retry is reported on standard error. Returns 0, or -1 with a
+ * message naming the step and the particles that did not converge; the
+ * frame then holds an unconverged state and must not be written. */
+int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+			 const struct mrdem_picard_search *search, struct mrdem_scene *s,
+			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt);
+
+/* The account of the last step as named statistics (docs/dynamics.md). */
+void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats *out);
+
+#endif

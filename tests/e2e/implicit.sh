@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Implicit Euler (Picard iterations, docs/dynamics.md) through mrdem-run:
+# flat and surrogate search give the same bits and iteration counts
+# (Corollary 5.5), momentum through head-on and oblique collisions, the
+# stability against explicit Euler, and the halving retry and its failure.
+. "$(dirname "$0")/../lib/test-lib.sh"
+
+# frames.py FILE: every frame's state and the Picard counters of every step
+# as JSON text, for exact comparison.
+cat >frames.py <<'PY'
+import json, subprocess, sys
+d = json.loads(subprocess.run(["mrdem-info", "--json", "--full", sys.argv[1]],
+                              capture_output=True, text=True, check=True).stdout)
+out = []
+for r in d["records"]:
+    if r["type"] == "frame":
+        out.append({k: r[k] for k in r if k not in ("index", "offset", "length")})
+    elif r["type"] == "stats" and r.get("source") == "mrdem-step":
+        v = r["values"]
+        out.append({k: v[k] for k in v if k == "picard_iterations" or k == "picard_retries"})
+print(json.dumps(out, sort_keys=True))
+PY
+
+# momentum.py FILE: largest change of the total linear and angular momentum
+# over the frames (mrdem-stats, from the frames themselves), relative to
+# sum m |v| at the start (times 1 m, the radius, for angular momentum).
+cat >momentum.py <<'PY'
+import csv, math, subprocess, sys
+rows = list(csv.DictReader(subprocess.run(["mrdem-stats", sys.argv[1]], capture_output=True,
+                                          text=True, check=True).stdout.splitlines()))
+def vec(r, name): return [float(r[name + "_" + c]) for c in "xyz"]
+def dev(name):
+    v0 = vec(rows[0], name)
+    return max(math.sqrt(sum((a - b) ** 2 for a, b in zip(vec(r, name), v0))) for r in rows) / ref
+ref = float(sys.argv[2])
+print("%.3g %.3g %d" % (dev("momentum"), dev("angular_momentum"), len(rows)))
+PY
+
+# A small random scene: spheres and boxes of two shapes dropped together on
+# an analytic plane next to a fixed box obstacle.
+python3 - >rand.yaml <<'PY'
+import random
+r = random.Random(5)
+print("shapes:\n  ball: {sphere: {triangles: 80, radius: 0.5}}\n  brick: {box: {size: [0.8, 0.5, 0.4]}}")
+print("  wall: {box: {size: [3, 0.4, 1]}}")
+print("particles:\n  - {shape: wall, position: [0, 1.1, 0.5], fixed: true}")
+for i in range(5):
+    x, y, z = r.uniform(-1.2, 1.2), r.uniform(-0.3, 0.3), 0.6 + 1.1 * i
+    shape = "ball" if i % 2 == 0 else "brick"
+    print("  - {shape: %s, position: [%.3f, %.3f, %.3f], velocity: [%.2f, %.2f, 0], "
+          "angular_velocity: [%.2f, 0, %.2f]}" % (shape, x, y, z, r.uniform(-1, 1),
+          r.uniform(0, 1), r.uniform(-3, 3), r.uniform(-3, 3)))
+print("planes:\n  - {point: [0, 0, 0], normal: [0, 0.05, 1]}")
+print("gravity: [0, 0, -9.81]\ncontact: {epsilon: 0.02, stiffness: 1000}")
+print("time: {dt: 1.0e-3, steps: 200, scheme: implicit-euler}\noutput: {every: 4}")
+PY
+
+expect_success "Corollary 5.5: flat and surrogate implicit runs agree bit for bit, iterations too" '
+	mrdem-run rand.yaml --hierarchy flat -o flat.mrd 2>flat.err &&
+	mrdem-run rand.yaml --hierarchy surrogate -o surr.mrd 2>surr.err &&
+	python3 frames.py flat.mrd >flat.json && python3 frames.py surr.mrd >surr.json &&
+	cmp flat.json surr.json && grep -q picard_iterations flat.json &&
+	grep "Picard:" flat.err surr.err &&
+	n=$(python3 -c "import json; d=json.load(open(\"flat.json\")); print(sum(1 for r in d if r.get(\"picard_iterations\", 0) > 2))") &&
+	echo "# steps with more than 2 Picard iterations among the written ones: $n" && [ "$n" -gt 0 ]'
+
+expect_success "the implicit run does not depend on the number of threads" '
+	OMP_NUM_THREADS=1 mrdem-run -q rand.yaml --steps 80 -o t1.mrd &&
+	OMP_NUM_THREADS=2 mrdem-run -q rand.yaml --steps 80 -o t2.mrd &&
+	python3 frames.py t1.mrd >t1.json && python3 frames.py t2.mrd >t2.json && cmp t1.json t2.json'
+
+cat >headon.yaml <<'Y'
+shapes:
+  ball: {sphere: {triangles: 80, radius: 1.0}}
+particles:
+  - {shape: ball, position: [-1.05, 0, 0], velocity: [1.0, 0, 0]}
+  - {shape: ball, position: [1.05, 0, 0], velocity: [-0.5, 0, 0], density: 2}
+gravity: [0, 0, 0]
+contact: {epsilon: 0.01, stiffness: 1000}
+time: {dt: 1.0e-3, steps: 120, scheme: implicit-euler}
+output: {every: 5}
+Y
+# oblique: offset sideways, spring-dashpot with friction, spinning
+cat >oblique.yaml <<'Y'
+shapes:
+  ball: {sphere: {triangles: 80, radius: 1.0}}
+particles:
+  - {shape: ball, position: [-1.05, 0, 0], velocity: [1.0, 0, 0.1]}
+  - {shape: ball, position: [1.05, 0.6, 0], velocity: [-0.5, 0, 0], angular_velocity: [0, 0, 2], density: 2}
+gravity: [0, 0, 0]
+contact: {epsilon: 0.01, model: spring-dashpot, stiffness: 20000, damping: 20, friction: 0.4}
+time: {dt: 1.0e-3, steps: 150, scheme: implicit-euler}
+output: {every: 5}
+Y
+
+# sum m |v| is about 7.4 kg m/s in both (80-triangle spheres of radius 1,
+# volume 3.7 m^3); 7 keeps the test on the strict side.
+for s in headon oblique; do
+expect_success "$s collision: momentum and angular momentum conserved to 1e-6" '
+	mrdem-run '$s'.yaml -o '$s'.mrd 2>err && cat err &&
+	read dp dl n <<<"$(python3 momentum.py '$s'.mrd 7)" && echo "# $dp $dl over $n frames" &&
+	python3 -c "import sys; sys.exit(not ($dp < 1e-6 and $dl < 1e-6))" &&
+	c=$(mrdem-stats '$s'.mrd | python3 -c "import csv,sys; print(max(float(r[\"picard_contacts\"] or 0) for r in csv.DictReader(sys.stdin)))") &&
+	echo "# most contacts in a final Picard iteration: $c" && python3 -c "import sys; sys.exit(not $c > 0)"'
+done
+
+# Stiff: the spring model at Ks = 20000; explicit Euler gains energy in the
+# contact until the guard stops it at dt = 4 ms.
+sed 's/stiffness: 1000}/stiffness: 20000}/; s/steps: 120/steps: 40/' headon.yaml >stiff.yaml
+expect_success "stability: explicit Euler blows up where implicit Euler is stable, also at 4x dt" '
+	mrdem-run stiff.yaml --scheme explicit-euler --dt 4e-3 -o ex.mrd 2>ex.err; rc=$?
+	assert_eq $rc 1 "explicit exit status" && assert_grep "energy grew" ex.err &&
+	mrdem-run stiff.yaml --dt 4e-3 -o im1.mrd 2>im1.err &&
+	mrdem-run stiff.yaml --dt 16e-3 --steps 10 -o im4.mrd 2>im4.err &&
+	cat im1.err im4.err &&
+	for f in im1 im4; do
+		python3 -c "
+import csv, subprocess
+r = list(csv.DictReader(subprocess.run([\"mrdem-stats\", \"$f.mrd\"], capture_output=True, text=True, check=True).stdout.splitlines()))
+e0, e1 = float(r[0][\"kinetic\"]), float(r[-1][\"kinetic\"])
+print(\"# $f: kinetic %.4g -> %.4g J, speeds after\" % (e0, e1), r[-1][\"momentum_x\"])
+assert e1 <= e0 and all(float(x[\"max_overlap\"] or 0) < 1 for x in r)" || exit 1
+	done'
+
+expect_success "a capped step is retried with half the time step, each retry reported" '
+	mrdem-run stiff.yaml --dt 16e-3 --steps 10 --every 1 --picard-max 6 -o retry.mrd 2>retry.err &&
+	cat retry.err && assert_grep "retrying as two steps of 0.008 s" retry.err &&
+	r=$(mrdem-stats retry.mrd | python3 -c "import csv,sys; print(sum(float(r[\"picard_retries\"] or 0) for r in csv.DictReader(sys.stdin)))") &&
+	python3 -c "import sys; sys.exit(not $r > 0)"'
+
+expect_success "without retries the run stops naming the step and particles; no unconverged frame" '
+	mrdem-run stiff.yaml --dt 16e-3 --steps 10 --every 1 --picard-max 4 --picard-retries 0 -o fail.mrd 2>fail.err; rc=$?
+	cat fail.err && assert_eq $rc 1 "exit status" &&
+	assert_grep "step [0-9]* (t = .*did not converge.*particle(s) [0-9]" fail.err &&
+	step=$(sed -n "s/.*error: step \([0-9]*\) (t = .*did not converge.*/\1/p" fail.err) &&
+	last=$(python3 -c "
+import json, subprocess
+d = json.loads(subprocess.run([\"mrdem-info\", \"--json\", \"--full\", \"fail.mrd\"], capture_output=True, text=True, check=True).stdout)
+print(max(r[\"step\"] for r in d[\"records\"] if r[\"type\"] == \"frame\"))") &&
+	assert_eq "$last" "$step" "last frame written is the start of the failed step"'
+
+done_testing
