@@ -23,6 +23,9 @@ static const char usage[] =
 	"  --json    print one JSON document instead of text\n"
 	"  --full    with --json: dump every record completely (vertices, triangles,\n"
 	"            particle states, tree nodes, pairs, contacts)\n"
+	"  --follow  follow a stream that is still being written (a running\n"
+	"            mrdem-run -o FILE): describe records as they arrive until its\n"
+	"            end record, like tail -f\n"
 	"  --frame N   describe frame N (from 0) alone: through the frame index of a\n"
 	"            file written by an mrdem tool (no decompression of what comes\n"
 	"            before it), else by reading up to it; with --json as a document\n"
@@ -39,7 +42,7 @@ struct info {
 	const char *path, *out; /* the input; --upgrade's output */
 	const char *frame;      /* --frame as given, frame_n its value */
 	uint64_t frame_n;
-	int json, full, upgrade, help;
+	int json, full, upgrade, follow, help;
 	/* state */
 	struct mrdem_json j;
 	const char *src;
@@ -582,7 +585,7 @@ static int show_frame(struct info *in, const char *path, uint64_t want)
 static int describe_stream(struct info *in, const char *path)
 {
 	struct mrdem_reader r;
-	if (mrdem_reader_open(&r, path, 0))
+	if (mrdem_reader_open(&r, path, in->follow ? MRDEM_READ_FOLLOW : 0))
 		return -1;
 	in->src = r.name;
 	if (in->json) {
@@ -594,11 +597,14 @@ static int describe_stream(struct info *in, const char *path)
 	}
 	struct mrdem_record rec;
 	int rc;
-	while ((rc = mrdem_reader_next(&r, &rec)) == 1)
+	while ((rc = mrdem_reader_next(&r, &rec)) == 1) {
 		if (describe(in, &rec)) {
 			rc = -1;
 			break;
 		}
+		if (in->follow)
+			fflush(stdout); /* each record as it arrives */
+	}
 	if (in->json) {
 		mrdem_json_end_array(&in->j);
 		mrdem_json_key(&in->j, "counts");
@@ -634,6 +640,7 @@ static int parse_options(struct info *in, int argc, char **argv)
 		{"json", no_argument, NULL, 'j'},
 		{"full", no_argument, NULL, 'f'},
 		{"upgrade", no_argument, NULL, 'u'},
+		{"follow", no_argument, NULL, 'w'},
 		{"frame", required_argument, NULL, 'F'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -644,6 +651,7 @@ static int parse_options(struct info *in, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u': in->upgrade = 1; break;
+		case 'w': in->follow = 1; break;
 		case 'F': in->frame = optarg; break;
 		case 'o': in->out = optarg; break;
 		case 'j': in->json = 1; break;
@@ -663,6 +671,11 @@ static int parse_options(struct info *in, int argc, char **argv)
 	in->path = optind < argc ? argv[optind] : "-";
 	if (in->upgrade != (in->out != NULL)) {
 		fputs("mrdem-info: --upgrade and -o go together (try 'mrdem-info --help')\n", stderr);
+		return 2;
+	}
+	if (in->follow && (in->upgrade || in->frame)) {
+		fputs("mrdem-info: --follow takes no --upgrade or --frame (try 'mrdem-info --help')\n",
+		      stderr);
 		return 2;
 	}
 	if (in->upgrade && (in->frame || in->json)) {

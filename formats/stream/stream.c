@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/util/error.h"
@@ -81,9 +82,16 @@ static int fill(struct mrdem_reader *r)
 	memmove(r->in, r->z.next_in, r->z.avail_in);
 	r->z.next_in = r->in;
 	ssize_t k;
-	do
+	for (;;) {
 		k = read(r->fd, r->in + r->z.avail_in, IN_CAP - r->z.avail_in);
-	while (k < 0 && errno == EINTR);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k != 0 || !(r->flags & MRDEM_READ_FOLLOW))
+			break;
+		/* Following a file that is still being written: poll. */
+		struct timespec pause = {0, 200 * 1000 * 1000};
+		nanosleep(&pause, NULL);
+	}
 	if (k < 0) {
 		r->failed = 1;
 		return mrdem_error("%s: read error: %s", r->name, strerror(errno));
@@ -98,9 +106,13 @@ static int fill(struct mrdem_reader *r)
  * ends (0), or something else follows (-1, with a message). */
 static int next_member(struct mrdem_reader *r)
 {
+	/* A member ends with its stream's end record: nothing to wait for. */
+	unsigned flags = r->flags;
+	r->flags &= ~(unsigned)MRDEM_READ_FOLLOW;
 	while (r->z.avail_in < 2)
 		if (fill(r) <= 0)
 			break;
+	r->flags = flags;
 	if (r->failed)
 		return -1;
 	if (r->z.avail_in == 0)
@@ -385,6 +397,8 @@ int mrdem_reader_next(struct mrdem_reader *r, struct mrdem_record *rec)
 	unsigned char head[RECORD_HEAD_LEN], tail[RECORD_TAIL_LEN];
 	if (r->failed || r->fd < 0)
 		return r->incomplete ? 0 : -1;
+	if (r->ended && (r->flags & MRDEM_READ_FOLLOW))
+		return 0; /* the followed stream is complete */
 	for (;;) {
 		size_t got = read_bytes(r, head, sizeof head);
 		if (r->failed)

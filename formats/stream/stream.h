@@ -54,6 +54,9 @@ enum {
 	/* Accept version 1 streams (mrdem-info --upgrade); frames then need
 	 * mrdem_decode_frame_v1. */
 	MRDEM_READ_V1 = 2,
+	/* At the end of the input wait for more (a run still being written,
+	 * like tail -f) until the stream's end record arrives, then stop. */
+	MRDEM_READ_FOLLOW = 4,
 };
 
 struct mrdem_reader {

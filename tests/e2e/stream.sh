@@ -87,6 +87,14 @@ expect_success "tests/golden/gen.py reproduces the committed golden files byte f
 	for f in "$G"/*.mrd; do cmp "$f" "regen/${f##*/}" || exit 1; done &&
 	assert_eq "$(ls regen | wc -l)" "$(ls "$G"/*.mrd | wc -l)" "file count"'
 
+expect_success "--follow describes a run while it is written, to its end record" '
+	(sleep 0.5; mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 2000 --every 200 -o live.mrd) &
+	for i in $(seq 50); do [ -e live.mrd ] && break; sleep 0.1; done
+	timeout 120 mrdem-info --follow live.mrd >live.txt; rc=$?; wait
+	assert_eq $rc 0 "exit status" && assert_grep "end of stream 1" live.txt &&
+	assert_eq "$(grep -c "^record .*: frame" live.txt)" 11 frames'
+expect_failure "--follow with --frame is a usage error" 'mrdem-info --follow --frame 1 x.mrd'
+
 expect_failure "bad option is rejected" 'mrdem-info --frobnicate'
 expect_success "--help prints usage" 'mrdem-info --help | grep -q "usage: mrdem-info"'
 expect_success "missing file gives a clear error and exit 1" '
