@@ -534,6 +534,25 @@ struct instances {
 	int dbl;
 };
 
+
+/* Close the points of a piece of n points and give each its own vertex
+ * cell, so the Surface and Points representations show them. */
+static int write_vertex_cells(struct vtk_out *o, const char *in, size_t n)
+{
+	fputs("      </Points>\n      <Verts>\n", o->f);
+	array_begin(o, in, "Int64", "connectivity", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i64(o, (int64_t)k);
+	array_end(o, in);
+	array_begin(o, in, "Int64", "offsets", 1, n, 0);
+	for (size_t k = 1; k <= n; k++)
+		put_i64(o, (int64_t)k);
+	array_end(o, in);
+	fputs("      </Verts>\n", o->f);
+	write_tail(o);
+	return 0;
+}
+
 static int write_instances(struct vtk_out *o, const void *ctx)
 {
 	const struct instances *x = ctx;
@@ -584,18 +603,7 @@ static int write_instances(struct vtk_out *o, const void *ctx)
 	for (size_t i = 0; i < 3 * n; i++)
 		put_real(o, x->dbl, p->pos[i]);
 	array_end(o, in);
-	fputs("      </Points>\n      <Verts>\n", o->f);
-	array_begin(o, in, "Int64", "connectivity", 1, n, 0);
-	for (size_t k = 0; k < n; k++)
-		put_i64(o, (int64_t)k);
-	array_end(o, in);
-	array_begin(o, in, "Int64", "offsets", 1, n, 0);
-	for (size_t k = 1; k <= n; k++)
-		put_i64(o, (int64_t)k);
-	array_end(o, in);
-	fputs("      </Verts>\n", o->f);
-	write_tail(o);
-	return 0;
+	return write_vertex_cells(o, in, n);
 }
 
 /* Contacts per particle: every contact point counts once for a and once
@@ -726,18 +734,7 @@ static int write_contacts(struct vtk_out *o, const void *ctx)
 		for (int a = 0; a < 3; a++)
 			put_f64(o, c->c[k].x[a]);
 	array_end(o, in);
-	fputs("      </Points>\n      <Verts>\n", o->f);
-	array_begin(o, in, "Int64", "connectivity", 1, n, 0);
-	for (size_t k = 0; k < n; k++)
-		put_i64(o, (int64_t)k);
-	array_end(o, in);
-	array_begin(o, in, "Int64", "offsets", 1, n, 0);
-	for (size_t k = 1; k <= n; k++)
-		put_i64(o, (int64_t)k);
-	array_end(o, in);
-	fputs("      </Verts>\n", o->f);
-	write_tail(o);
-	return 0;
+	return write_vertex_cells(o, in, n);
 }
 
 int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, double time,
