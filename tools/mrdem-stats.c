@@ -15,6 +15,7 @@
 
 static const char usage[] =
 	"usage: mrdem-stats [--markdown] [-o FILE] [INPUT]\n"
+	"       mrdem-stats --follow [--markdown] FILE\n"
 	"\n"
 	"Tabulate a frame/statistics stream (INPUT, or standard input), one row per\n"
 	"step in ascending order. From frames: time, kinetic energy (translational,\n"
@@ -27,6 +28,11 @@ static const char usage[] =
 	"  -m, --markdown    Markdown table (6 significant digits) instead of CSV\n"
 	"                    (round-trip precision)\n"
 	"  -o, --output F    output file (default: standard output)\n"
+	"      --follow      follow a run that is still being written (mrdem-run -o\n"
+	"                    FILE), like tail -f: print each row once it is complete\n"
+	"                    (when the frame after its step's frame arrives), to\n"
+	"                    standard output, until the stream's end record; columns\n"
+	"                    are those known when the header is printed\n"
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
@@ -241,31 +247,40 @@ static void print_header_cell(FILE *f, const struct table *t, size_t c)
 		fputs(col->name, f);
 }
 
-static void print_table(FILE *f, const struct table *t, int markdown)
+static void print_header(FILE *f, const struct table *t, size_t ncols, int markdown)
 {
 	const char *sep = markdown ? " | " : ",";
 	fputs(markdown ? "| step" : "step", f);
-	for (size_t c = 0; c < t->ncols; c++) {
+	for (size_t c = 0; c < ncols; c++) {
 		fputs(sep, f);
 		print_header_cell(f, t, c);
 	}
 	fputs(markdown ? " |\n" : "\n", f);
 	if (markdown) {
 		fputs("|---:", f);
-		for (size_t c = 0; c < t->ncols; c++)
+		for (size_t c = 0; c < ncols; c++)
 			fputs("|---:", f);
 		fputs("|\n", f);
 	}
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct row *r = &t->rows[i];
-		fprintf(f, markdown ? "| %llu" : "%llu", (unsigned long long)r->step);
-		for (size_t c = 0; c < t->ncols; c++) {
-			fputs(sep, f);
-			if (row_has(r, c))
-				fprintf(f, markdown ? "%.6g" : "%.17g", r->value[c]);
-		}
-		fputs(markdown ? " |\n" : "\n", f);
+}
+
+static void print_row(FILE *f, const struct row *r, size_t ncols, int markdown)
+{
+	const char *sep = markdown ? " | " : ",";
+	fprintf(f, markdown ? "| %llu" : "%llu", (unsigned long long)r->step);
+	for (size_t c = 0; c < ncols; c++) {
+		fputs(sep, f);
+		if (row_has(r, c))
+			fprintf(f, markdown ? "%.6g" : "%.17g", r->value[c]);
 	}
+	fputs(markdown ? " |\n" : "\n", f);
+}
+
+static void print_table(FILE *f, const struct table *t, int markdown)
+{
+	print_header(f, t, t->ncols, markdown);
+	for (size_t i = 0; i < t->nrows; i++)
+		print_row(f, &t->rows[i], t->ncols, markdown);
 }
 
 /* Print the table all-or-nothing to path ("-": standard output). */
@@ -281,13 +296,52 @@ static int write_table(const char *path, const struct table *t, int markdown)
 struct job {
 	struct mrdem_bodies bodies;
 	struct table t;
+	/* --follow: rows are printed once complete, under the columns known
+	 * when the header was printed */
+	int follow, markdown, header_done;
+	size_t ncols_printed;
+	uint64_t frames, prev_step, done_below; /* rows below done_below printed */
 };
+
+/* --follow: print the rows with steps in [j->done_below, below), in order. */
+static void print_rows_below(struct job *j, uint64_t below)
+{
+	struct table *t = &j->t;
+	size_t n = 0;
+	struct row **todo = mrdem_xmalloc_array(t->nrows ? t->nrows : 1, sizeof *todo);
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].step >= j->done_below && t->rows[i].step < below)
+			todo[n++] = &t->rows[i];
+	for (size_t a = 1; a < n; a++) /* insertion sort: few rows at a time */
+		for (size_t b = a; b > 0 && todo[b - 1]->step > todo[b]->step; b--) {
+			struct row *x = todo[b];
+			todo[b] = todo[b - 1];
+			todo[b - 1] = x;
+		}
+	if (n && !j->header_done) {
+		j->header_done = 1;
+		j->ncols_printed = t->ncols;
+		print_header(stdout, t, t->ncols, j->markdown);
+	}
+	for (size_t i = 0; i < n; i++)
+		print_row(stdout, todo[i], j->ncols_printed, j->markdown);
+	free(todo);
+	if (below > j->done_below)
+		j->done_below = below;
+	fflush(stdout);
+}
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
 	struct job *j = f->ctx;
 	switch (rec->type) {
-	case MRDEM_REC_FRAME: return absorb_frame(&j->t, &f->scene, &j->bodies, f->src, rec);
+	case MRDEM_REC_FRAME:
+		/* A row is complete when the frame after its step's frame has
+		 * arrived: the step's own stats come after the next frame. */
+		if (j->follow && j->frames++ > 0 && f->scene.frame.step > j->prev_step)
+			print_rows_below(j, j->prev_step);
+		j->prev_step = f->scene.frame.step;
+		return absorb_frame(&j->t, &f->scene, &j->bodies, f->src, rec);
 	case MRDEM_REC_CONTACTS: return absorb_contacts(&j->t, rec, f->src);
 	default: return absorb_stats(&j->t, rec, f->src);
 	}
@@ -297,16 +351,18 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"markdown", no_argument, NULL, 'm'},
+		{"follow", no_argument, NULL, 'w'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	mrdem_set_progname(argv[0]);
-	int markdown = 0, c;
+	int markdown = 0, follow = 0, c;
 	const char *out = "-";
 	while ((c = getopt_long(argc, argv, "mo:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': markdown = 1; break;
+		case 'w': follow = 1; break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs("try 'mrdem-stats --help'\n", stderr); return 2;
@@ -317,8 +373,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *in = optind < argc ? argv[optind] : "-";
+	if (follow && strcmp(out, "-")) {
+		fputs("mrdem-stats: --follow writes to standard output (try 'mrdem-stats --help')\n",
+		      stderr);
+		return 2;
+	}
 
-	struct job j = {.t = {.ncols = NFIXED}};
+	struct job j = {.t = {.ncols = NFIXED}, .follow = follow, .markdown = markdown};
 	mrdem_bodies_init(&j.bodies);
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-stats");
@@ -326,7 +387,19 @@ int main(int argc, char **argv)
 		  MRDEM_TYPE_BIT(MRDEM_REC_STATS);
 	f.on_record = take;
 	f.ctx = &j;
+	if (follow)
+		f.read_flags = MRDEM_READ_FOLLOW;
 	int rc = mrdem_filter_run(&f, in, NULL, argc, argv);
+	if (follow) {
+		print_rows_below(&j, UINT64_MAX);
+		if (j.t.ncols > j.ncols_printed && j.header_done)
+			mrdem_warning("%s: %zu column(s) appeared after the header and were left out",
+				      in, j.t.ncols - j.ncols_printed);
+		mrdem_bodies_release(&j.bodies);
+		mrdem_filter_release(&f);
+		table_release(&j.t);
+		return rc == 0 ? 0 : 1;
+	}
 	/* Damaged input (a run still being written): tabulate what is complete. */
 	if ((rc == 0 || f.damaged) && j.t.nrows == 0) {
 		mrdem_error("%s: no frame, contacts or stats record (nothing to tabulate)", in);

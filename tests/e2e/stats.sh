@@ -99,6 +99,19 @@ expect_success "truncated input (a run still being written): the complete frames
 	mrdem-stats -o t.csv "$G/bad-truncated-record.mrd" 2>err.txt; rc=$?
 	assert_eq $rc 1 "exit status" && assert_grep "truncated" err.txt &&
 	assert_eq "$(wc -l <t.csv)" 2 "header and the one complete frame"'
+expect_success "--follow tabulates a run while it is written: the rows of the finished table" '
+	(sleep 0.5; mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 2000 --every 200 -o live.mrd) &
+	for i in $(seq 50); do [ -e live.mrd ] && break; sleep 0.1; done
+	timeout 120 mrdem-stats --follow live.mrd >live.csv 2>live.err; rc=$?; wait
+	assert_eq $rc 0 "exit status" && mrdem-stats live.mrd >final.csv &&
+	python3 - <<PY
+import csv
+live, final = list(csv.DictReader(open("live.csv"))), list(csv.DictReader(open("final.csv")))
+assert len(live) == len(final) == 11, (len(live), len(final))
+for a, b in zip(live, final):
+    assert all(a[k] == b[k] for k in a), (a, b)
+PY'
+expect_failure "--follow writes to standard output only" 'mrdem-stats --follow -o x.csv "$G/good-scene.mrd"'
 expect_failure "nothing to tabulate" 'mrdem-stats "$G/good-mesh.mrd"'
 expect_success "--help prints usage" 'mrdem-stats --help | grep -q "usage: mrdem-stats"'
 expect_failure "two inputs" 'mrdem-stats "$G/good-scene.mrd" "$G/good-scene.mrd"'
