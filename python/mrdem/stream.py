@@ -3,6 +3,7 @@ streams, critical/ancillary records, end records) and the payload layouts
 of every record type this package knows."""
 
 import gzip
+import io
 import os
 import struct
 import time
@@ -211,7 +212,10 @@ class _Source:
     members one after another (or plain content), read as it arrives."""
 
     def __init__(self, path, follow, poll):
-        self.f = open(path, "rb")
+        if isinstance(path, (bytes, bytearray)):  # stream content in memory
+            self.f, path = io.BytesIO(path), "<bytes>"
+        else:
+            self.f = open(path, "rb")
         self.path, self.follow, self.poll = path, follow, poll
         self.buf, self.z, self.gzip, self.eof = b"", None, None, False
 
@@ -256,8 +260,8 @@ class _Source:
 
 
 def records(path, follow=False, poll=0.5):
-    """Yield (type, flags, payload, version) of every record, end records
-    included; follow=True waits for more data until the end record of the
+    """Yield (type, flags, payload, version) of every record of path (a
+    file name, or the stream's bytes), end records included; follow=True waits for more data until the end record of the
     stream arrives (a run still being written), and stops there."""
     src = _Source(path, follow, poll)
     index, offset, version, ended = 0, 0, None, True

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Independent reader and writer of the mrdem stream, format version 2
-(docs/stream-format.md), used by the tests to check the C tools against the
-document and to build inputs for them. Usage: mrdem_stream.py FILE  ->
+"""Writer of hand-made mrdem streams, format version 2 (docs/stream-format.md),
+for the tests' inputs; reading goes through the project's Python package
+(python/mrdem), so the tests exercise it. Usage: mrdem_stream.py FILE  ->
 prints one line per record: TYPE LENGTH, and exits 1 on any framing or
 checksum problem.
 
@@ -9,7 +9,10 @@ Frames are handled in the fixed column order of this build (id, shape,
 flags, position, orientation, velocity, angular_velocity, density,
 epsilon): with_columns() adds the column table a version 2 frame carries,
 records() strips it again."""
-import gzip, struct, sys, zlib
+import gzip, os, struct, sys, zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import mrdem  # noqa: E402  (the project's reader: python/mrdem)
 
 MAGIC = b"\x89MRDEM\r\n"
 HEADER = MAGIC + struct.pack("<II", 2, 0)
@@ -74,11 +77,10 @@ def _walk(data):
 
 
 def records(data, everything=False):
-    """(type, payload) of each record; frames in the fixed column order.
-    Meta, index and end records are left out unless everything is set."""
-    if data[:2] == b"\x1f\x8b":
-        data = gzip.decompress(data)
-    for rtype, payload in _walk(data):
+    """(type, payload) of each record, read by the project's Python package
+    (python/mrdem); frames in the fixed column order. Meta, index and end
+    records are left out unless everything is set."""
+    for rtype, _flags, payload, _version in mrdem.records(bytes(data)):
         if rtype in (META, INDEX, END) and not everything:
             continue
         if rtype == 4:
