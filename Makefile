@@ -124,12 +124,13 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/lib/libmrdem.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/mrdem $(DESTDIR)$(PREFIX)/share/doc/mrdem
 
-# Optional packages for comparison benchmarks (FCL); the core needs only
-# pkg-config, libyaml-dev and zlib1g-dev.
+# Optional packages for comparison benchmarks (FCL) and the pipelines' plots
+# (gnuplot); the core needs only pkg-config, libyaml-dev and zlib1g-dev.
 deps:
 	apt-get update -qq
 	apt-get install -y -qq pkg-config libyaml-dev zlib1g-dev
 	apt-get install -y -qq libfcl-dev || echo "libfcl-dev not available: FCL comparisons skipped"
+	apt-get install -y -qq gnuplot-nox || echo "gnuplot-nox not available: pipelines write CSV, no plots"
 
 clean:
 	rm -rf build build-asan bin
