@@ -428,7 +428,8 @@ unknown:
 /* The call's times and work into f->log. Parallel stages: the threads'
  * wall seconds summed and divided by the threads of the loop (the mean
  * thread), so that they add up to at most the loop's wall time. */
-static void account(struct mrdem_contact_finder *f, int threads, size_t contacts, double collate_s)
+static void account(struct mrdem_contact_finder *f, int threads, size_t contacts, double collate_s,
+		    double wall)
 {
 	struct mrdem_stage_log *l = &f->log;
 	struct mrdem_narrow_counts all = {0};
@@ -451,6 +452,8 @@ static void account(struct mrdem_contact_finder *f, int threads, size_t contacts
 	l->seconds[MRDEM_STAGE_KERNELS] += per * (all.kernel_s - all.fallback_s + plane);
 	l->seconds[MRDEM_STAGE_FALLBACK] += per * all.fallback_s;
 	l->seconds[MRDEM_STAGE_MERGE] += per * points + collate_s;
+	l->seconds[MRDEM_STAGE_PARALLEL] += wall - per * (search + plane + points) - collate_s;
+	l->calls[MRDEM_STAGE_PARALLEL]++;
 	l->calls[MRDEM_STAGE_SEARCH] += particle_pairs;
 	l->calls[MRDEM_STAGE_KERNELS] += all.kernel_calls + plane_pairs;
 	l->calls[MRDEM_STAGE_FALLBACK] += all.fallback_blocks;
@@ -487,6 +490,7 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 				return mrdem_error("shape %u '%s' has no surrogate tree (run mrdem-tree "
 						   "first, or use the flat hierarchy)",
 						   i, s->shapes[i].name);
+	double t_start = mrdem_clock();
 	prepare_soups(f, s);
 	struct job *jobs = NULL;
 	size_t njobs = 0;
@@ -526,7 +530,8 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 		for (size_t k = 0; k < f->per_pair[i].n; k++)
 			*mrdem_contacts_push(out) = f->per_pair[i].c[k];
 	free(jobs);
-	account(f, team, out->n, mrdem_clock() - t0);
+	double t1 = mrdem_clock();
+	account(f, team, out->n, t1 - t0, t1 - t_start);
 	if (cnt) {
 		memset(cnt, 0, sizeof *cnt);
 		for (int t = 0; t < f->nworkers; t++) {

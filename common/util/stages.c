@@ -1,7 +1,7 @@
 #include "common/util/stages.h"
 
 static const char *const names[MRDEM_STAGES] = {
-	"broad", "search", "kernels", "fallback", "merge", "forces", "integrate", "output", "picard",
+	"broad", "search", "kernels", "fallback", "merge", "parallel", "forces", "integrate", "output", "picard",
 };
 
 const char *mrdem_stage_name(int stage)

@@ -15,6 +15,8 @@ enum mrdem_stage {
 	MRDEM_STAGE_KERNELS,   /* triangle kernels, plane tests (parallel) */
 	MRDEM_STAGE_FALLBACK,  /* comparison kernel on unconverged pairs (parallel) */
 	MRDEM_STAGE_MERGE,     /* contact points from hits, merging, collation */
+	MRDEM_STAGE_PARALLEL,  /* the rest of the narrow phase's wall time: job
+				* list, thread start and join, load imbalance */
 	MRDEM_STAGE_FORCES,    /* contact forces and torques */
 	MRDEM_STAGE_INTEGRATE, /* half kicks, energies, advance, guard */
 	MRDEM_STAGE_OUTPUT,    /* encoding and writing records (the driver) */
@@ -31,7 +33,7 @@ struct mrdem_stage_log {
 	uint64_t picard_iterations;
 };
 
-/* "broad", "search", "kernels", "fallback", "merge", "forces",
+/* "broad", "search", "kernels", "fallback", "merge", "parallel", "forces",
  * "integrate", "output", "picard" (stats name time_<name>). */
 const char *mrdem_stage_name(int stage);
 void mrdem_stage_log_add(struct mrdem_stage_log *dst, const struct mrdem_stage_log *src);
