@@ -397,7 +397,8 @@ static void compact_log(const struct run *r)
 			continue;
 		if (k == MRDEM_STAGE_PARALLEL)
 			fputs("\n   ", stderr);
-		fprintf(stderr, " %s %.2g (%.0f%%)", k == MRDEM_STAGE_PICARD ? "Picard loop" :
+		fprintf(stderr, "%s %s %.2g (%.0f%%)", k == MRDEM_STAGE_BROAD ||
+			k == MRDEM_STAGE_PARALLEL ? "" : ",", k == MRDEM_STAGE_PICARD ? "Picard loop" :
 			mrdem_stage_name(k), 1e3 * r->log.seconds[k] / n, 100 * r->log.seconds[k] / total);
 	}
 	fputs("\n", stderr);
