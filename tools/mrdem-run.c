@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "common/sim/simulation.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
+#include "common/util/stages.h"
 #include "formats/stream/records.h"
 #include "formats/foreign/scene_yaml.h"
 #include "formats/stream/filter.h"
@@ -59,7 +61,11 @@ static const char usage_tail[] =
 	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
 	"                    through real pipes (same results, bit for bit; explicit\n"
 	"                    schemes only)\n"
-	"  -q, --quiet       no progress bar and no summary\n"
+	"  --log-view        at the end, a per-stage performance log on standard error\n"
+	"                    (calls, time, share of the step, work counters and rates;\n"
+	"                    docs/driver.md), and a stats record of stage times per\n"
+	"                    written frame (not with --via-pipes)\n"
+	"  -q, --quiet       no progress bar and no summary (--log-view still prints)\n"
 	"  -h, --help        show this help\n"
 	"\n"
 	"The hierarchy defaults to surrogate here: shapes without a tree get one\n"
@@ -75,7 +81,7 @@ struct run {
 	struct mrdem_writer w;
 	const char *out;
 	uint64_t steps, every;
-	int via_pipes, quiet, progress;
+	int via_pipes, quiet, progress, log_view;
 	/* --via-pipes */
 	char bindir[PATH_MAX];
 	char tmpdir[PATH_MAX];
@@ -87,6 +93,10 @@ struct run {
 	uint64_t sum_picard_iterations, sum_picard_comparisons, sum_picard_retries;
 	double sum_detect; /* broad + narrow phase wall time, s */
 	uint64_t frames_written;
+	/* stages of the whole run, with the output stage of this driver; the
+	 * loop's wall time; output seconds of the step under way */
+	struct mrdem_stage_log log;
+	double t_loop, out_step;
 };
 
 static double now(void)
@@ -370,6 +380,97 @@ static void progress(struct run *r, uint64_t done)
 	fflush(stderr);
 }
 
+/* Stages shown; the Picard loop encloses broad phase, narrow phase and
+ * forces of its iterations, so it is shown apart and not summed. */
+static int stage_shown(const struct run *r, int k)
+{
+	return k != MRDEM_STAGE_PICARD || r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER;
+}
+
+/* Two lines of the summary: ms per step and share of each stage. */
+static void compact_log(const struct run *r)
+{
+	double n = r->nsteps ? (double)r->nsteps : 1, total = r->t_loop > 0 ? r->t_loop : 1;
+	fputs("  stages, ms per step (share):", stderr);
+	for (int k = 0; k < MRDEM_STAGES; k++) {
+		if (!stage_shown(r, k))
+			continue;
+		if (k == MRDEM_STAGE_PARALLEL)
+			fputs("\n   ", stderr);
+		fprintf(stderr, "%s %s %.2g (%.0f%%)", k == MRDEM_STAGE_BROAD ||
+			k == MRDEM_STAGE_PARALLEL ? "" : ",", k == MRDEM_STAGE_PICARD ? "Picard loop" :
+			mrdem_stage_name(k), 1e3 * r->log.seconds[k] / n, 100 * r->log.seconds[k] / total);
+	}
+	fputs("\n", stderr);
+}
+
+/* PETSc -log_view in spirit: per stage calls, time, time per step and
+ * share of the run loop; then the work counters with their rates. */
+static void log_view(const struct run *r)
+{
+	const struct mrdem_stage_log *l = &r->log;
+	double n = r->nsteps ? (double)r->nsteps : 1, total = r->t_loop > 0 ? r->t_loop : 1e-300;
+	int implicit = r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER;
+	fprintf(stderr,
+		"---- mrdem-run performance log (--log-view) ----\n"
+		"%llu steps, %.6g s in the run loop (%.4g ms per step), %d OpenMP thread(s), %s\n"
+		"Times are wall-clock seconds (CLOCK_MONOTONIC). search, kernels, fallback and\n"
+		"merge run per pair on the threads in parallel: each is the threads' seconds\n"
+		"summed and divided by the threads of the loop (the mean thread); 'parallel' is\n"
+		"the rest of the narrow phase's wall time (thread start and join, load\n"
+		"imbalance, job list). Share: of the run loop's wall time; the stages and\n"
+		"'other' add up to it. Calls: broad phase runs; pairs searched; kernel batches\n"
+		"(and plane pairs); fallback blocks; pairs' contact points; narrow phases;\n"
+		"force evaluations; steps; output steps.\n\n",
+		(unsigned long long)r->nsteps, r->t_loop, 1e3 * r->t_loop / n, omp_get_max_threads(),
+		mrdem_scheme_name(r->opts.step.scheme));
+	fprintf(stderr, "%-12s %12s %12s %12s %8s\n", "Stage", "Calls", "Time (s)", "ms/step",
+		"Share");
+	double sum = 0;
+	for (int k = 0; k < MRDEM_STAGES; k++) {
+		if (k == MRDEM_STAGE_PICARD)
+			continue;
+		sum += l->seconds[k];
+		fprintf(stderr, "%-12s %12llu %12.6f %12.4f %7.1f%%\n", mrdem_stage_name(k),
+			(unsigned long long)l->calls[k], l->seconds[k], 1e3 * l->seconds[k] / n,
+			100 * l->seconds[k] / total);
+	}
+	double other = r->t_loop - sum;
+	fprintf(stderr, "%-12s %12s %12.6f %12.4f %7.1f%%\n", "other", "", other, 1e3 * other / n,
+		100 * other / total);
+	fprintf(stderr, "%-12s %12s %12.6f %12.4f %7.1f%%\n", "total", "", r->t_loop,
+		1e3 * r->t_loop / n, 100.0);
+	if (implicit) {
+		const int k = MRDEM_STAGE_PICARD;
+		fprintf(stderr, "%-12s %12llu %12.6f %12.4f %7.1f%%  (encloses the broad phase, narrow "
+			"phase and forces of its iterations)\n", mrdem_stage_name(k),
+			(unsigned long long)l->calls[k], l->seconds[k], 1e3 * l->seconds[k] / n,
+			100 * l->seconds[k] / total);
+	}
+	double narrow = l->seconds[MRDEM_STAGE_SEARCH] + l->seconds[MRDEM_STAGE_KERNELS] +
+			l->seconds[MRDEM_STAGE_FALLBACK] + l->seconds[MRDEM_STAGE_MERGE] +
+			l->seconds[MRDEM_STAGE_PARALLEL];
+	double kernels = l->seconds[MRDEM_STAGE_KERNELS] + l->seconds[MRDEM_STAGE_FALLBACK];
+	struct { const char *name; uint64_t v; double per_s; const char *of; } c[] = {
+		{"pairs", l->pairs, narrow, "narrow phase"},
+		{"comparisons", l->comparisons, kernels, "kernels + fallback"},
+		{"hits", l->hits, narrow, "narrow phase"},
+		{"contacts", l->contacts, narrow, "narrow phase"},
+		{"picard_iter", l->picard_iterations, l->seconds[MRDEM_STAGE_PICARD], "Picard loop"},
+	};
+	fprintf(stderr, "\n%-12s %14s %14s %14s  %s\n", "Counter", "Total", "Per step", "Rate (/s)",
+		"per second of");
+	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+		if (k == 4 && !implicit)
+			continue;
+		fprintf(stderr, "%-12s %14llu %14.6g %14.4g  %s\n", c[k].name,
+			(unsigned long long)c[k].v, (double)c[k].v / n,
+			c[k].per_s > 0 ? (double)c[k].v / c[k].per_s : 0.0, c[k].of);
+	}
+	fputs("Counters cover every contact search: each frame's (also the last) and, with\n"
+	      "implicit-euler, every Picard iteration's.\n", stderr);
+}
+
 static void summary(struct run *r)
 {
 	double wall = now() - r->t0;
@@ -392,9 +493,11 @@ static void summary(struct run *r)
 			r->sum_picard_comparisons / n,
 			(double)r->sum_picard_comparisons / (double)r->sum_picard_iterations,
 			(unsigned long long)r->sum_picard_retries);
-	if (!r->via_pipes)
+	if (!r->via_pipes) {
 		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
 			1e3 * r->sum_detect / n);
+		compact_log(r);
+	}
 	if (r->have_energy) {
 		double drift = r->e_last - r->e_first;
 		fprintf(stderr, "  energy: %.9g J at the first step, %.9g J at the last (drift %.3g J, "
@@ -405,9 +508,20 @@ static void summary(struct run *r)
 
 /* ---- the run */
 
+/* Output stage: t0 from mrdem_clock() when the writing began. */
+static void output_done(struct run *r, double t0)
+{
+	double t = mrdem_clock() - t0;
+	r->out_step += t;
+	r->log.seconds[MRDEM_STAGE_OUTPUT] += t;
+}
+
 static int write_frame(struct run *r)
 {
-	if (mrdem_write_frame(&r->w, &r->scene.frame))
+	double t0 = mrdem_clock();
+	int rc = mrdem_write_frame(&r->w, &r->scene.frame);
+	output_done(r, t0);
+	if (rc)
 		return -1;
 	r->frames_written++;
 	return 0;
@@ -435,14 +549,44 @@ static int write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w)
 	return rc;
 }
 
+/* --log-view: the stage times of this frame's detection and the step from
+ * it (none after the last frame), with the output so far, as a stats record. */
+static int write_log_stats(struct run *r, double t_iter)
+{
+	struct mrdem_stats st;
+	struct mrdem_stage_log l = r->sim.log;
+	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
+	mrdem_stats_init(&st, "mrdem-run", r->sim.log.calls[MRDEM_STAGE_INTEGRATE] ?
+			 r->sim.stepper.step : r->scene.frame.step);
+	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
+	mrdem_stats_add(&st, "time_step", mrdem_clock() - t_iter);
+	int rc = mrdem_write_stats(&r->w, &st);
+	mrdem_stats_release(&st);
+	return rc;
+}
+
+/* The run's account of one detection (and step): stages and counters. */
+static void log_step(struct run *r)
+{
+	mrdem_stage_log_add(&r->log, &r->sim.log);
+}
+
 static int simulate(struct run *r)
 {
 	struct mrdem_writer *w = &r->w;
-	if (mrdem_scene_write(w, &r->scene))
+	double t0 = mrdem_clock();
+	int rc = mrdem_scene_write(w, &r->scene);
+	output_done(r, t0);
+	r->log.calls[MRDEM_STAGE_OUTPUT]++;
+	if (rc)
 		return -1;
 	r->frames_written = 1;
 	for (uint64_t i = 0;; i++) {
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
+		double t_iter = mrdem_clock();
+		r->out_step = 0;
+		if (output && !r->via_pipes)
+			r->log.calls[MRDEM_STAGE_OUTPUT]++;
 		if (output && i > 0 && write_frame(r))
 			return -1;
 		if (stop_signal) {
@@ -454,10 +598,20 @@ static int simulate(struct run *r)
 		}
 		if (r->via_pipes ? pipe_detect(r, output) : mrdem_sim_detect(&r->sim))
 			return -1;
-		if (output && !r->via_pipes && write_detection(&r->sim, w))
+		t0 = mrdem_clock();
+		rc = output && !r->via_pipes && write_detection(&r->sim, w);
+		output_done(r, t0);
+		if (rc)
 			return -1;
-		if (i == r->steps)
-			return mrdem_writer_flush(w);
+		if (i == r->steps) {
+			t0 = mrdem_clock();
+			if (!r->via_pipes)
+				log_step(r);
+			rc = r->log_view && write_log_stats(r, t_iter);
+			rc = rc || mrdem_writer_flush(w);
+			output_done(r, t0);
+			return rc ? -1 : 0;
+		}
 		uint64_t step = r->scene.frame.step;
 		if (r->via_pipes ? pipe_advance(r, output) : mrdem_sim_advance(&r->sim)) {
 			if (stop_signal) /* the tools of --via-pipes got the signal too */
@@ -469,12 +623,20 @@ static int simulate(struct run *r)
 		}
 		if (!r->via_pipes) {
 			account(r);
-			if (output && write_step_stats(&r->sim, w))
+			log_step(r);
+			t0 = mrdem_clock();
+			rc = output && write_step_stats(&r->sim, w);
+			output_done(r, t0);
+			if (rc)
 				return -1;
 		} else {
 			r->nsteps++;
 		}
-		if (output && mrdem_writer_flush(w))
+		t0 = mrdem_clock();
+		rc = output && r->log_view && write_log_stats(r, t_iter);
+		rc = rc || (output && mrdem_writer_flush(w));
+		output_done(r, t0);
+		if (rc)
 			return -1;
 		progress(r, i + 1);
 	}
@@ -536,7 +698,7 @@ struct options {
 	double dt_v, growth_v, picard_tol_v;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
-	int via_pipes, quiet, help;
+	int via_pipes, quiet, help, log_view;
 };
 
 /* Options into o (reset first). Returns 0, or the exit status 2 for a
@@ -544,7 +706,8 @@ struct options {
 static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
-	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD_TOL, OPT_PICARD_MAX, OPT_PICARD_RETRIES };
+	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD_TOL, OPT_PICARD_MAX, OPT_PICARD_RETRIES,
+	       OPT_LOG_VIEW };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -557,6 +720,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"picard-max", required_argument, NULL, OPT_PICARD_MAX},
 		{"picard-retries", required_argument, NULL, OPT_PICARD_RETRIES},
 		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
+		{"log-view", no_argument, NULL, OPT_LOG_VIEW},
 		{"hierarchy", required_argument, NULL, OPT_CONTACT},
 		{"method", required_argument, NULL, OPT_CONTACT},
 		{"iterations", required_argument, NULL, OPT_CONTACT},
@@ -579,6 +743,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_BROAD: o->broad = optarg; break;
 		case OPT_GROWTH: o->growth = optarg; break;
 		case OPT_PIPES: o->via_pipes = 1; break;
+		case OPT_LOG_VIEW: o->log_view = 1; break;
 		case OPT_PICARD_TOL: o->picard_tol = optarg; break;
 		case OPT_PICARD_MAX: o->picard_max = optarg; break;
 		case OPT_PICARD_RETRIES: o->picard_retries = optarg; break;
@@ -616,6 +781,9 @@ static int parse_options(struct options *o, int argc, char **argv)
 		if (!bad && o->growth_v < 0)
 			bad = mrdem_error("--max-energy-growth must not be negative");
 	}
+	if (o->log_view && o->via_pipes)
+		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
+				  "run apart (use one of the two)");
 	if (o->picard_tol)
 		bad |= mrdem_parse_positive("--picard-tol", o->picard_tol, &o->picard_tol_v);
 	if (o->picard_max) {
@@ -639,6 +807,7 @@ static int apply_options(struct run *r, const struct options *o)
 {
 	r->out = o->out;
 	r->via_pipes = o->via_pipes;
+	r->log_view = o->log_view;
 	r->quiet = o->quiet;
 	mrdem_sim_opts_default(&r->opts, &r->scene.setup);
 	r->opts.contact = o->contact;
@@ -698,12 +867,15 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	catch_stop_signals();
 	r->t0 = now();
 	int rc = simulate(r);
+	r->t_loop = now() - r->t0;
 	/* Close the stream either way: after a failure it still ends with the
 	 * complete frames written so far. */
 	if (mrdem_writer_commit(&r->w))
 		rc = -1;
 	if (!r->quiet)
 		summary(r);
+	if (r->log_view)
+		log_view(r);
 	return rc;
 }
 

@@ -133,6 +133,8 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 {
 	struct mrdem_frame *fr = &s->frame;
 	struct mrdem_particles *p = &fr->p;
+	double t0 = mrdem_clock(), tf = 0;
+	memset(&st->log, 0, sizeof st->log);
 	st->step = fr->step;
 	st->time = fr->time;
 	st->dt = o->dt;
@@ -145,9 +147,14 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 				   "contacts must be computed for the frame they step",
 				   (unsigned long long)c->step, (unsigned long long)fr->step);
 	if (normalise_orientations(p, fr->step) || mrdem_bodies_compute(&st->bodies, s) ||
-	    mrdem_id_index_build(&st->index, p) ||
-	    mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c))
+	    mrdem_id_index_build(&st->index, p))
 		return -1;
+	tf = mrdem_clock();
+	if (mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c))
+		return -1;
+	tf = mrdem_clock() - tf;
+	st->log.seconds[MRDEM_STAGE_FORCES] += tf;
+	st->log.calls[MRDEM_STAGE_FORCES]++;
 	const double *F = st->forces.force, *T = st->forces.torque;
 	const struct mrdem_body *b = st->bodies.b;
 	size_t n = p->n;
@@ -165,13 +172,18 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	}
 	for (size_t i = 0; i < n; i++)
 		st->kinetic[i] = mrdem_energy_kinetic(s, &st->bodies, i);
+	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0 - tf;
+	st->log.calls[MRDEM_STAGE_INTEGRATE]++;
 	return 0;
 }
 
 int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
 			 const struct mrdem_step_opts *o)
 {
-	if (guard(st, s, o))
+	double t0 = mrdem_clock();
+	int rc = guard(st, s, o);
+	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0;
+	if (rc)
 		return -1;
 	s->frame.step++;
 	s->frame.time += o->dt;
@@ -187,9 +199,11 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	const double *F = st->forces.force, *T = st->forces.torque;
 	const struct mrdem_body *b = st->bodies.b;
 	size_t n = p->n;
+	double t0 = mrdem_clock();
 #pragma omp parallel for schedule(static) if (n > 1024)
 	for (size_t i = 0; i < n; i++)
 		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt);
+	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0;
 	return mrdem_stepper_finish(st, s, o);
 }
 

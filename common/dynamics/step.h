@@ -19,6 +19,7 @@
 #include "common/scene/scene.h"
 #include "common/scene/contacts.h"
 #include "common/scene/stats.h"
+#include "common/util/stages.h"
 
 struct mrdem_step_opts {
 	int scheme;               /* enum mrdem_scheme (mrdem_stepper_step: explicit ones) */
@@ -48,6 +49,9 @@ struct mrdem_stepper {
 	int scheme;
 	size_t contacts;          /* contact records given */
 	struct mrdem_energy energy;
+	/* wall time of the last step: forces of begin, and the rest of begin,
+	 * the advance and finish as integration */
+	struct mrdem_stage_log log;
 };
 
 void mrdem_stepper_init(struct mrdem_stepper *st);

@@ -12,6 +12,7 @@
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
+#include "common/util/stages.h"
 #include "common/narrow/simd.h"
 
 static const char *const hierarchy_names[] = {"flat", "surrogate", "auto"};
@@ -89,6 +90,9 @@ struct worker {
 	float *mapped;
 	size_t mapped_cap;
 	struct mrdem_contact_counts cnt;
+	/* wall time of this thread in one call: particle pairs' searches
+	 * (kernels included), their contact points, plane pairs */
+	double search_s, points_s, plane_s;
 };
 
 /* Float triangles of one shape in mesh order (paper remark 2). */
@@ -107,6 +111,7 @@ struct mrdem_contact_finder {
 	/* per pair: its contacts, concatenated in pair order at the end */
 	struct mrdem_contacts *per_pair;
 	size_t per_pair_cap;
+	struct mrdem_stage_log log; /* since the last mrdem_contact_finder_take_log */
 };
 
 struct mrdem_contact_finder *mrdem_contact_finder_new(void)
@@ -283,6 +288,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	xform_relative(&x, &p->pos[3 * ia], &p->quat[4 * ia], sa->mesh.mass.com, &p->pos[3 * ib],
 		       &p->quat[4 * ib], sb->mesh.mass.com);
 	float ea = (float)p->eps[ia], eb = (float)p->eps[ib];
+	double t0 = mrdem_clock();
 	w->hits.n = 0;
 	w->cnt.particle_pairs++;
 	if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
@@ -299,10 +305,13 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		struct mrdem_tri_set B = {w->mapped, sb->mesh.ntris, NULL, eb};
 		mrdem_tri_all_pairs(w->batch, &A, &B, &o->narrow, &w->hits, &w->cnt.search.real);
 	}
+	double t1 = mrdem_clock();
 	w->cnt.hits += w->hits.n;
 	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, out);
 	if (o->merge)
 		merge_close(out, 0, 0.5 * (p->eps[ia] + p->eps[ib]));
+	w->search_s += t1 - t0;
+	w->points_s += mrdem_clock() - t1;
 }
 
 /* Particle ia against analytic plane k: every vertex within reach of the
@@ -317,6 +326,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	const struct mrdem_mesh *m = &s->shapes[p->shape[ia]].mesh;
 	const struct mrdem_plane *pl = &s->setup.planes[k];
 	double ea = p->eps[ia], ep = s->setup.plane_epsilon, r[9];
+	double t0 = mrdem_clock();
 	quat_to_matrix(&p->quat[4 * ia], r);
 	w->cnt.plane_pairs++;
 	w->cnt.plane_tests += m->nverts;
@@ -343,6 +353,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	}
 	if (o->merge)
 		merge_close(out, 0, 0.5 * (ea + ep));
+	w->plane_s += mrdem_clock() - t0;
 }
 
 /* One pair to examine: frame indices, ib = SIZE_MAX - k for plane k. */
@@ -414,6 +425,51 @@ unknown:
 	return 0;
 }
 
+/* The call's times and work into f->log. Parallel stages: the threads'
+ * wall seconds summed and divided by the threads of the loop (the mean
+ * thread), so that they add up to at most the loop's wall time. */
+static void account(struct mrdem_contact_finder *f, int threads, size_t contacts, double collate_s,
+		    double wall)
+{
+	struct mrdem_stage_log *l = &f->log;
+	struct mrdem_narrow_counts all = {0};
+	uint64_t particle_pairs = 0, plane_pairs = 0, hits = 0;
+	double search = 0, points = 0, plane = 0;
+	for (int t = 0; t < f->nworkers; t++) {
+		const struct worker *w = &f->w[t];
+		mrdem_narrow_counts_add(&all, &w->cnt.search.real);
+		for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+			mrdem_narrow_counts_add(&all, &w->cnt.search.round[k]);
+		particle_pairs += w->cnt.particle_pairs;
+		plane_pairs += w->cnt.plane_pairs;
+		hits += w->cnt.hits;
+		search += w->search_s;
+		points += w->points_s;
+		plane += w->plane_s;
+	}
+	double per = 1.0 / threads;
+	l->seconds[MRDEM_STAGE_SEARCH] += per * (search - all.kernel_s);
+	l->seconds[MRDEM_STAGE_KERNELS] += per * (all.kernel_s - all.fallback_s + plane);
+	l->seconds[MRDEM_STAGE_FALLBACK] += per * all.fallback_s;
+	l->seconds[MRDEM_STAGE_MERGE] += per * points + collate_s;
+	l->seconds[MRDEM_STAGE_PARALLEL] += wall - per * (search + plane + points) - collate_s;
+	l->calls[MRDEM_STAGE_PARALLEL]++;
+	l->calls[MRDEM_STAGE_SEARCH] += particle_pairs;
+	l->calls[MRDEM_STAGE_KERNELS] += all.kernel_calls + plane_pairs;
+	l->calls[MRDEM_STAGE_FALLBACK] += all.fallback_blocks;
+	l->calls[MRDEM_STAGE_MERGE] += particle_pairs;
+	l->pairs += particle_pairs + plane_pairs;
+	l->comparisons += all.comparisons;
+	l->hits += hits;
+	l->contacts += contacts;
+}
+
+void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_stage_log *into)
+{
+	mrdem_stage_log_add(into, &f->log);
+	memset(&f->log, 0, sizeof f->log);
+}
+
 int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
 			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt)
@@ -434,6 +490,7 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 				return mrdem_error("shape %u '%s' has no surrogate tree (run mrdem-tree "
 						   "first, or use the flat hierarchy)",
 						   i, s->shapes[i].name);
+	double t_start = mrdem_clock();
 	prepare_soups(f, s);
 	struct job *jobs = NULL;
 	size_t njobs = 0;
@@ -445,26 +502,36 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 			mrdem_contacts_init(&f->per_pair[i]);
 		f->per_pair_cap = njobs;
 	}
-	for (int t = 0; t < f->nworkers; t++)
+	for (int t = 0; t < f->nworkers; t++) {
 		memset(&f->w[t].cnt, 0, sizeof f->w[t].cnt);
-	/* Enough pairs to share out: each worker's scratch is its own. */
-	int threads = njobs > 1 ? f->nworkers : 1;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-	for (size_t i = 0; i < njobs; i++) {
-		struct worker *w = &f->w[omp_get_thread_num()];
-		struct mrdem_contacts *c = &f->per_pair[i];
-		c->n = 0;
-		if (jobs[i].ib >= PLANE_JOB(UINT32_MAX))
-			plane_pair(w, s, f, jobs[i].ia, (uint32_t)(SIZE_MAX - jobs[i].ib), o, c);
-		else
-			particle_pair(w, s, f, jobs[i].ia, jobs[i].ib, o, c);
+		f->w[t].search_s = f->w[t].points_s = f->w[t].plane_s = 0;
 	}
+	/* Enough pairs to share out: each worker's scratch is its own. */
+	int threads = njobs > 1 ? f->nworkers : 1, team = 1;
+#pragma omp parallel num_threads(threads)
+	{
+#pragma omp master
+		team = omp_get_num_threads();
+#pragma omp for schedule(dynamic, 1)
+		for (size_t i = 0; i < njobs; i++) {
+			struct worker *w = &f->w[omp_get_thread_num()];
+			struct mrdem_contacts *c = &f->per_pair[i];
+			c->n = 0;
+			if (jobs[i].ib >= PLANE_JOB(UINT32_MAX))
+				plane_pair(w, s, f, jobs[i].ia, (uint32_t)(SIZE_MAX - jobs[i].ib), o, c);
+			else
+				particle_pair(w, s, f, jobs[i].ia, jobs[i].ib, o, c);
+		}
+	}
+	double t0 = mrdem_clock();
 	out->n = 0;
 	out->step = s->frame.step;
 	for (size_t i = 0; i < njobs; i++)
 		for (size_t k = 0; k < f->per_pair[i].n; k++)
 			*mrdem_contacts_push(out) = f->per_pair[i].c[k];
 	free(jobs);
+	double t1 = mrdem_clock();
+	account(f, team, out->n, t1 - t0, t1 - t_start);
 	if (cnt) {
 		memset(cnt, 0, sizeof *cnt);
 		for (int t = 0; t < f->nworkers; t++) {

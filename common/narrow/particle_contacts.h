@@ -19,6 +19,7 @@
 #include "common/scene/contacts.h"
 #include "common/scene/pairs.h"
 #include "common/scene/stats.h"
+#include "common/util/stages.h"
 
 enum mrdem_hierarchy {
 	MRDEM_HIERARCHY_FLAT = 0,      /* every triangle pair (Alg. 2) */
@@ -64,6 +65,10 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 struct mrdem_contact_finder;
 struct mrdem_contact_finder *mrdem_contact_finder_new(void);
 void mrdem_contact_finder_free(struct mrdem_contact_finder *f);
+/* Add the times and work of the calls since the last take (stages search,
+ * kernels, fallback, merge and the counters, common/util/stages.h) to
+ * into, and start afresh. */
+void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_stage_log *into);
 
 /* Contacts of s->frame for the candidate pairs (NULL: every pair of
  * particles that are not both fixed, and every particle with every plane)

@@ -7,6 +7,7 @@
 #include "common/narrow/simd.h"
 #include "common/narrow/tri_intersect.h"
 #include "common/util/error.h"
+#include "common/util/stages.h"
 
 struct mrdem_tri_batch {
 	struct mrdem_tri_block blk;   /* the block being tested */
@@ -104,6 +105,10 @@ void mrdem_narrow_counts_add(struct mrdem_narrow_counts *dst, const struct mrdem
 	dst->unconverged += src->unconverged;
 	dst->intersecting += src->intersecting;
 	dst->undecided += src->undecided;
+	dst->kernel_calls += src->kernel_calls;
+	dst->fallback_blocks += src->fallback_blocks;
+	dst->kernel_s += src->kernel_s;
+	dst->fallback_s += src->fallback_s;
 }
 
 void mrdem_tri_hits_init(struct mrdem_tri_hits *h)
@@ -192,11 +197,14 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 	struct mrdem_tri_block *k = &w->spill;
 	if (!k->n)
 		return;
+	double t0 = mrdem_clock();
 	mrdem_tri_block_compare(k, o->simd);
 	cnt->fallbacks += (uint64_t)k->n;
+	cnt->fallback_blocks++;
 	for (int l = 0; l < k->n; l++)
 		deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
 	k->n = 0;
+	cnt->fallback_s += mrdem_clock() - t0;
 }
 
 static void spill_lane(struct mrdem_tri_batch *w, int l, const struct mrdem_narrow_opts *o,
@@ -298,6 +306,7 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 {
 	struct mrdem_tri_block *k = &w->blk;
 	struct sink s = {out, NULL};
+	double t0 = mrdem_clock();
 	w->spill.n = 0;
 	w->nb = 0;
 	for (size_t base = 0; base < n; base += MRDEM_TRI_BLOCK) {
@@ -324,6 +333,8 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 		run_block(w, o, &s, cnt);
 	}
 	flush_spill(w, o, &s, cnt);
+	cnt->kernel_calls++;
+	cnt->kernel_s += mrdem_clock() - t0;
 }
 
 static int hit_order(const void *p, const void *q)
@@ -341,6 +352,7 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 	size_t nb = b->n;
 	if (!a->n || !nb)
 		return;
+	double t0 = mrdem_clock();
 	/* b transposed once, so that filling a block is a few memcpy */
 	if (w->bcap < nb) {
 		free(w->bsoa);
@@ -399,4 +411,6 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 	/* fallbacks arrive late: restore the order of (ta, tb) */
 	if (cnt->fallbacks != fallbacks && hits->n - first > 1)
 		qsort(hits->h + first, hits->n - first, sizeof *hits->h, hit_order);
+	cnt->kernel_calls++;
+	cnt->kernel_s += mrdem_clock() - t0;
 }

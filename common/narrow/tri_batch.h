@@ -60,6 +60,11 @@ int mrdem_narrow_opts_check(const struct mrdem_narrow_opts *o);
 struct mrdem_narrow_counts {
 	uint64_t comparisons, iterative, fallbacks, unconverged;
 	uint64_t intersecting, undecided;
+	/* wall time of the calling thread (mrdem-run --log-view): kernel calls
+	 * (fallback included) and their number, fallback blocks through the
+	 * comparison kernel and their time */
+	uint64_t kernel_calls, fallback_blocks;
+	double kernel_s, fallback_s;
 };
 void mrdem_narrow_counts_add(struct mrdem_narrow_counts *dst, const struct mrdem_narrow_counts *src);
 

@@ -111,12 +111,23 @@ static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_search *s
 		    struct mrdem_scene *s, const struct mrdem_bodies *b,
 		    const struct mrdem_id_index *ix, double dt, unsigned iter)
 {
+	struct mrdem_stage_log *l = &pc->log;
+	double t0 = mrdem_clock();
 	if (mrdem_broad_phase(search->broad, s, search->broad_method, &pc->pairs,
-			      &pc->broad_stats) ||
-	    mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact, &pc->contacts,
-				&pc->counts) ||
-	    mrdem_forces_compute(&pc->forces, s, b, ix, &pc->contacts))
+			      &pc->broad_stats))
 		return -1;
+	double t1 = mrdem_clock();
+	if (mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact, &pc->contacts,
+				&pc->counts))
+		return -1;
+	double t2 = mrdem_clock();
+	if (mrdem_forces_compute(&pc->forces, s, b, ix, &pc->contacts))
+		return -1;
+	l->seconds[MRDEM_STAGE_BROAD] += t1 - t0;
+	l->calls[MRDEM_STAGE_BROAD]++;
+	l->seconds[MRDEM_STAGE_FORCES] += mrdem_clock() - t2;
+	l->calls[MRDEM_STAGE_FORCES]++;
+	l->picard_iterations++;
 	struct mrdem_picard_counts *c = &pc->last;
 	uint64_t cmp = total_comparisons(&pc->counts, &c->iterative, &c->fallbacks);
 	c->comparisons += cmp;
@@ -340,12 +351,17 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 	size_t n = p->n;
 	reserve(pc, n);
 	memset(&pc->last, 0, sizeof pc->last);
+	memset(&pc->log, 0, sizeof pc->log);
+	double t0 = mrdem_clock();
 	for (size_t i = 0; i < n; i++) {
 		const struct mrdem_body *bi = &b->b[i];
 		pc->size[i] = bi->inv_mass > 0 ?
 			sqrt((bi->inertia[0] + bi->inertia[4] + bi->inertia[8]) * bi->inv_mass) : 0;
 	}
-	return substep(pc, o, search, s, b, ix, dt, s->frame.time, 0);
+	int rc = substep(pc, o, search, s, b, ix, dt, s->frame.time, 0);
+	pc->log.seconds[MRDEM_STAGE_PICARD] += mrdem_clock() - t0;
+	pc->log.calls[MRDEM_STAGE_PICARD]++;
+	return rc;
 }
 
 void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats *out)

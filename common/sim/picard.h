@@ -29,6 +29,7 @@
 #include "common/scene/pairs.h"
 #include "common/scene/scene.h"
 #include "common/scene/stats.h"
+#include "common/util/stages.h"
 
 #define MRDEM_PICARD_DEFAULT_TOL 0.01
 #define MRDEM_PICARD_DEFAULT_MAX 50
@@ -83,6 +84,9 @@ struct mrdem_picard {
 	struct mrdem_contacts contacts;
 	struct mrdem_contact_counts counts;
 	struct mrdem_picard_counts last;
+	/* wall time of the last step: the loop as a whole, its broad phases
+	 * and forces (the narrow phase's are in the finder's log) */
+	struct mrdem_stage_log log;
 };
 
 void mrdem_picard_init(struct mrdem_picard *pc);

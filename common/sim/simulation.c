@@ -1,16 +1,12 @@
 #include "common/sim/simulation.h"
 
+#include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/util/error.h"
+#include "common/util/stages.h"
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#define now mrdem_clock
 
 void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *s)
 {
@@ -56,6 +52,7 @@ void mrdem_sim_release(struct mrdem_sim *sim)
 
 int mrdem_sim_detect(struct mrdem_sim *sim)
 {
+	memset(&sim->log, 0, sizeof sim->log);
 	double t0 = now();
 	if (mrdem_broad_phase(sim->broad, sim->scene, sim->opts.broad, &sim->pairs,
 			      &sim->broad_stats))
@@ -66,6 +63,9 @@ int mrdem_sim_detect(struct mrdem_sim *sim)
 		return -1;
 	sim->t_broad = t1 - t0;
 	sim->t_narrow = now() - t1;
+	sim->log.seconds[MRDEM_STAGE_BROAD] += sim->t_broad;
+	sim->log.calls[MRDEM_STAGE_BROAD]++;
+	mrdem_contact_finder_take_log(sim->finder, &sim->log);
 	sim->detected = 1;
 	return 0;
 }
@@ -100,6 +100,10 @@ int mrdem_sim_advance(struct mrdem_sim *sim)
 		rc = mrdem_stepper_step(&sim->stepper, sim->scene, &sim->contacts, &sim->opts.step);
 	sim->t_step = now() - t0;
 	sim->detected = 0;
+	mrdem_stage_log_add(&sim->log, &sim->stepper.log);
+	if (sim->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
+		mrdem_stage_log_add(&sim->log, &sim->picard.log);
+	mrdem_contact_finder_take_log(sim->finder, &sim->log);
 	return rc;
 }
 
@@ -118,4 +122,15 @@ void mrdem_sim_step_stats(const struct mrdem_sim *sim, struct mrdem_stats *out)
 	mrdem_stepper_stats(&sim->stepper, out);
 	if (sim->stepper.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
 		mrdem_picard_stats(&sim->picard.last, out);
+}
+
+void mrdem_sim_log_stats(const struct mrdem_stage_log *l, int picard, struct mrdem_stats *out)
+{
+	for (int k = 0; k < MRDEM_STAGES; k++) {
+		char name[32];
+		if (k == MRDEM_STAGE_PICARD && !picard)
+			continue;
+		snprintf(name, sizeof name, "time_%s", mrdem_stage_name(k));
+		mrdem_stats_add(out, name, l->seconds[k]);
+	}
 }

@@ -42,6 +42,9 @@ struct mrdem_sim {
 	int detected;                     /* pairs/contacts belong to the frame */
 	/* wall time of the last detect and advance, s */
 	double t_broad, t_narrow, t_step;
+	/* stages of the current frame's detection and of the step from it
+	 * (reset by each detect; the driver adds its output stage) */
+	struct mrdem_stage_log log;
 };
 
 /* Build the trees the surrogate hierarchy needs (shapes that lack one).
@@ -64,5 +67,8 @@ int mrdem_sim_advance(struct mrdem_sim *sim);
 void mrdem_sim_detection_stats(const struct mrdem_sim *sim, struct mrdem_stats *broad,
 				struct mrdem_stats *narrow);
 void mrdem_sim_step_stats(const struct mrdem_sim *sim, struct mrdem_stats *out);
+/* Stage times of l as time_broad, time_search, ... in seconds
+ * (docs/driver.md); time_picard only when picard is set. */
+void mrdem_sim_log_stats(const struct mrdem_stage_log *l, int picard, struct mrdem_stats *out);
 
 #endif
