@@ -9,6 +9,7 @@
 #include "common/util/error.h"
 #include "common/util/parse.h"
 #include "formats/foreign/json.h"
+#include "formats/stream/filter.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_tree.h"
 #include "formats/stream/records.h"
@@ -447,63 +448,34 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 /* Rewrite a version 1 stream in the current format: frames get their
  * column table, records their class flags, the stream a meta and an end
  * record. Version 2 input is copied through the same way. */
+/* A record of a version 1 stream in the current format: frames get
+ * their column table, other types their class (unknown ones ancillary). */
+static int upgrade_record(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	if (f->r.version != 1)
+		return 0; /* already current: passed through */
+	if (rec->type != MRDEM_REC_FRAME)
+		return mrdem_writer_put(&f->w, rec->type, rec->data, rec->len) ? -1 : 1;
+	struct mrdem_frame fr;
+	if (mrdem_decode_frame_v1(rec, f->src, &fr))
+		return -1;
+	int rc = mrdem_write_frame(&f->w, &fr);
+	mrdem_frame_release(&fr);
+	return rc ? -1 : 1;
+}
+
+/* Rewrite a stream of version 1 (or 2) as version 2, through the record
+ * filter: it adds the meta and end records and keeps concatenations. */
 static int upgrade(const char *in, const char *out, int argc, char **argv)
 {
-	struct mrdem_reader r;
-	struct mrdem_writer w;
-	if (mrdem_reader_open(&r, in, MRDEM_READ_V1))
-		return -1;
-	if (mrdem_writer_open(&w, out, 0)) {
-		mrdem_reader_close(&r);
-		return -1;
-	}
-	struct mrdem_meta m;
-	mrdem_meta_init(&m, "mrdem-info", argc, argv);
-	struct mrdem_record rec;
-	int rc, meta_done = 0;
-	unsigned segment = 0;
-	while ((rc = mrdem_reader_next(&r, &rec)) == 1) {
-		if (rec.segment != segment) {
-			segment = rec.segment;
-			meta_done = 0;
-			if (mrdem_writer_next_stream(&w)) {
-				rc = -1;
-				break;
-			}
-		}
-		if (rec.type == MRDEM_REC_META || rec.type == MRDEM_REC_END)
-			rc = mrdem_writer_put_record(&w, &rec);
-		else if (!meta_done && (meta_done = 1) && mrdem_write_meta(&w, &m))
-			rc = -1;
-		if (rc < 0 || rec.type == MRDEM_REC_META || rec.type == MRDEM_REC_END)
-			goto next;
-		if (rec.type == MRDEM_REC_FRAME && r.version == 1) {
-			struct mrdem_frame f;
-			if (mrdem_decode_frame_v1(&rec, r.name, &f) == 0) {
-				rc = mrdem_write_frame(&w, &f);
-				mrdem_frame_release(&f);
-			} else {
-				rc = -1;
-			}
-		} else if (r.version == 1) {
-			/* Version 1 had no classes: unknown types become ancillary. */
-			rc = mrdem_writer_put(&w, rec.type, rec.data, rec.len);
-		} else {
-			rc = mrdem_writer_put_record(&w, &rec);
-		}
-	next:
-		if (rc < 0)
-			break;
-		rc = 1;
-	}
-	if (rc == 0 && !meta_done && mrdem_write_meta(&w, &m))
-		rc = -1;
-	if (rc == 0)
-		rc = mrdem_writer_commit(&w);
-	else
-		mrdem_writer_abort(&w);
-	mrdem_meta_release(&m);
-	mrdem_reader_close(&r);
+	struct mrdem_filter f;
+	mrdem_filter_init(&f, "mrdem-info");
+	f.read_flags = MRDEM_READ_V1;
+	f.takes = MRDEM_ALL_TYPES;
+	f.no_absorb = MRDEM_ALL_TYPES; /* nothing to compute: records are only rewritten */
+	f.on_record = upgrade_record;
+	int rc = mrdem_filter_run(&f, in, out, argc, argv);
+	mrdem_filter_release(&f);
 	return rc;
 }
 

@@ -112,13 +112,6 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int count_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
-{
-	(void)rec;
-	f->ctx = f; /* a frame arrived */
-	return 0;
-}
-
 /* A YAML scene, or the setup, shapes and last complete frame of a stream:
  * a run killed mid-way resumes from what it wrote. */
 static int load(struct run *r, const char *path)
@@ -128,10 +121,8 @@ static int load(struct run *r, const char *path)
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-run");
 	f.read_flags = MRDEM_READ_RECOVER;
-	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME);
-	f.on_record = count_frame;
 	int rc = mrdem_filter_run(&f, path, NULL, 0, NULL);
-	if (rc == 0 && !f.ctx)
+	if (rc == 0 && !f.total_frames)
 		rc = mrdem_error("%s: the stream has no frame to start from", path);
 	if (rc == 0 && f.damaged)
 		mrdem_warning("%s: resuming from step %llu (t = %.9g s), the last of %llu complete "
