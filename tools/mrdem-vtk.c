@@ -361,10 +361,12 @@ static int convert(struct run *run, int argc, char **argv)
 		rc = -1;
 		f.damaged = 0;
 	}
-	if ((rc == 0 || f.damaged) && mrdem_vtk_write_pvd(run->pvd_path, run->pvd, run->npvd))
-		rc = -1, f.damaged = 0;
-	else
-		add_created(run, "series.pvd");
+	if (rc == 0 || f.damaged) {
+		if (mrdem_vtk_write_pvd(run->pvd_path, run->pvd, run->npvd))
+			rc = -1, f.damaged = 0;
+		else
+			add_created(run, "series.pvd");
+	}
 	/* Glyphs need the particles without the contact points' block. */
 	if ((rc == 0 || f.damaged) && !run->surfaces) {
 		struct mrdem_pvd_entry *parts = mrdem_xmalloc_array(run->npvd, sizeof *parts);

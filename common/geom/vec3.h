@@ -49,6 +49,12 @@ static inline double vec3_norm(const double a[3])
 {
 	return sqrt(vec3_dot(a, a));
 }
+static inline double vec3_dist2(const double a[3], const double b[3])
+{
+	double d[3];
+	vec3_sub(d, a, b);
+	return vec3_norm2(d);
+}
 static inline double vec3_dist(const double a[3], const double b[3])
 {
 	double d[3];

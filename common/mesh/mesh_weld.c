@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/geom/vec3.h"
 #include "common/util/error.h"
 #include "common/util/hash.h"
 
@@ -109,12 +110,6 @@ static uint64_t cell_hash(const int64_t c[3])
 	return mrdem_mix64(h ^ (uint64_t)c[2]);
 }
 
-static double dist2(const double *a, const double *b)
-{
-	double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-	return dx * dx + dy * dy + dz * dz;
-}
-
 int mrdem_mesh_weld(struct mrdem_mesh *m, double tol, uint32_t *merged, uint32_t *dropped)
 {
 	if (!(tol > 0) || !isfinite(tol))
@@ -144,7 +139,7 @@ int mrdem_mesh_weld(struct mrdem_mesh *m, double tol, uint32_t *merged, uint32_t
 				for (int dz = -1; dz <= 1; dz++) {
 					d[0] = c[0] + dx, d[1] = c[1] + dy, d[2] = c[2] + dz;
 					for (uint32_t j = head[cell_hash(d) & (hcap - 1)]; j; j = next[j - 1]) {
-						double e = dist2(p, &m->verts[3 * (size_t)(j - 1)]);
+						double e = vec3_dist2(p, &m->verts[3 * (size_t)(j - 1)]);
 						if (e < bd || (e == bd && best == i)) {
 							bd = e;
 							best = j - 1;
@@ -236,7 +231,7 @@ double mrdem_mesh_weld_closes(const struct mrdem_mesh *m)
 {
 	double lo[3], hi[3];
 	mrdem_mesh_bbox(m, lo, hi);
-	double diag = sqrt(dist2(lo, hi));
+	double diag = sqrt(vec3_dist2(lo, hi));
 	if (!(diag > 0) || !isfinite(diag))
 		return 0;
 	for (int e = (int)floor(log10(1e-9 * diag)); e <= (int)floor(log10(1e-6 * diag)); e++) {

@@ -52,20 +52,13 @@ static uint64_t seed_mix(uint64_t seed, uint64_t node)
 	return z ^ (z >> 31);
 }
 
-static double dist2(const double *a, const double *b)
-{
-	double d[3];
-	vec3_sub(d, a, b);
-	return vec3_norm2(d);
-}
-
 /* Nearest center (lowest index on ties). */
 static uint32_t nearest(const double *p, const double *centers, uint32_t k, double *dbest)
 {
 	uint32_t best = 0;
 	double bd = INFINITY;
 	for (uint32_t c = 0; c < k; c++) {
-		double d = dist2(p, &centers[3 * c]);
+		double d = vec3_dist2(p, &centers[3 * c]);
 		if (d < bd)
 			bd = d, best = c;
 	}
@@ -119,7 +112,7 @@ static void assign_capped(struct builder *b, const uint32_t *idx, uint32_t n, ui
 		uint32_t best = 0;
 		double bd = INFINITY;
 		for (uint32_t j = 0; j < k; j++) {
-			double d = dist2(p, &b->centers[3 * j]);
+			double d = vec3_dist2(p, &b->centers[3 * j]);
 			if (b->sizes[j] < cap && d < bd)
 				bd = d, best = j;
 		}
@@ -142,7 +135,7 @@ static void kmeans(struct builder *b, const uint32_t *idx, uint32_t n, uint32_t 
 		first = n - 1;
 	vec3_copy(&b->centers[0], &b->cent[3 * (size_t)idx[first]]);
 	for (uint32_t i = 0; i < n; i++)
-		d2[i] = dist2(&b->cent[3 * (size_t)idx[i]], &b->centers[0]);
+		d2[i] = vec3_dist2(&b->cent[3 * (size_t)idx[i]], &b->centers[0]);
 	for (uint32_t c = 1; c < k; c++) {
 		double total = 0;
 		for (uint32_t i = 0; i < n; i++)
@@ -162,7 +155,7 @@ static void kmeans(struct builder *b, const uint32_t *idx, uint32_t n, uint32_t 
 		}
 		vec3_copy(&b->centers[3 * c], &b->cent[3 * (size_t)idx[pick]]);
 		for (uint32_t i = 0; i < n; i++)
-			d2[i] = fmin(d2[i], dist2(&b->cent[3 * (size_t)idx[i]], &b->centers[3 * c]));
+			d2[i] = fmin(d2[i], vec3_dist2(&b->cent[3 * (size_t)idx[i]], &b->centers[3 * c]));
 	}
 	for (uint32_t it = 0; it < b->p->kmeans_iters; it++) {
 		int changed = 0;

@@ -115,7 +115,7 @@ expect_success "a program built with pkg-config --cflags --libs mrdem writes and
 	${CC:-cc} -std=c11 -Wall -Wextra -Werror $san prog.c $(pkg-config --cflags --libs mrdem) -o prog &&
 	./prog tet.mrd >out &&
 	assert_eq "$(cat out)" "tet 4 vertices 4 triangles volume 0.166667" &&
-	"$R/bin/mrdem-info" tet.mrd >info && assert_grep "tet" info'
+	"$R/bin/mrdem-info" tet.mrd >info && assert_grep "shape 0 .tet.: 4 vertices, 4 triangles" info'
 
 expect_success "make uninstall removes what install put there" '
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TOP" BUILD="$BUILD" BIN="$MRDEM_BIN" \

@@ -20,7 +20,7 @@ expect_success "energy without gnuplot: CSV of every frame, the plot skipped in 
 		assert_eq "$(sed 1d out/energy-$s.csv | wc -l)" 11 "$s frames" &&
 		assert_eq "$(sed -n "\$s/,.*//p" out/energy-$s.csv)" 200 "$s last step" &&
 		assert_eq "$(grep -c "^plot .*/energy-$s.png skipped: no-such-gnuplot not installed" log)" 1 &&
-		test ! -e out/energy-$s.png || return 1
+		test ! -e out/energy-$s.png || exit 1
 	done &&
 	assert_grep "^| total | " log
 '
@@ -41,7 +41,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		for s in two-spheres sphere-on-plane; do
 			assert_grep "^plot: .*/energy-$s.png" log &&
 			assert_eq "$(head -c 8 out/energy-$s.png | od -An -tx1 | tr -d " \n")" \
-				89504e470d0a1a0a "$s PNG signature" || return 1
+				89504e470d0a1a0a "$s PNG signature" || exit 1
 		done'
 else
 	_n=$((_n + 1))
