@@ -99,13 +99,6 @@ struct run {
 	double t_loop, out_step;
 };
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
@@ -333,11 +326,10 @@ static int pipe_advance(struct run *r, int output)
 static void account(struct run *r)
 {
 	const struct mrdem_contact_counts *c = &r->sim.counts;
-	struct mrdem_narrow_counts all = c->search.real;
-	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++) {
-		mrdem_narrow_counts_add(&all, &c->search.round[k]);
+	struct mrdem_narrow_counts all = {0};
+	mrdem_search_counts_total(&c->search, &all);
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
 		r->sum_round[k] += c->search.round[k].comparisons;
-	}
 	r->sum_comparisons += all.comparisons;
 	r->sum_real += c->search.real.comparisons;
 	r->sum_fallbacks += all.fallbacks;
@@ -362,7 +354,7 @@ static void progress(struct run *r, uint64_t done)
 	if (!r->progress)
 		return;
 	int width = 30, fill = r->steps ? (int)(width * done / r->steps) : width;
-	double el = now() - r->t0;
+	double el = mrdem_clock() - r->t0;
 	double eta = done ? el / done * (r->steps - done) : 0;
 	fprintf(stderr, "\r[%.*s%*s] %3d%% step %llu/%llu  t=%.4g s  contacts %zu  eta %.0f s ",
 		fill, "==============================", width - fill, "",
@@ -464,7 +456,7 @@ static void log_view(const struct run *r)
 
 static void summary(struct run *r)
 {
-	double wall = now() - r->t0;
+	double wall = r->t_loop;
 	double n = r->nsteps ? (double)r->nsteps : 1;
 	if (r->progress)
 		fputc('\n', stderr);
@@ -856,9 +848,9 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		return -1;
 	}
 	catch_stop_signals();
-	r->t0 = now();
+	r->t0 = mrdem_clock();
 	int rc = simulate(r);
-	r->t_loop = now() - r->t0;
+	r->t_loop = mrdem_clock() - r->t0;
 	/* Close the stream either way: after a failure it still ends with the
 	 * complete frames written so far. */
 	if (mrdem_writer_commit(&r->w))

@@ -437,9 +437,7 @@ static void account(struct mrdem_contact_finder *f, int threads, size_t contacts
 	double search = 0, points = 0, plane = 0;
 	for (int t = 0; t < f->nworkers; t++) {
 		const struct worker *w = &f->w[t];
-		mrdem_narrow_counts_add(&all, &w->cnt.search.real);
-		for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
-			mrdem_narrow_counts_add(&all, &w->cnt.search.round[k]);
+		mrdem_search_counts_total(&w->cnt.search, &all);
 		particle_pairs += w->cnt.particle_pairs;
 		plane_pairs += w->cnt.plane_pairs;
 		hits += w->cnt.hits;
@@ -550,13 +548,12 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrdem_stats *out)
 {
 	const struct mrdem_search_counts *s = &c->search;
-	struct mrdem_narrow_counts all = s->real;
+	struct mrdem_narrow_counts all = {0};
+	mrdem_search_counts_total(s, &all);
 	int last = 0;
-	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++) {
-		mrdem_narrow_counts_add(&all, &s->round[r]);
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
 		if (s->round[r].comparisons)
 			last = r + 1;
-	}
 	mrdem_stats_add(out, "comparisons", (double)all.comparisons);
 	for (int r = 0; r < last; r++) {
 		char name[64];

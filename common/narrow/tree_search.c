@@ -76,6 +76,14 @@ void mrdem_search_counts_add(struct mrdem_search_counts *dst, const struct mrdem
 	dst->sphere_pruned += src->sphere_pruned;
 }
 
+void mrdem_search_counts_total(const struct mrdem_search_counts *s,
+			       struct mrdem_narrow_counts *all)
+{
+	mrdem_narrow_counts_add(all, &s->real);
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
+		mrdem_narrow_counts_add(all, &s->round[r]);
+}
+
 /* Largest coordinate magnitude of a tree's root halo: the scale of the
  * float rounding in a search. */
 static float extent(const struct mrdem_tree *t)

@@ -38,6 +38,9 @@ struct mrdem_search_counts {
 	uint64_t sphere_pruned; /* pairs dropped by their bounding spheres alone */
 };
 void mrdem_search_counts_add(struct mrdem_search_counts *dst, const struct mrdem_search_counts *src);
+/* Add the work of every round and of the real triangles to *all. */
+void mrdem_search_counts_total(const struct mrdem_search_counts *s,
+			       struct mrdem_narrow_counts *all);
 
 /* One particle as the search sees it. */
 struct mrdem_search_side {

@@ -98,9 +98,8 @@ static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const doub
 static uint64_t total_comparisons(const struct mrdem_contact_counts *c, uint64_t *iterative,
 				  uint64_t *fallbacks)
 {
-	struct mrdem_narrow_counts all = c->search.real;
-	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
-		mrdem_narrow_counts_add(&all, &c->search.round[k]);
+	struct mrdem_narrow_counts all = {0};
+	mrdem_search_counts_total(&c->search, &all);
 	*iterative += all.iterative;
 	*fallbacks += all.fallbacks;
 	return all.comparisons;

@@ -6,7 +6,6 @@
 #include "common/util/error.h"
 #include "common/util/stages.h"
 
-#define now mrdem_clock
 
 void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *s)
 {
@@ -53,16 +52,16 @@ void mrdem_sim_release(struct mrdem_sim *sim)
 int mrdem_sim_detect(struct mrdem_sim *sim)
 {
 	memset(&sim->log, 0, sizeof sim->log);
-	double t0 = now();
+	double t0 = mrdem_clock();
 	if (mrdem_broad_phase(sim->broad, sim->scene, sim->opts.broad, &sim->pairs,
 			      &sim->broad_stats))
 		return -1;
-	double t1 = now();
+	double t1 = mrdem_clock();
 	if (mrdem_find_contacts(sim->finder, sim->scene, &sim->pairs, &sim->opts.contact,
 				&sim->contacts, &sim->counts))
 		return -1;
 	sim->t_broad = t1 - t0;
-	sim->t_narrow = now() - t1;
+	sim->t_narrow = mrdem_clock() - t1;
 	sim->log.seconds[MRDEM_STAGE_BROAD] += sim->t_broad;
 	sim->log.calls[MRDEM_STAGE_BROAD]++;
 	mrdem_contact_finder_take_log(sim->finder, &sim->log);
@@ -92,13 +91,11 @@ int mrdem_sim_advance(struct mrdem_sim *sim)
 {
 	if (!sim->detected && mrdem_sim_detect(sim))
 		return -1;
-	double t0 = now();
 	int rc;
 	if (sim->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
 		rc = implicit_step(sim);
 	else
 		rc = mrdem_stepper_step(&sim->stepper, sim->scene, &sim->contacts, &sim->opts.step);
-	sim->t_step = now() - t0;
 	sim->detected = 0;
 	mrdem_stage_log_add(&sim->log, &sim->stepper.log);
 	if (sim->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)

@@ -40,8 +40,8 @@ struct mrdem_sim {
 	struct mrdem_contacts contacts;
 	struct mrdem_contact_counts counts;
 	int detected;                     /* pairs/contacts belong to the frame */
-	/* wall time of the last detect and advance, s */
-	double t_broad, t_narrow, t_step;
+	/* wall time of the last detection's broad and narrow phase, s */
+	double t_broad, t_narrow;
 	/* stages of the current frame's detection and of the step from it
 	 * (reset by each detect; the driver adds its output stage) */
 	struct mrdem_stage_log log;
