@@ -1,11 +1,15 @@
 /* Lemma 5.1 as a property test: the multiresolution search (Alg. 5) finds
  * exactly the flat search's contacts, same triangle pairs and same bits,
- * on random poses of random shapes, for every kernel method. */
+ * on random poses of random shapes, for every kernel method. Lemma 5.7 for
+ * the fronts of multiscale Picard (Alg. 6): once an iteration unfolds
+ * nothing, the front's real contacts are the flat search's, also when the
+ * front was left by other poses (warm start, narrowing). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/geom/xform.h"
 #include "common/mesh/mesh.h"
+#include "common/narrow/front_search.h"
 #include "common/narrow/tree_search.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
@@ -79,6 +83,143 @@ static int same_hits(const struct mrdem_tri_hits *x, const struct mrdem_tri_hits
 			return 0;
 	}
 	return 1;
+}
+
+/* Iterate the front at pose x until an iteration unfolds nothing; the hits
+ * of that iteration go to hits. Returns the iterations, -1 past the cap. */
+static int settle(struct mrdem_tree_search *ts, struct mrdem_front *fr, const struct shape *a,
+		  const struct shape *b, float ea, float eb, const struct mrdem_xform *x,
+		  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
+		  struct mrdem_front_counts *fc)
+{
+	struct mrdem_search_side A = {a->t, ea}, B = {b->t, eb};
+	struct mrdem_tri_hits guesses;
+	mrdem_tri_hits_init(&guesses);
+	mrdem_front_new_step(fr);
+	for (int it = 1; it <= 64; it++) {
+		struct mrdem_search_counts c;
+		struct mrdem_front_counts f = {0};
+		memset(&c, 0, sizeof c);
+		hits->n = guesses.n = 0;
+		mrdem_front_search(ts, fr, &A, &B, x, o, hits, &guesses, &c, &f);
+		mrdem_front_counts_add(fc, &f);
+		if (!f.unfolds) {
+			/* nothing unfolded: no node pair was in contact */
+			int bad = guesses.n != 0;
+			mrdem_tri_hits_release(&guesses);
+			return bad ? -1 : it;
+		}
+	}
+	mrdem_tri_hits_release(&guesses);
+	return -1;
+}
+
+static void pose(struct mrdem_rng *rng, const struct shape *a, const struct shape *b, double lo,
+		 double hi, double pa[3], double qa[4], double pb[3], double qb[4], double dir[3])
+{
+	mrdem_rng_quat(rng, qa);
+	mrdem_rng_quat(rng, qb);
+	for (int c = 0; c < 3; c++)
+		dir[c] = mrdem_rng_normal(rng);
+	double n = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+	double d = (a->radius + b->radius) * mrdem_rng_range(rng, lo, hi);
+	for (int c = 0; c < 3; c++) {
+		dir[c] /= n;
+		pa[c] = mrdem_rng_range(rng, -100, 100); /* far from the origin */
+		pb[c] = pa[c] + d * dir[c];
+	}
+}
+
+static void flat_hits(struct mrdem_tri_batch *tb, const struct shape *a, const struct shape *b,
+		      float ea, float eb, const struct mrdem_xform *x,
+		      const struct mrdem_narrow_opts *o, float **mapped, size_t *cap,
+		      struct mrdem_tri_hits *flat, struct mrdem_narrow_counts *fc)
+{
+	if (b->m.ntris * 9 > *cap)
+		*mapped = realloc(*mapped, (*cap = 9 * b->m.ntris) * sizeof **mapped);
+	xform_apply_tris(x, b->soup, *mapped, b->m.ntris);
+	struct mrdem_tri_set sa = {a->soup, a->m.ntris, NULL, ea};
+	struct mrdem_tri_set sb = {*mapped, b->m.ntris, NULL, eb};
+	flat->n = 0;
+	mrdem_tri_all_pairs(tb, &sa, &sb, o, flat, fc);
+}
+
+/* Lemma 5.7 on random poses from the roots, and along paths of poses with
+ * one front each: approach, contact, retreat. */
+static void test_fronts(struct shape *shapes, int nshapes, int poses)
+{
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 57);
+	struct mrdem_tree_search *ts = mrdem_tree_search_new();
+	struct mrdem_tri_batch *tb = mrdem_tri_batch_new();
+	struct mrdem_front *fr = mrdem_front_new();
+	struct mrdem_tri_hits flat, front;
+	mrdem_tri_hits_init(&flat);
+	mrdem_tri_hits_init(&front);
+	float *mapped = NULL;
+	size_t cap = 0;
+	int mismatches = 0, failed = 0, touching = 0, path_bad = 0, far_big = 0;
+	struct mrdem_front_counts fc = {0}, path = {0};
+	for (int k = 0; k < poses; k++) {
+		const struct shape *a = &shapes[mrdem_rng_u64(&rng) % nshapes];
+		const struct shape *b = &shapes[mrdem_rng_u64(&rng) % nshapes];
+		double pa[3], qa[4], pb[3], qb[4], dir[3];
+		pose(&rng, a, b, 0.55, 1.02, pa, qa, pb, qb, dir);
+		struct mrdem_xform x;
+		xform_relative(&x, pa, qa, a->m.mass.com, pb, qb, b->m.mass.com);
+		float ea = (float)(0.02 * a->radius), eb = (float)(0.02 * b->radius);
+		struct mrdem_narrow_opts o;
+		mrdem_narrow_opts_default(&o);
+		o.method = k % 3;
+		flat_hits(tb, a, b, ea, eb, &x, &o, &mapped, &cap, &flat, &(struct mrdem_narrow_counts){0});
+		mrdem_front_reset(fr);
+		if (settle(ts, fr, a, b, ea, eb, &x, &o, &front, &fc) < 0)
+			failed++;
+		else if (!same_hits(&flat, &front))
+			mismatches++, tap_diag("pose %d: flat %zu hits, front %zu", k, flat.n, front.n);
+		touching += flat.n > 0;
+
+		/* A path: b moves along dir from deep contact to well apart, one
+		 * front throughout. */
+		mrdem_front_reset(fr);
+		for (int step = 0; step <= 12; step++) {
+			double s = 0.6 + 0.05 * step, pb2[3];
+			for (int c = 0; c < 3; c++)
+				pb2[c] = pa[c] + s * (a->radius + b->radius) * dir[c];
+			xform_relative(&x, pa, qa, a->m.mass.com, pb2, qb, b->m.mass.com);
+			flat_hits(tb, a, b, ea, eb, &x, &o, &mapped, &cap, &flat,
+				  &(struct mrdem_narrow_counts){0});
+			if (settle(ts, fr, a, b, ea, eb, &x, &o, &front, &path) < 0 ||
+			    !same_hits(&flat, &front))
+				path_bad++;
+		}
+		/* Apart by 20 % of the radii: one level narrows per iteration,
+		 * back to no more pairs than a front settled from the roots. */
+		for (int it = 0; it < 2 * MRDEM_SEARCH_ROUNDS; it++)
+			if (settle(ts, fr, a, b, ea, eb, &x, &o, &front, &path) < 0)
+				path_bad++;
+		size_t warm = mrdem_front_size(fr);
+		mrdem_front_reset(fr);
+		if (settle(ts, fr, a, b, ea, eb, &x, &o, &front, &path) < 0)
+			path_bad++;
+		far_big += warm > mrdem_front_size(fr);
+	}
+	tap_ok(touching > poses / 4, "fronts: poses cover contact and no contact (%d of %d touch)",
+	       touching, poses);
+	tap_eq_int(failed, 0, "fronts settle (an iteration without unfolding) within 64 iterations");
+	tap_eq_int(mismatches, 0, "Lemma 5.7: settled fronts find the flat search's contacts "
+		   "(%d poses, three kernels)", poses);
+	tap_eq_int(path_bad, 0, "Lemma 5.7 along paths from contact to apart, one front each");
+	tap_ok(path.narrows > 0 && far_big == 0, "fronts narrow when the particles part "
+	       "as far as a cold start (%llu narrows, %d fronts larger)", (unsigned long long)path.narrows, far_big);
+	tap_ok(fc.unfolds > 0 && fc.guesses > 0, "fronts unfold and report guesses (%llu, %llu)",
+	       (unsigned long long)fc.unfolds, (unsigned long long)fc.guesses);
+	free(mapped);
+	mrdem_tri_hits_release(&flat);
+	mrdem_tri_hits_release(&front);
+	mrdem_front_free(fr);
+	mrdem_tree_search_free(ts);
+	mrdem_tri_batch_free(tb);
 }
 
 int main(void)
@@ -164,6 +305,7 @@ int main(void)
 	free(mapped);
 	mrdem_tree_search_free(ts);
 	mrdem_tri_batch_free(tb);
+	test_fronts(shapes, nshapes, quick ? 20 : 80);
 	for (int i = 0; i < nshapes; i++) {
 		mrdem_tree_free(shapes[i].t);
 		mrdem_mesh_release(&shapes[i].m);

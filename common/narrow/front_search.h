@@ -1,0 +1,65 @@
+/* Persistent active sets of multiscale Picard (paper Alg. 6, Sec. 5.3).
+ *
+ * The front of a particle pair is its active set: node pairs (one surrogate
+ * node of each particle) and pairs of real triangles that together cover
+ * every pair of real triangles exactly once. It starts at the two roots and
+ * lives across the Picard iterations of a time step (and, warm-started,
+ * across steps). Each iteration tests every pair of the front once, then
+ *   - unfolds a node pair that reports contact or "not converged" one level
+ *     on each side (both leaves: into their real triangle pairs), to be
+ *     tested in the next iteration: at most one level per iteration;
+ *   - narrows: every unfolded pair is tested again; when it separates, no
+ *     real pair beneath it can touch (conservative halos), so everything
+ *     beneath is replaced by the pair again (the topmost such pair wins)
+ *     and the pair goes into the memory set. Testing the pair itself, not
+ *     only its members, matters: a child surrogate's halo need not lie in
+ *     its parent's, so members can report contact beneath a separate pair;
+ *   - a pair unfolded again after it was narrowed in the same step is
+ *     pinned: neither it nor a pair above it narrows again in the step
+ *     (remark 5), so that unfolding and narrowing cannot cycle.
+ * Real pairs use the flat search's kernels, halos and float triangles, with
+ * the comparison fallback for undecided pairs; node pairs never fall back.
+ * A separate node pair has no real contact beneath it (conservative halos),
+ * so once an iteration unfolds nothing, its real contacts are exactly the
+ * flat search's (Lemma 5.7). Node pairs in contact are handed back as
+ * guesses, for damped force guesses (remark 5). */
+#ifndef MRDEM_NARROW_FRONT_SEARCH_H
+#define MRDEM_NARROW_FRONT_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/narrow/tree_search.h"
+
+struct mrdem_front;
+struct mrdem_front *mrdem_front_new(void);
+void mrdem_front_free(struct mrdem_front *fr);
+/* Back to the two roots, memory set emptied (a new step, cold start). */
+void mrdem_front_reset(struct mrdem_front *fr);
+/* Keep the pairs, empty the memory set and unpin (a new step, warm start). */
+void mrdem_front_new_step(struct mrdem_front *fr);
+/* Pairs on the front (node pairs plus real pairs). */
+size_t mrdem_front_size(const struct mrdem_front *fr);
+
+struct mrdem_front_counts {
+	uint64_t unfolds;  /* node pairs replaced by their children */
+	uint64_t narrows;  /* groups of children replaced by their pair */
+	uint64_t pinned;   /* unfolds of a pair narrowed before in the step */
+	uint64_t guesses;  /* node pairs in contact */
+	uint64_t size;     /* pairs on the front when tested */
+};
+void mrdem_front_counts_add(struct mrdem_front_counts *dst, const struct mrdem_front_counts *src);
+
+/* One iteration on the front of a and b, with b mapped into a's frame by
+ * xb: real pairs in contact go to hits (mesh triangle indices, sorted by
+ * (ta, tb) like the flat search), node pairs in contact to guesses (node
+ * indices: halo tree->eps[n] + the particle's eps), then the front unfolds
+ * and narrows for the next iteration. Node pairs are counted by round
+ * level_a + level_b (as in mrdem_tree_search), real pairs under real. */
+void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
+			const struct mrdem_search_side *a, const struct mrdem_search_side *b,
+			const struct mrdem_xform *xb, const struct mrdem_narrow_opts *o,
+			struct mrdem_tri_hits *hits, struct mrdem_tri_hits *guesses,
+			struct mrdem_search_counts *cnt, struct mrdem_front_counts *fc);
+
+#endif

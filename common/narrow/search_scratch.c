@@ -1,0 +1,133 @@
+#include "common/narrow/search_scratch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mrdem_tree_search *mrdem_tree_search_new(void)
+{
+	struct mrdem_tree_search *s = mrdem_xcalloc(1, sizeof *s);
+	s->batch = mrdem_tri_batch_new();
+	return s;
+}
+
+void mrdem_tree_search_free(struct mrdem_tree_search *s)
+{
+	if (!s)
+		return;
+	mrdem_tri_batch_free(s->batch);
+	void *arrays[] = { s->cur, s->next, s->real, s->keep, s->res, s->eps_a, s->eps_b,
+			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
+			   s->leaf_stamp, s->slot, s->res2, s->tally };
+	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+		free(arrays[k]);
+	free(s);
+}
+
+/* Largest coordinate magnitude of a tree's root halo: the scale of the
+ * float rounding in a search. */
+static float extent(const struct mrdem_tree *t)
+{
+	float m = 0;
+	for (int c = 0; c < 9; c++)
+		m = fmaxf(m, fabsf(t->tri[c]));
+	return m + t->eps[0];
+}
+
+/* Stamps of size n, all forgotten when the array grows. */
+static uint32_t *grow_stamps(uint32_t *p, size_t *cap, size_t n)
+{
+	size_t old = *cap;
+	p = mrdem_search_grow(p, cap, n, sizeof *p);
+	if (*cap != old)
+		memset(p, 0, *cap * sizeof *p);
+	return p;
+}
+
+float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
+			   const struct mrdem_search_side *b)
+{
+	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
+	/* Slack on surrogate halos for float rounding of kernels and transform.
+	 * The iterative kernel needs none: it only says SEPARATE when a lower
+	 * bound of the distance exceeds the cut (common/narrow/tri_penalty.c). */
+	float slack = 1e-5f * (extent(ta) + extent(tb));
+	s->eps_a = mrdem_search_grow(s->eps_a, &s->eps_a_cap, ta->nnodes, sizeof *s->eps_a);
+	s->eps_b = mrdem_search_grow(s->eps_b, &s->eps_b_cap, tb->nnodes, sizeof *s->eps_b);
+	for (uint32_t n = 0; n < ta->nnodes; n++)
+		s->eps_a[n] = ta->eps[n] + a->eps + 0.5f * slack;
+	for (uint32_t n = 0; n < tb->nnodes; n++)
+		s->eps_b[n] = tb->eps[n] + b->eps + 0.5f * slack;
+	s->node_b = mrdem_search_grow(s->node_b, &s->node_b_cap, 9 * (size_t)tb->nnodes,
+				      sizeof *s->node_b);
+	s->soup_b = mrdem_search_grow(s->soup_b, &s->soup_b_cap, 9 * (size_t)tb->ntris,
+				      sizeof *s->soup_b);
+	s->nsph_b = mrdem_search_grow(s->nsph_b, &s->nsph_b_cap, 4 * (size_t)tb->nnodes,
+				      sizeof *s->nsph_b);
+	s->tsph_b = mrdem_search_grow(s->tsph_b, &s->tsph_b_cap, 4 * (size_t)tb->ntris,
+				      sizeof *s->tsph_b);
+	s->node_stamp = grow_stamps(s->node_stamp, &s->node_stamp_cap, tb->nnodes);
+	s->leaf_stamp = grow_stamps(s->leaf_stamp, &s->leaf_stamp_cap, tb->nnodes);
+	if (++s->stamp == 0) { /* wrapped: forget every stamp */
+		memset(s->node_stamp, 0, s->node_stamp_cap * sizeof *s->node_stamp);
+		memset(s->leaf_stamp, 0, s->leaf_stamp_cap * sizeof *s->leaf_stamp);
+		s->stamp = 1;
+	}
+	/* Sphere radii carry the nodes' own eps; the particles' come here. */
+	return a->eps + b->eps + slack;
+}
+
+void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+			   const struct mrdem_xform *x, uint32_t n)
+{
+	if (s->node_stamp[n] == s->stamp)
+		return;
+	s->node_stamp[n] = s->stamp;
+	xform_apply_tris(x, &t->tri[9 * (size_t)n], &s->node_b[9 * (size_t)n], 1);
+	xform_apply_f(x, &t->node_sphere[4 * (size_t)n], &s->nsph_b[4 * (size_t)n]);
+	s->nsph_b[4 * (size_t)n + 3] = t->node_sphere[4 * (size_t)n + 3];
+}
+
+void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+			   const struct mrdem_xform *x, uint32_t n)
+{
+	if (s->leaf_stamp[n] == s->stamp)
+		return;
+	s->leaf_stamp[n] = s->stamp;
+	size_t first = t->tri_first[n];
+	xform_apply_tris(x, &t->soup[9 * first], &s->soup_b[9 * first], t->tri_count[n]);
+	for (size_t i = first; i < first + t->tri_count[n]; i++) {
+		xform_apply_f(x, &t->soup_sphere[4 * i], &s->tsph_b[4 * i]);
+		s->tsph_b[4 * i + 3] = t->soup_sphere[4 * i + 3];
+	}
+}
+
+static int cmp_hit(const void *p, const void *q)
+{
+	const struct mrdem_tri_hit *a = p, *b = q;
+	if (a->ta != b->ta)
+		return a->ta < b->ta ? -1 : 1;
+	return a->tb < b->tb ? -1 : a->tb > b->tb;
+}
+
+struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,
+					   const struct mrdem_tri_result *r)
+{
+	if (hits->n == hits->cap) {
+		hits->cap = hits->cap ? 2 * hits->cap : 64;
+		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
+	}
+	struct mrdem_tri_hit *h = &hits->h[hits->n++];
+	h->ta = ta;
+	h->tb = tb;
+	memcpy(h->pa, r->pa, sizeof h->pa);
+	memcpy(h->pb, r->pb, sizeof h->pb);
+	h->dist = r->dist;
+	return h;
+}
+
+void mrdem_search_sort_hits(struct mrdem_tri_hits *hits, size_t first)
+{
+	if (hits->n > first + 1)
+		qsort(hits->h + first, hits->n - first, sizeof *hits->h, cmp_hit);
+}

@@ -1,0 +1,101 @@
+/* Scratch space shared by the two surrogate-tree searches: Alg. 5 from the
+ * roots (tree_search.c) and the persistent fronts of multiscale Picard,
+ * Alg. 6 (front_search.c). Private to common/narrow.
+ *
+ * Per call, b's nodes and real triangles are mapped into a's frame on first
+ * use only (stamps), and both trees' node halos get the particles' widths
+ * plus a rounding slack (mrdem_search_prepare). */
+#ifndef MRDEM_NARROW_SEARCH_SCRATCH_H
+#define MRDEM_NARROW_SEARCH_SCRATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/geom/xform.h"
+#include "common/narrow/tree_search.h"
+#include "common/util/error.h"
+
+struct mrdem_tree_search {
+	struct mrdem_tri_batch *batch;
+	/* active node pairs of this round and of the next */
+	uint32_t *cur, *next;
+	size_t cur_cap, next_cap;
+	/* real triangle pairs (soup indices) gathered from leaf pairs, and
+	 * the triangles of one b leaf that may touch the a leaf */
+	uint32_t *real, *keep;
+	size_t real_cap, keep_cap;
+	struct mrdem_tri_result *res;
+	size_t res_cap;
+	/* per-call halos of a's and b's nodes, b's mapped nodes and soup and
+	 * the centres of their bounding spheres */
+	float *eps_a, *eps_b, *node_b, *soup_b, *nsph_b, *tsph_b;
+	size_t eps_a_cap, eps_b_cap, node_b_cap, soup_b_cap, nsph_b_cap, tsph_b_cap;
+	/* which of b's nodes / leaves are mapped in this call */
+	uint32_t *node_stamp, *leaf_stamp;
+	size_t node_stamp_cap, leaf_stamp_cap;
+	uint32_t stamp;
+	/* front search: where each front pair's result sits (index into res
+	 * or res2, or a sphere-separated marker), results of its real pairs,
+	 * and per unfolded pair of the front its members' tallies */
+	uint32_t *slot;
+	size_t slot_cap;
+	struct mrdem_tri_result *res2;
+	size_t res2_cap;
+	uint32_t *tally;
+	size_t tally_cap;
+};
+
+/* Grow a scratch array to hold at least n elements of size sz. */
+static inline void *mrdem_search_grow(void *p, size_t *cap, size_t n, size_t sz)
+{
+	if (n <= *cap)
+		return p;
+	size_t c = *cap ? *cap : 256;
+	while (c < n)
+		c *= 2;
+	*cap = c;
+	return mrdem_xrealloc(p, c * sz);
+}
+
+/* Set up a call between a and b: node halos in eps_a / eps_b (node eps +
+ * particle eps + half the slack), room for b's mapped nodes and soup, fresh
+ * stamps. Returns the reach the bounding-sphere test adds to the radii. */
+float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
+			   const struct mrdem_search_side *b);
+/* Map node n of b (surrogate and sphere centre), or the real triangles of
+ * leaf n of b, into a's frame by x, once per call. */
+void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+			   const struct mrdem_xform *x, uint32_t n);
+void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+			   const struct mrdem_xform *x, uint32_t n);
+
+/* Append a contact of triangles (or nodes) ta, tb with result r. */
+struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,
+					   const struct mrdem_tri_result *r);
+/* Sort hits[first..] by (ta, tb), the flat search's order. */
+void mrdem_search_sort_hits(struct mrdem_tri_hits *hits, size_t first);
+
+/* Bounding spheres too far apart for the halos to meet: the pair cannot
+ * be in contact, and the triangle kernels need not see it. */
+static inline int mrdem_spheres_apart(const float *p, const float *q, float reach)
+{
+	float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+	float r = p[3] + q[3] + reach;
+	return dx * dx + dy * dy + dz * dz > r * r;
+}
+
+/* The options of surrogate-level tests: never fall back. An undecided (not
+ * converged) pair unfolds instead. The iterative method alone would decide
+ * such a pair by its unconverged iterate, which may overestimate the
+ * distance and prune a contact; as a hybrid without fallback it runs the
+ * same sweeps and keeps the pair instead. */
+static inline struct mrdem_narrow_opts mrdem_search_surrogate_opts(const struct mrdem_narrow_opts *o)
+{
+	struct mrdem_narrow_opts s = *o;
+	s.fallback = 0;
+	if (s.method == MRDEM_NARROW_ITERATIVE)
+		s.method = MRDEM_NARROW_HYBRID;
+	return s;
+}
+
+#endif
