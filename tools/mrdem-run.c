@@ -54,6 +54,12 @@ static const char usage_head[] =
 	"  --picard-max N    implicit-euler: Picard iterations per attempt (default 50)\n"
 	"  --picard-retries N  implicit-euler: halvings of the time step after a failed\n"
 	"                    attempt before the run stops (default 4)\n"
+	"  --surrogate-damping X  implicit-euler with --hierarchy multiscale: factor\n"
+	"                    on the forces of surrogate contacts, the force guesses of\n"
+	"                    coarse levels (0 < X <= 1, default 0.1)\n"
+	"  --warm-start      implicit-euler with --hierarchy multiscale: each pair's\n"
+	"                    active set starts where the last step left it, not at\n"
+	"                    the roots\n"
 	"  --broad M         broad phase: grid (default) or brute\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
 	"                    kinetic and contact energy before it (default 1; 0: off)\n";
@@ -69,7 +75,7 @@ static const char usage_tail[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"The hierarchy defaults to surrogate here: shapes without a tree get one\n"
-	"built first (docs/surrogate-trees.md).\n"
+	"built first (docs/surrogate-trees.md), for multiscale too.\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
 	"error (unknown option, bad option value, too many arguments).\n";
@@ -676,9 +682,10 @@ static void remove_tmpdir(const char *dir)
 struct options {
 	const char *scene, *out;
 	const char *steps, *every, *dt, *scheme, *broad, *growth;
-	const char *picard_tol, *picard_max, *picard_retries;
+	const char *picard_tol, *picard_max, *picard_retries, *damping;
 	uint64_t steps_v, every_v, picard_max_v, picard_retries_v;
-	double dt_v, growth_v, picard_tol_v;
+	double dt_v, growth_v, picard_tol_v, damping_v;
+	int warm_start;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
 	int via_pipes, quiet, help, log_view;
@@ -690,7 +697,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
 	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD_TOL, OPT_PICARD_MAX, OPT_PICARD_RETRIES,
-	       OPT_LOG_VIEW };
+	       OPT_LOG_VIEW, OPT_DAMPING, OPT_WARM };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -702,6 +709,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"picard-tol", required_argument, NULL, OPT_PICARD_TOL},
 		{"picard-max", required_argument, NULL, OPT_PICARD_MAX},
 		{"picard-retries", required_argument, NULL, OPT_PICARD_RETRIES},
+		{"surrogate-damping", required_argument, NULL, OPT_DAMPING},
+		{"warm-start", no_argument, NULL, OPT_WARM},
 		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 		{"log-view", no_argument, NULL, OPT_LOG_VIEW},
 		{"hierarchy", required_argument, NULL, OPT_CONTACT},
@@ -730,6 +739,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_PICARD_TOL: o->picard_tol = optarg; break;
 		case OPT_PICARD_MAX: o->picard_max = optarg; break;
 		case OPT_PICARD_RETRIES: o->picard_retries = optarg; break;
+		case OPT_DAMPING: o->damping = optarg; break;
+		case OPT_WARM: o->warm_start = 1; break;
 		case OPT_NO_MERGE: o->contact.merge = 0; break;
 		case OPT_CONTACT:
 			if (mrdem_contact_opts_set(&o->contact, longopts[li].name, optarg))
@@ -777,6 +788,15 @@ static int parse_options(struct options *o, int argc, char **argv)
 	if (o->picard_retries)
 		bad |= mrdem_parse_u64("--picard-retries", o->picard_retries, 60,
 				       &o->picard_retries_v);
+	if (o->damping) {
+		bad |= mrdem_parse_positive("--surrogate-damping", o->damping, &o->damping_v);
+		if (!bad && o->damping_v > 1)
+			bad = mrdem_error("--surrogate-damping must be at most 1");
+	}
+	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
+	if ((o->damping || o->warm_start) && !multiscale)
+		bad = mrdem_error("--surrogate-damping and --warm-start apply to --hierarchy "
+				  "multiscale only");
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
 	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)
@@ -808,6 +828,13 @@ static int apply_options(struct run *r, const struct options *o)
 	if (o->broad)
 		r->opts.broad = o->broad_v;
 	int implicit = r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER;
+	if (!implicit && o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE) {
+		mrdem_error("--hierarchy multiscale fuses the search into the Picard loop of "
+			    "implicit-euler (paper Alg. 6), and this run uses %s; add --scheme "
+			    "implicit-euler, or use flat or surrogate",
+			    mrdem_scheme_name(r->opts.step.scheme));
+		return 2;
+	}
 	if (implicit && o->via_pipes) {
 		mrdem_error("--via-pipes: implicit-euler is not available through the tools yet "
 			    "(one Picard iteration per tool needs stream records that do not exist "
@@ -825,6 +852,9 @@ static int apply_options(struct run *r, const struct options *o)
 		r->opts.picard.max_iter = (unsigned)o->picard_max_v;
 	if (o->picard_retries)
 		r->opts.picard.max_retries = (unsigned)o->picard_retries_v;
+	if (o->damping)
+		r->opts.picard.damping = o->damping_v;
+	r->opts.picard.warm_start = o->warm_start;
 	r->scene.setup.steps = r->steps;
 	r->scene.setup.output_every = r->every;
 	r->scene.setup.dt = r->opts.step.dt;

@@ -26,6 +26,9 @@ void mrdem_forces_release(struct mrdem_forces *f)
 	free(f->ib);
 	free(f->cf);
 	free(f->ce);
+	free(f->gia);
+	free(f->gib);
+	free(f->gcf);
 	mrdem_forces_init(f);
 }
 
@@ -58,9 +61,12 @@ static const char *contact_name(char *buf, size_t len, size_t k, const struct mr
 	return buf;
 }
 
-/* Resolve the ids of contact k and check that it fits this frame. */
-static int resolve(struct mrdem_forces *f, const struct mrdem_scene *s,
-		   const struct mrdem_id_index *ix, const struct mrdem_contact *c, size_t k)
+/* Resolve the ids of contact k into *ia, *ib and check that it fits this
+ * frame (its depth only when check_depth: a guess has the halo of two
+ * surrogates). */
+static int resolve(size_t *ia_out, size_t *ib_out, const struct mrdem_scene *s,
+		   const struct mrdem_id_index *ix, const struct mrdem_contact *c, size_t k,
+		   int check_depth)
 {
 	char name[128];
 	const struct mrdem_particles *p = &s->frame.p;
@@ -95,15 +101,15 @@ static int resolve(struct mrdem_forces *f, const struct mrdem_scene *s,
 		return mrdem_error("%s: normal has length %g, not 1",
 				   contact_name(name, sizeof name, k, c), nn);
 	double epssum = p->eps[ia] + eps_b;
-	if (fabs(c->depth - (epssum - c->dist)) > DEPTH_TOL * epssum + 1e-12)
+	if (check_depth && fabs(c->depth - (epssum - c->dist)) > DEPTH_TOL * epssum + 1e-12)
 		return mrdem_error("%s: depth %g does not equal eps_a + eps_b - dist = %g; were "
 				   "the contacts computed for this frame?",
 				   contact_name(name, sizeof name, k, c), c->depth, epssum - c->dist);
 	if (s->setup.force_model == MRDEM_FORCE_SPRING && !(epssum > 0))
 		return mrdem_error("%s: the spring model needs a positive halo (eps_a + eps_b = %g)",
 				   contact_name(name, sizeof name, k, c), epssum);
-	f->ia[k] = ia;
-	f->ib[k] = ib;
+	*ia_out = ia;
+	*ib_out = ib;
 	return 0;
 }
 
@@ -169,6 +175,23 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 	}
 }
 
+/* Add force F at point x to particle ia and its opposite to ib. */
+static void apply(struct mrdem_forces *f, const struct mrdem_particles *p, size_t ia, size_t ib,
+		  const double x[3], const double F[3])
+{
+	double r[3], t[3];
+	vec3_add(&f->force[3 * ia], &f->force[3 * ia], F);
+	vec3_sub(r, x, &p->pos[3 * ia]);
+	vec3_cross(t, r, F);
+	vec3_add(&f->torque[3 * ia], &f->torque[3 * ia], t);
+	if (ib != MRDEM_NO_INDEX) {
+		vec3_sub(&f->force[3 * ib], &f->force[3 * ib], F);
+		vec3_sub(r, x, &p->pos[3 * ib]);
+		vec3_cross(t, r, F);
+		vec3_sub(&f->torque[3 * ib], &f->torque[3 * ib], t);
+	}
+}
+
 int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
 			 const struct mrdem_contacts *c)
@@ -177,6 +200,7 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 	size_t n = p->n, nc = c ? c->n : 0;
 	reserve(f, n, nc);
 	f->active = f->plane_active = 0;
+	f->nguess = 0;
 	f->contact_energy = f->max_overlap = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -184,7 +208,7 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 		vec3_set(&f->torque[3 * i], 0, 0, 0);
 	}
 	for (size_t k = 0; k < nc; k++)
-		if (resolve(f, s, ix, &c->c[k], k))
+		if (resolve(&f->ia[k], &f->ib[k], s, ix, &c->c[k], k, 1))
 			return -1;
 
 	/* Each contact's force is independent: compute them in parallel into
@@ -209,18 +233,37 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 		double epssum = ck->depth + ck->dist;
 		if (epssum > 0)
 			f->max_overlap = fmax(f->max_overlap, ck->depth / epssum);
-		double r[3], t[3];
-		size_t ia = f->ia[k], ib = f->ib[k];
-		vec3_add(&f->force[3 * ia], &f->force[3 * ia], F);
-		vec3_sub(r, ck->x, &p->pos[3 * ia]);
-		vec3_cross(t, r, F);
-		vec3_add(&f->torque[3 * ia], &f->torque[3 * ia], t);
-		if (ib != MRDEM_NO_INDEX) {
-			vec3_sub(&f->force[3 * ib], &f->force[3 * ib], F);
-			vec3_sub(r, ck->x, &p->pos[3 * ib]);
-			vec3_cross(t, r, F);
-			vec3_sub(&f->torque[3 * ib], &f->torque[3 * ib], t);
+		apply(f, p, f->ia[k], f->ib[k], ck->x, F);
+	}
+	return 0;
+}
+
+int mrdem_forces_add_guesses(struct mrdem_forces *f, const struct mrdem_scene *s,
+			     const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
+			     const struct mrdem_contacts *g, double damping)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t ng = g ? g->n : 0;
+	if (ng > f->gcap) {
+		f->gia = mrdem_xrealloc(f->gia, ng * sizeof *f->gia);
+		f->gib = mrdem_xrealloc(f->gib, ng * sizeof *f->gib);
+		f->gcf = mrdem_xrealloc(f->gcf, 3 * ng * sizeof *f->gcf);
+		f->gcap = ng;
+	}
+	f->nguess = ng;
+	for (size_t k = 0; k < ng; k++) {
+		const struct mrdem_contact *ck = &g->c[k];
+		double energy, *F = &f->gcf[3 * k];
+		if (resolve(&f->gia[k], &f->gib[k], s, ix, ck, k, 0))
+			return -1;
+		contact_force(F, &energy, s, b, f->gia[k], f->gib[k], ck);
+		vec3_scale(F, F, damping);
+		if (!vec3_isfinite(F)) {
+			char name[128];
+			return mrdem_error("%s (a surrogate guess): non-finite contact force",
+					   contact_name(name, sizeof name, k, ck));
 		}
+		apply(f, p, f->gia[k], f->gib[k], ck->x, F);
 	}
 	return 0;
 }

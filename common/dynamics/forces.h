@@ -30,6 +30,10 @@ struct mrdem_forces {
 	size_t *ia, *ib;      /* frame indices; ib = MRDEM_NO_INDEX for a plane */
 	double *cf;           /* 3 per contact: force on a */
 	double *ce;           /* elastic energy per contact */
+	/* per guess (mrdem_forces_add_guesses): the same, damped force on a */
+	size_t nguess, gcap;
+	size_t *gia, *gib;
+	double *gcf;
 	/* summary of the last evaluation */
 	size_t active;        /* contacts that exerted a force */
 	size_t plane_active;  /* ... of them against analytic planes */
@@ -48,5 +52,15 @@ void mrdem_forces_release(struct mrdem_forces *f);
 int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
 			 const struct mrdem_contacts *c);
+
+/* Add damped force guesses of multiscale Picard (paper Alg. 6, remark 5)
+ * to the forces of the last mrdem_forces_compute: each guess is a contact
+ * of two surrogate triangles (common/narrow/particle_contacts.h), its halo
+ * depth + dist those of the two nodes; its force is the contact law's for
+ * that overlap times damping (0 < damping <= 1). Guesses store no energy
+ * and do not count as active contacts. */
+int mrdem_forces_add_guesses(struct mrdem_forces *f, const struct mrdem_scene *s,
+			     const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
+			     const struct mrdem_contacts *g, double damping);
 
 #endif

@@ -11,20 +11,21 @@
 #include "common/geom/xform.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
+#include "common/util/hash.h"
 #include "common/util/parse.h"
 #include "common/util/stages.h"
 #include "common/narrow/simd.h"
 
-static const char *const hierarchy_names[] = {"flat", "surrogate", "auto"};
+static const char *const hierarchy_names[] = {"flat", "surrogate", "auto", "multiscale"};
 
 const char *mrdem_hierarchy_name(int h)
 {
-	return h >= 0 && h <= MRDEM_HIERARCHY_AUTO ? hierarchy_names[h] : NULL;
+	return h >= 0 && h <= MRDEM_HIERARCHY_MULTISCALE ? hierarchy_names[h] : NULL;
 }
 
 int mrdem_hierarchy_parse(const char *name)
 {
-	for (int h = 0; h <= MRDEM_HIERARCHY_AUTO; h++)
+	for (int h = 0; h <= MRDEM_HIERARCHY_MULTISCALE; h++)
 		if (!strcmp(name, hierarchy_names[h]))
 			return h;
 	return -1;
@@ -40,8 +41,8 @@ void mrdem_contact_opts_default(struct mrdem_contact_opts *o)
 const char mrdem_contact_opts_usage[] =
 	"  --hierarchy H     flat (every triangle pair, Alg. 2), surrogate (trees,\n"
 	"                    Alg. 5) or auto (default: surrogate when every shape has\n"
-	"                    a tree, else flat); multiscale (Alg. 6) is not\n"
-	"                    implemented yet\n"
+	"                    a tree, else flat); multiscale (Alg. 6) searches within\n"
+	"                    the Picard loop: mrdem-run --scheme implicit-euler only\n"
 	"  --method M        comparison, iterative or hybrid (default hybrid)\n"
 	"  --iterations N    sweeps of the iterative kernel (default 4)\n"
 	"  --threshold C     the iterative kernel calls a pair in contact only when its\n"
@@ -53,12 +54,9 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 {
 	int v;
 	if (!strcmp(key, "hierarchy")) {
-		if (!strcmp(value, "multiscale"))
-			return mrdem_error("--hierarchy multiscale (multiscale Picard, paper Alg. 6) is "
-					   "not implemented yet; use flat or surrogate (with an "
-					   "explicit scheme it would not apply in any case)");
 		if ((v = mrdem_hierarchy_parse(value)) < 0)
-			return mrdem_error("--hierarchy: '%s' is not flat, surrogate or auto", value);
+			return mrdem_error("--hierarchy: '%s' is not flat, surrogate, auto or multiscale",
+					   value);
 		o->hierarchy = v;
 	} else if (!strcmp(key, "method")) {
 		if ((v = mrdem_narrow_method_parse(value)) < 0)
@@ -86,7 +84,7 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 struct worker {
 	struct mrdem_tri_batch *batch;
 	struct mrdem_tree_search *search;
-	struct mrdem_tri_hits hits;
+	struct mrdem_tri_hits hits, guesses;
 	float *mapped;
 	size_t mapped_cap;
 	struct mrdem_contact_counts cnt;
@@ -108,8 +106,9 @@ struct mrdem_contact_finder {
 	uint32_t nsoups;
 	struct soup *soups;
 	struct mrdem_id_index index;
-	/* per pair: its contacts, concatenated in pair order at the end */
-	struct mrdem_contacts *per_pair;
+	/* per pair: its contacts (and multiscale guesses), concatenated in
+	 * pair order at the end */
+	struct mrdem_contacts *per_pair, *per_pair_guess;
 	size_t per_pair_cap;
 	struct mrdem_stage_log log; /* since the last mrdem_contact_finder_take_log */
 };
@@ -123,6 +122,7 @@ struct mrdem_contact_finder *mrdem_contact_finder_new(void)
 		f->w[t].batch = mrdem_tri_batch_new();
 		f->w[t].search = mrdem_tree_search_new();
 		mrdem_tri_hits_init(&f->w[t].hits);
+		mrdem_tri_hits_init(&f->w[t].guesses);
 	}
 	mrdem_id_index_init(&f->index);
 	return f;
@@ -147,14 +147,18 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		mrdem_tri_batch_free(f->w[t].batch);
 		mrdem_tree_search_free(f->w[t].search);
 		mrdem_tri_hits_release(&f->w[t].hits);
+		mrdem_tri_hits_release(&f->w[t].guesses);
 		free(f->w[t].mapped);
 	}
 	free(f->w);
 	release_soups(f);
 	mrdem_id_index_release(&f->index);
-	for (size_t i = 0; i < f->per_pair_cap; i++)
+	for (size_t i = 0; i < f->per_pair_cap; i++) {
 		mrdem_contacts_release(&f->per_pair[i]);
+		mrdem_contacts_release(&f->per_pair_guess[i]);
+	}
 	free(f->per_pair);
+	free(f->per_pair_guess);
 	free(f);
 }
 
@@ -233,17 +237,24 @@ static void merge_close(struct mrdem_contacts *c, size_t first, double radius)
  * into world-frame contacts. soup_b is b's soup in its own frame: the face
  * normal of touching triangles maps the one triangle it needs, so the
  * normal never depends on which of b's triangles a search happened to map
- * (an iterative hit can have coincident points at a distance > 0). */
+ * (an iterative hit can have coincident points at a distance > 0). With
+ * trees (multiscale guesses) the hits are node pairs: halos and triangles
+ * are the nodes'. */
 static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
 			     const struct mrdem_tri_hits *hits, const struct mrdem_xform *x_b,
-			     const float *soup_b, struct mrdem_contacts *out)
+			     const float *soup_b, const struct mrdem_tree *node_a,
+			     const struct mrdem_tree *node_b, struct mrdem_contacts *out)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_mesh *ma = &s->shapes[p->shape[ia]].mesh;
-	double ea = p->eps[ia], eb = p->eps[ib], ra[9];
+	double ra[9];
 	quat_to_matrix(&p->quat[4 * ia], ra);
+	if (node_b)
+		soup_b = node_b->tri;
 	for (size_t k = 0; k < hits->n; k++) {
 		const struct mrdem_tri_hit *h = &hits->h[k];
+		double ea = p->eps[ia] + (node_a ? node_a->eps[h->ta] : 0);
+		double eb = p->eps[ib] + (node_b ? node_b->eps[h->tb] : 0);
 		double pa[3] = {h->pa[0], h->pa[1], h->pa[2]}, pb[3] = {h->pb[0], h->pb[1], h->pb[2]};
 		double n[3], x[3], d;
 		vec3_sub(n, pa, pb);
@@ -278,9 +289,12 @@ static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
 	}
 }
 
+/* Contacts of particles ia and ib into out, and with a front (multiscale)
+ * its guesses into guess. */
 static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 			  const struct mrdem_contact_finder *f, size_t ia, size_t ib,
-			  const struct mrdem_contact_opts *o, struct mrdem_contacts *out)
+			  const struct mrdem_contact_opts *o, struct mrdem_front *front,
+			  struct mrdem_contacts *out, struct mrdem_contacts *guess)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_shape *sa = &s->shapes[p->shape[ia]], *sb = &s->shapes[p->shape[ib]];
@@ -289,9 +303,13 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		       &p->quat[4 * ib], sb->mesh.mass.com);
 	float ea = (float)p->eps[ia], eb = (float)p->eps[ib];
 	double t0 = mrdem_clock();
-	w->hits.n = 0;
+	w->hits.n = w->guesses.n = 0;
 	w->cnt.particle_pairs++;
-	if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
+	if (front) {
+		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
+		mrdem_front_search(w->search, front, &A, &B, &x, &o->narrow, &w->hits, &w->guesses,
+				   &w->cnt.search, &w->cnt.front);
+	} else if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
 		mrdem_tree_search(w->search, &A, &B, &x, &o->narrow, &w->hits, &w->cnt.search);
 	} else {
@@ -307,9 +325,11 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	}
 	double t1 = mrdem_clock();
 	w->cnt.hits += w->hits.n;
-	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, out);
+	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, NULL, NULL, out);
 	if (o->merge)
 		merge_close(out, 0, 0.5 * (p->eps[ia] + p->eps[ib]));
+	if (front)
+		hits_to_contacts(s, ia, ib, &w->guesses, &x, NULL, sa->tree, sb->tree, guess);
 	w->search_s += t1 - t0;
 	w->points_s += mrdem_clock() - t1;
 }
@@ -356,9 +376,11 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	w->plane_s += mrdem_clock() - t0;
 }
 
-/* One pair to examine: frame indices, ib = SIZE_MAX - k for plane k. */
+/* One pair to examine: frame indices, ib = SIZE_MAX - k for plane k, and
+ * its front (multiscale). */
 struct job {
 	size_t ia, ib;
+	struct mrdem_front *front;
 };
 #define PLANE_JOB(k) (SIZE_MAX - (size_t)(k))
 
@@ -372,7 +394,7 @@ static int collect_jobs(struct mrdem_contact_finder *f, const struct mrdem_scene
 	do {                                                                        \
 		if (n == cap)                                                       \
 			j = mrdem_xrealloc(j, (cap = cap ? 2 * cap : 64) * sizeof *j); \
-		j[n].ia = (A), j[n++].ib = (B);                                     \
+		j[n].ia = (A), j[n].ib = (B), j[n++].front = NULL;                 \
 	} while (0)
 	if (!pairs) {
 		for (size_t a = 0; a < p->n; a++) {
@@ -468,9 +490,108 @@ void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_
 	memset(&f->log, 0, sizeof f->log);
 }
 
-int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
-			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
-			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt)
+/* ---- fronts of multiscale Picard: an open-addressing map from a pair of
+ * particle ids to its front */
+
+struct fronts_entry {
+	uint64_t a, b;
+	struct mrdem_front *front; /* NULL: empty slot */
+	int used;                  /* searched since the last new step */
+};
+
+struct mrdem_fronts {
+	struct fronts_entry *e;
+	size_t n, cap;             /* cap: a power of two, or 0 */
+};
+
+struct mrdem_fronts *mrdem_fronts_new(void)
+{
+	return mrdem_xcalloc(1, sizeof(struct mrdem_fronts));
+}
+
+void mrdem_fronts_free(struct mrdem_fronts *fr)
+{
+	if (!fr)
+		return;
+	for (size_t i = 0; i < fr->cap; i++)
+		mrdem_front_free(fr->e[i].front);
+	free(fr->e);
+	free(fr);
+}
+
+size_t mrdem_fronts_count(const struct mrdem_fronts *fr)
+{
+	return fr->n;
+}
+
+static size_t fronts_slot(const struct mrdem_fronts *fr, uint64_t a, uint64_t b)
+{
+	size_t i = mrdem_mix64(a * 0x9e3779b97f4a7c15ULL ^ b) & (fr->cap - 1);
+	while (fr->e[i].front && (fr->e[i].a != a || fr->e[i].b != b))
+		i = (i + 1) & (fr->cap - 1);
+	return i;
+}
+
+/* Rebuild the table at capacity cap with the entries kept (keep: only
+ * those used since the last new step). */
+static void fronts_rehash(struct mrdem_fronts *fr, size_t cap, int keep_used_only)
+{
+	struct fronts_entry *old = fr->e;
+	size_t oldcap = fr->cap;
+	fr->e = mrdem_xcalloc(cap, sizeof *fr->e);
+	fr->cap = cap;
+	fr->n = 0;
+	for (size_t i = 0; i < oldcap; i++) {
+		if (!old[i].front)
+			continue;
+		if (keep_used_only && !old[i].used) {
+			mrdem_front_free(old[i].front);
+			continue;
+		}
+		fr->e[fronts_slot(fr, old[i].a, old[i].b)] = old[i];
+		fr->n++;
+	}
+	free(old);
+}
+
+static struct mrdem_front *fronts_get(struct mrdem_fronts *fr, uint64_t a, uint64_t b)
+{
+	if (2 * (fr->n + 1) > fr->cap)
+		fronts_rehash(fr, fr->cap ? 2 * fr->cap : 64, 0);
+	struct fronts_entry *e = &fr->e[fronts_slot(fr, a, b)];
+	if (!e->front) {
+		*e = (struct fronts_entry){a, b, mrdem_front_new(), 0};
+		fr->n++;
+	}
+	e->used = 1;
+	return e->front;
+}
+
+void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm)
+{
+	if (fr->cap)
+		fronts_rehash(fr, fr->cap, 1);
+	for (size_t i = 0; i < fr->cap; i++)
+		if (fr->e[i].front) {
+			fr->e[i].used = 0;
+			if (warm)
+				mrdem_front_new_step(fr->e[i].front);
+			else
+				mrdem_front_reset(fr->e[i].front);
+		}
+}
+
+static void grow_per_pair(struct mrdem_contacts **v, size_t old, size_t n)
+{
+	*v = mrdem_xrealloc(*v, n * sizeof **v);
+	for (size_t i = old; i < n; i++)
+		mrdem_contacts_init(&(*v)[i]);
+}
+
+static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+		const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
+		struct mrdem_fronts *fronts, struct mrdem_contacts *out,
+		struct mrdem_contacts *guesses, struct mrdem_contact_counts *cnt)
 {
 	if (mrdem_narrow_opts_check(&o->narrow))
 		return -1;
@@ -482,7 +603,7 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 				ro.hierarchy = MRDEM_HIERARCHY_FLAT;
 	}
 	o = &ro;
-	if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE)
+	if (o->hierarchy != MRDEM_HIERARCHY_FLAT)
 		for (uint32_t i = 0; i < s->nshapes; i++)
 			if (!s->shapes[i].tree)
 				return mrdem_error("shape %u '%s' has no surrogate tree (run mrdem-tree "
@@ -494,10 +615,14 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 	size_t njobs = 0;
 	if (collect_jobs(f, s, pairs, &jobs, &njobs))
 		return -1;
+	if (fronts)
+		for (size_t i = 0; i < njobs; i++)
+			if (jobs[i].ib < PLANE_JOB(UINT32_MAX))
+				jobs[i].front = fronts_get(fronts, s->frame.p.id[jobs[i].ia],
+							   s->frame.p.id[jobs[i].ib]);
 	if (f->per_pair_cap < njobs) {
-		f->per_pair = mrdem_xrealloc(f->per_pair, njobs * sizeof *f->per_pair);
-		for (size_t i = f->per_pair_cap; i < njobs; i++)
-			mrdem_contacts_init(&f->per_pair[i]);
+		grow_per_pair(&f->per_pair, f->per_pair_cap, njobs);
+		grow_per_pair(&f->per_pair_guess, f->per_pair_cap, njobs);
 		f->per_pair_cap = njobs;
 	}
 	for (int t = 0; t < f->nworkers; t++) {
@@ -514,11 +639,12 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 		for (size_t i = 0; i < njobs; i++) {
 			struct worker *w = &f->w[omp_get_thread_num()];
 			struct mrdem_contacts *c = &f->per_pair[i];
-			c->n = 0;
+			c->n = f->per_pair_guess[i].n = 0;
 			if (jobs[i].ib >= PLANE_JOB(UINT32_MAX))
 				plane_pair(w, s, f, jobs[i].ia, (uint32_t)(SIZE_MAX - jobs[i].ib), o, c);
 			else
-				particle_pair(w, s, f, jobs[i].ia, jobs[i].ib, o, c);
+				particle_pair(w, s, f, jobs[i].ia, jobs[i].ib, o, jobs[i].front, c,
+					      &f->per_pair_guess[i]);
 		}
 	}
 	double t0 = mrdem_clock();
@@ -527,6 +653,13 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 	for (size_t i = 0; i < njobs; i++)
 		for (size_t k = 0; k < f->per_pair[i].n; k++)
 			*mrdem_contacts_push(out) = f->per_pair[i].c[k];
+	if (guesses) {
+		guesses->n = 0;
+		guesses->step = s->frame.step;
+		for (size_t i = 0; i < njobs; i++)
+			for (size_t k = 0; k < f->per_pair_guess[i].n; k++)
+				*mrdem_contacts_push(guesses) = f->per_pair_guess[i].c[k];
+	}
 	free(jobs);
 	double t1 = mrdem_clock();
 	account(f, team, out->n, t1 - t0, t1 - t_start);
@@ -535,6 +668,7 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 		for (int t = 0; t < f->nworkers; t++) {
 			const struct mrdem_contact_counts *c = &f->w[t].cnt;
 			mrdem_search_counts_add(&cnt->search, &c->search);
+			mrdem_front_counts_add(&cnt->front, &c->front);
 			cnt->particle_pairs += c->particle_pairs;
 			cnt->plane_pairs += c->plane_pairs;
 			cnt->plane_tests += c->plane_tests;
@@ -543,6 +677,28 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 		cnt->contacts = out->n;
 	}
 	return 0;
+}
+
+int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
+			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt)
+{
+	if (o->hierarchy == MRDEM_HIERARCHY_MULTISCALE)
+		return mrdem_error("the multiscale hierarchy (Alg. 6) searches within the Picard "
+				   "loop of implicit Euler: use mrdem-run --scheme implicit-euler "
+				   "--hierarchy multiscale, or flat/surrogate here");
+	return find(f, s, pairs, o, NULL, out, NULL, cnt);
+}
+
+int mrdem_find_contacts_multiscale(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+				   const struct mrdem_pairs *pairs,
+				   const struct mrdem_contact_opts *o, struct mrdem_fronts *fronts,
+				   struct mrdem_contacts *out, struct mrdem_contacts *guesses,
+				   struct mrdem_contact_counts *cnt)
+{
+	struct mrdem_contact_opts ro = *o;
+	ro.hierarchy = MRDEM_HIERARCHY_MULTISCALE;
+	return find(f, s, pairs, &ro, fronts, out, guesses, cnt);
 }
 
 void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrdem_stats *out)

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "common/narrow/front_search.h"
 #include "common/narrow/tree_search.h"
 #include "common/narrow/tri_batch.h"
 #include "common/scene/scene.h"
@@ -25,6 +26,7 @@ enum mrdem_hierarchy {
 	MRDEM_HIERARCHY_FLAT = 0,      /* every triangle pair (Alg. 2) */
 	MRDEM_HIERARCHY_SURROGATE = 1, /* surrogate trees, coarse to fine (Alg. 5) */
 	MRDEM_HIERARCHY_AUTO = 2,      /* surrogate when every shape has a tree */
+	MRDEM_HIERARCHY_MULTISCALE = 3,/* fronts within the Picard loop (Alg. 6) */
 };
 const char *mrdem_hierarchy_name(int h);
 int mrdem_hierarchy_parse(const char *name);
@@ -53,6 +55,7 @@ struct mrdem_contact_counts {
 	uint64_t plane_tests;     /* vertex-plane distance tests */
 	uint64_t hits;            /* triangle pairs / vertices in contact */
 	uint64_t contacts;        /* contact points after merging */
+	struct mrdem_front_counts front; /* multiscale: the fronts' work */
 };
 /* Add the counts as named values (docs/narrow-phase.md): comparisons,
  * comparisons_round_K, comparisons_real, iterative, fallbacks, pruned,
@@ -78,5 +81,32 @@ void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_
 int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
 			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt);
+
+/* The fronts of multiscale Picard, one per pair of particles, kept from
+ * one Picard iteration to the next (and from step to step when warm). */
+struct mrdem_fronts;
+struct mrdem_fronts *mrdem_fronts_new(void);
+void mrdem_fronts_free(struct mrdem_fronts *fr);
+/* A new time step (or a retry): warm keeps each pair's front (memory set
+ * emptied, pins released), cold sends every front back to the roots.
+ * Either way pairs that were not searched since the last call are
+ * forgotten. */
+void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm);
+/* Pairs with a front. */
+size_t mrdem_fronts_count(const struct mrdem_fronts *fr);
+
+/* One Picard iteration of the multiscale search (Alg. 6): as
+ * mrdem_find_contacts with the surrogate hierarchy, but each particle pair
+ * is searched on its front (common/narrow/front_search.h), which then
+ * unfolds and narrows. Real contacts go to out; node pairs in contact go
+ * to guesses (replaced) as contacts between the two surrogates: tri_a and
+ * tri_b are node indices, and depth + dist is the nodes' halo
+ * (tree eps + the particle's) instead of eps_a + eps_b. Analytic planes
+ * are searched as always. cnt->front counts the fronts' work. */
+int mrdem_find_contacts_multiscale(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+				   const struct mrdem_pairs *pairs,
+				   const struct mrdem_contact_opts *o, struct mrdem_fronts *fronts,
+				   struct mrdem_contacts *out, struct mrdem_contacts *guesses,
+				   struct mrdem_contact_counts *cnt);
 
 #endif

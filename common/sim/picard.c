@@ -30,6 +30,8 @@ void mrdem_picard_opts_default(struct mrdem_picard_opts *o)
 	o->tol = MRDEM_PICARD_DEFAULT_TOL;
 	o->max_iter = MRDEM_PICARD_DEFAULT_MAX;
 	o->max_retries = MRDEM_PICARD_DEFAULT_RETRIES;
+	o->damping = MRDEM_PICARD_DEFAULT_DAMPING;
+	o->warm_start = 0;
 }
 
 void mrdem_picard_init(struct mrdem_picard *pc)
@@ -38,6 +40,7 @@ void mrdem_picard_init(struct mrdem_picard *pc)
 	mrdem_forces_init(&pc->forces);
 	mrdem_pairs_init(&pc->pairs);
 	mrdem_contacts_init(&pc->contacts);
+	mrdem_contacts_init(&pc->guesses);
 }
 
 void mrdem_picard_release(struct mrdem_picard *pc)
@@ -50,6 +53,8 @@ void mrdem_picard_release(struct mrdem_picard *pc)
 	mrdem_forces_release(&pc->forces);
 	mrdem_pairs_release(&pc->pairs);
 	mrdem_contacts_release(&pc->contacts);
+	mrdem_contacts_release(&pc->guesses);
+	mrdem_fronts_free(pc->fronts);
 	mrdem_picard_init(pc);
 }
 
@@ -95,45 +100,57 @@ static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const doub
 				     &pc->w0[3 * i], &u[6 * i], &u[6 * i + 3], dt);
 }
 
-static uint64_t total_comparisons(const struct mrdem_contact_counts *c, uint64_t *iterative,
-				  uint64_t *fallbacks)
+/* Add one iteration's search work to the step's account. */
+static void count_iteration(struct mrdem_picard_counts *c, const struct mrdem_contact_counts *cc,
+			    unsigned iter)
 {
 	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(&c->search, &all);
-	*iterative += all.iterative;
-	*fallbacks += all.fallbacks;
-	return all.comparisons;
+	mrdem_search_counts_total(&cc->search, &all);
+	unsigned k = iter < MRDEM_PICARD_ITER_COUNTERS ? iter : MRDEM_PICARD_ITER_COUNTERS - 1;
+	c->iterative += all.iterative;
+	c->fallbacks += all.fallbacks;
+	c->comparisons += all.comparisons;
+	c->comparisons_iter[k] += all.comparisons;
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
+		c->comparisons_round[k][r] += cc->search.round[r].comparisons;
+	c->comparisons_round[k][MRDEM_SEARCH_ROUNDS] += cc->search.real.comparisons;
+	mrdem_front_counts_add(&c->front, &cc->front);
+	c->iterations++;
 }
 
-/* Contacts and forces at the placed state; fresh updates from them. */
-static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_search *search,
-		    struct mrdem_scene *s, const struct mrdem_bodies *b,
-		    const struct mrdem_id_index *ix, double dt, unsigned iter)
+/* Contacts and forces at the placed state; fresh updates from them.
+ * Multiscale: *unfolded says whether a front unfolded. */
+static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+		    const struct mrdem_picard_search *search, struct mrdem_scene *s,
+		    const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt,
+		    unsigned iter, int *unfolded)
 {
+	int multiscale = pc->fronts != NULL;
 	struct mrdem_stage_log *l = &pc->log;
 	double t0 = mrdem_clock();
 	if (mrdem_broad_phase(search->broad, s, search->broad_method, &pc->pairs,
 			      &pc->broad_stats))
 		return -1;
 	double t1 = mrdem_clock();
-	if (mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact, &pc->contacts,
-				&pc->counts))
+	if (multiscale ? mrdem_find_contacts_multiscale(search->finder, s, &pc->pairs,
+							search->contact, pc->fronts, &pc->contacts,
+							&pc->guesses, &pc->counts) :
+			 mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact,
+					     &pc->contacts, &pc->counts))
 		return -1;
 	double t2 = mrdem_clock();
-	if (mrdem_forces_compute(&pc->forces, s, b, ix, &pc->contacts))
+	if (mrdem_forces_compute(&pc->forces, s, b, ix, &pc->contacts) ||
+	    (multiscale && mrdem_forces_add_guesses(&pc->forces, s, b, ix, &pc->guesses,
+						    o->damping)))
 		return -1;
+	*unfolded = multiscale && pc->counts.front.unfolds > 0;
 	l->seconds[MRDEM_STAGE_BROAD] += t1 - t0;
 	l->calls[MRDEM_STAGE_BROAD]++;
 	l->seconds[MRDEM_STAGE_FORCES] += mrdem_clock() - t2;
 	l->calls[MRDEM_STAGE_FORCES]++;
 	l->picard_iterations++;
-	struct mrdem_picard_counts *c = &pc->last;
-	uint64_t cmp = total_comparisons(&pc->counts, &c->iterative, &c->fallbacks);
-	c->comparisons += cmp;
-	if (iter < MRDEM_PICARD_ITER_COUNTERS)
-		c->comparisons_iter[iter] += cmp;
-	c->iterations++;
-	c->contacts = pc->contacts.n;
+	count_iteration(&pc->last, &pc->counts, iter);
+	pc->last.contacts = pc->contacts.n;
 
 	const struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
@@ -158,6 +175,12 @@ static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_search *s
 		pc->gross[f->ia[k]] += m;
 		if (f->ib[k] != MRDEM_NO_INDEX)
 			pc->gross[f->ib[k]] += m;
+	}
+	for (size_t k = 0; k < f->nguess; k++) {
+		double m = vec3_norm(&f->gcf[3 * k]);
+		pc->gross[f->gia[k]] += m;
+		if (f->gib[k] != MRDEM_NO_INDEX)
+			pc->gross[f->gib[k]] += m;
 	}
 	return 0;
 }
@@ -239,24 +262,31 @@ static enum outcome attempt(struct mrdem_picard *pc, const struct mrdem_picard_o
 	struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
 	save_start(pc, p);
+	pc->last_dt = dt;
+	if (pc->fronts)
+		mrdem_fronts_new_step(pc->fronts, o->warm_start);
 	memset(pc->guess, 0, 6 * n * sizeof(double));
 	memset(pc->gross_prev, 0, n * sizeof(double));
 	double best = INFINITY;
 	unsigned since_best = 0;
 	for (unsigned k = 0; k < o->max_iter; k++) {
+		int unfolded = 0;
 		place(pc, p, pc->guess, dt);
-		if (evaluate(pc, search, s, b, ix, dt, k))
+		if (evaluate(pc, o, search, s, b, ix, dt, k, &unfolded))
 			return FAILED;
 		double r = residual(pc, p, b, dt);
 		pc->last.residual = r;
-		if (r <= o->tol) {
+		if (r <= o->tol && !unfolded) {
 			place(pc, p, pc->fresh, dt);
 			for (size_t i = 0; i < n; i++)
 				mrdem_implicit_finish(p, i, &b->b[i], &pc->q0[4 * i], &pc->w0[3 * i],
 						      &pc->torque0[3 * i], dt);
 			return CONVERGED;
 		}
-		if (r < best)
+		if (unfolded)
+			/* a new active set, a new fixed-point problem */
+			best = INFINITY, since_best = 0;
+		else if (r < best)
 			best = r, since_best = 0;
 		else if (++since_best >= MRDEM_PICARD_STALL)
 			return STALLED;
@@ -346,6 +376,14 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 		return mrdem_error("Picard tolerance %g is not positive", o->tol);
 	if (o->max_iter < 1)
 		return mrdem_error("the Picard iteration cap must be at least 1");
+	if (!(o->damping > 0 && o->damping <= 1))
+		return mrdem_error("surrogate damping %g is not in (0, 1]", o->damping);
+	if (search->contact->hierarchy == MRDEM_HIERARCHY_MULTISCALE && !pc->fronts)
+		pc->fronts = mrdem_fronts_new();
+	else if (search->contact->hierarchy != MRDEM_HIERARCHY_MULTISCALE && pc->fronts) {
+		mrdem_fronts_free(pc->fronts);
+		pc->fronts = NULL;
+	}
 	struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
 	reserve(pc, n);
@@ -363,6 +401,11 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 	return rc;
 }
 
+void mrdem_picard_place_last_iterate(struct mrdem_picard *pc, struct mrdem_scene *s)
+{
+	place(pc, &s->frame.p, pc->guess, pc->last_dt);
+}
+
 void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats *out)
 {
 	mrdem_stats_add(out, "picard_iterations", (double)c->iterations);
@@ -378,4 +421,36 @@ void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats 
 	mrdem_stats_add(out, "picard_residual", c->residual);
 	mrdem_stats_add(out, "picard_retries", (double)c->retries);
 	mrdem_stats_add(out, "picard_substeps", (double)c->substeps);
+	mrdem_stats_add(out, "picard_unfolds", (double)c->front.unfolds);
+	mrdem_stats_add(out, "picard_narrows", (double)c->front.narrows);
+	mrdem_stats_add(out, "picard_pinned", (double)c->front.pinned);
+	mrdem_stats_add(out, "picard_guesses", (double)c->front.guesses);
+	mrdem_stats_add(out, "picard_front_pairs", (double)c->front.size);
+	/* Comparisons by round (summed over the iterations) up to the deepest
+	 * one used, then per iteration and round where not zero (Figure 4). */
+	uint64_t round[MRDEM_SEARCH_ROUNDS + 1] = {0};
+	int last = 0;
+	for (int k = 0; k < MRDEM_PICARD_ITER_COUNTERS; k++)
+		for (int r = 0; r <= MRDEM_SEARCH_ROUNDS; r++)
+			round[r] += c->comparisons_round[k][r];
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
+		if (round[r])
+			last = r + 1;
+	char name[64];
+	for (int r = 0; r < last; r++) {
+		snprintf(name, sizeof name, "picard_comparisons_round_%d", r);
+		mrdem_stats_add(out, name, (double)round[r]);
+	}
+	mrdem_stats_add(out, "picard_comparisons_real", (double)round[MRDEM_SEARCH_ROUNDS]);
+	for (int k = 0; k < MRDEM_PICARD_ITER_COUNTERS; k++)
+		for (int r = 0; r <= MRDEM_SEARCH_ROUNDS; r++) {
+			if (!c->comparisons_round[k][r])
+				continue;
+			if (r < MRDEM_SEARCH_ROUNDS)
+				snprintf(name, sizeof name, "picard_comparisons_iteration_%d_round_%d",
+					 k + 1, r);
+			else
+				snprintf(name, sizeof name, "picard_comparisons_iteration_%d_real", k + 1);
+			mrdem_stats_add(out, name, (double)c->comparisons_round[k][r]);
+		}
 }

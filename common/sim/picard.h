@@ -14,7 +14,15 @@
  * less than a relative tolerance; it then ends at the fresh update of the
  * last iteration. A step that hits the iteration cap or stops making
  * progress is retried as two steps of half the time step, recursively up
- * to a limit. Formulas, weights and defaults: docs/dynamics.md. */
+ * to a limit. Formulas, weights and defaults: docs/dynamics.md.
+ *
+ * With the multiscale hierarchy (Alg. 6) the search of every iteration runs
+ * on per-pair fronts (common/narrow/front_search.h) that start at the roots
+ * (or, warm-started, where the last step left them), unfold at most one
+ * level per iteration and narrow again; node pairs in contact add damped
+ * force guesses (remark 5). A step converges only in an iteration that
+ * unfolded nothing: its forces then come from real triangles alone, the
+ * flat search's contacts at that iterate (Lemma 5.7). */
 #ifndef MRDEM_SIM_PICARD_H
 #define MRDEM_SIM_PICARD_H
 
@@ -34,16 +42,21 @@
 #define MRDEM_PICARD_DEFAULT_TOL 0.01
 #define MRDEM_PICARD_DEFAULT_MAX 50
 #define MRDEM_PICARD_DEFAULT_RETRIES 4
+/* Factor on the force of a surrogate contact (multiscale, remark 5). */
+#define MRDEM_PICARD_DEFAULT_DAMPING 0.1
 /* Iterations without a new smallest residual after which a step counts as
  * diverging. */
 #define MRDEM_PICARD_STALL 10
-/* Iterations whose triangle comparisons are also counted one by one. */
-#define MRDEM_PICARD_ITER_COUNTERS 4
+/* Iterations whose triangle comparisons are also counted one by one
+ * (later ones add to the last), paper Figure 4. */
+#define MRDEM_PICARD_ITER_COUNTERS 16
 
 struct mrdem_picard_opts {
 	double tol;          /* relative force and torque change for convergence */
 	unsigned max_iter;   /* iterations per attempt, at least 1 */
 	unsigned max_retries;/* halvings of the time step after a failed attempt */
+	double damping;      /* multiscale: factor on surrogate contact forces, (0, 1] */
+	int warm_start;      /* multiscale: fronts start where the last step left them */
 };
 void mrdem_picard_opts_default(struct mrdem_picard_opts *o);
 
@@ -52,10 +65,14 @@ struct mrdem_picard_counts {
 	uint64_t iterations;
 	uint64_t comparisons;   /* triangle comparisons of every search round and real triangles */
 	uint64_t comparisons_iter[MRDEM_PICARD_ITER_COUNTERS]; /* ... in iteration 1, 2, ... */
+	/* ... by search round (level_a + level_b; MRDEM_SEARCH_ROUNDS: the
+	 * real triangles) and iteration */
+	uint64_t comparisons_round[MRDEM_PICARD_ITER_COUNTERS][MRDEM_SEARCH_ROUNDS + 1];
 	uint64_t iterative, fallbacks;
 	uint64_t retries;       /* attempts that failed and were halved */
 	uint64_t substeps;      /* converged sub-steps that make up the step */
 	uint64_t contacts;      /* contacts of the last iteration */
+	struct mrdem_front_counts front; /* multiscale: unfolds, narrows, guesses, ... */
 	double residual;        /* largest relative change in the last iteration */
 };
 
@@ -83,6 +100,11 @@ struct mrdem_picard {
 	struct mrdem_broad_stats broad_stats;
 	struct mrdem_contacts contacts;
 	struct mrdem_contact_counts counts;
+	/* multiscale: the fronts (NULL until needed) and the guesses of the
+	 * last iteration */
+	struct mrdem_fronts *fronts;
+	struct mrdem_contacts guesses;
+	double last_dt;              /* time step of the last attempt */
 	struct mrdem_picard_counts last;
 	/* wall time of the last step: the loop as a whole, its broad phases
 	 * and forces (the narrow phase's are in the finder's log) */
@@ -100,6 +122,11 @@ void mrdem_picard_release(struct mrdem_picard *pc);
 int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
 			 const struct mrdem_picard_search *search, struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt);
+
+/* Put the particles of s->frame where the last iteration evaluated the
+ * contacts (pc->contacts; after a converged step without retries, for
+ * checks such as Lemma 5.7). */
+void mrdem_picard_place_last_iterate(struct mrdem_picard *pc, struct mrdem_scene *s);
 
 /* The account of the last step as named statistics (docs/dynamics.md). */
 void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats *out);

@@ -28,7 +28,8 @@ int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mr
 	mrdem_contacts_init(&sim->contacts);
 	sim->broad = mrdem_broad_new();
 	sim->finder = mrdem_contact_finder_new();
-	if (o->contact.hierarchy == MRDEM_HIERARCHY_SURROGATE)
+	if (o->contact.hierarchy == MRDEM_HIERARCHY_SURROGATE ||
+	    o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE)
 		for (uint32_t i = 0; i < s->nshapes; i++) {
 			struct mrdem_shape *sh = &s->shapes[i];
 			if (!sh->tree && mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
@@ -57,8 +58,14 @@ int mrdem_sim_detect(struct mrdem_sim *sim)
 			      &sim->broad_stats))
 		return -1;
 	double t1 = mrdem_clock();
-	if (mrdem_find_contacts(sim->finder, sim->scene, &sim->pairs, &sim->opts.contact,
-				&sim->contacts, &sim->counts))
+	/* A frame's own contacts: multiscale searches on fronts only inside
+	 * the Picard loop; at a frame the surrogate search finds the same
+	 * contacts (Lemma 5.1). */
+	struct mrdem_contact_opts co = sim->opts.contact;
+	if (co.hierarchy == MRDEM_HIERARCHY_MULTISCALE)
+		co.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+	if (mrdem_find_contacts(sim->finder, sim->scene, &sim->pairs, &co, &sim->contacts,
+				&sim->counts))
 		return -1;
 	sim->t_broad = t1 - t0;
 	sim->t_narrow = mrdem_clock() - t1;

@@ -139,4 +139,33 @@ d = json.loads(subprocess.run([\"mrdem-info\", \"--json\", \"--full\", \"fail.mr
 print(max(r[\"step\"] for r in d[\"records\"] if r[\"type\"] == \"frame\"))") &&
 	assert_eq "$last" "$step" "last frame written is the start of the failed step"'
 
+# Multiscale Picard (Alg. 6): Lemma 5.7 and the warm start are checked step
+# by step in tests/unit/test_picard_multiscale.c; here the tool.
+expect_success "multiscale: the random scene runs, its fronts unfold and guess, counters in the stats" '
+	mrdem-run rand.yaml --hierarchy multiscale -o ms.mrd 2>ms.err &&
+	assert_grep "Picard: .* iterations per step" ms.err &&
+	mrdem-stats ms.mrd >ms.csv && python3 -c "
+import csv
+r = list(csv.DictReader(open(\"ms.csv\")))
+s = lambda k: sum(float(x.get(k) or 0) for x in r)
+print(\"# unfolds %g guesses %g narrows %g iterations %g\" % (s(\"picard_unfolds\"), s(\"picard_guesses\"), s(\"picard_narrows\"), s(\"picard_iterations\")))
+assert s(\"picard_unfolds\") > 0 and s(\"picard_guesses\") > 0 and s(\"picard_comparisons_real\") > 0
+assert any(k.startswith(\"picard_comparisons_iteration_1_round_\") for k in r[0])"'
+
+expect_success "multiscale frames hold the same contacts as a surrogate search of them" '
+	mrdem-info --json --full ms.mrd >ms.json && python3 -c "
+import json
+d = json.load(open(\"ms.json\"))
+c = sum(1 for x in d[\"records\"] if x[\"type\"] == \"contacts\")
+assert c > 0, c"'
+
+expect_success "multiscale with an explicit scheme, and multiscale options without it, are usage errors" '
+	assert_exit 2 mrdem-run rand.yaml --scheme explicit-euler --hierarchy multiscale -o x.mrd &&
+	assert_grep "multiscale fuses the search into the Picard loop" err &&
+	assert_exit 2 mrdem-run rand.yaml --warm-start -o x.mrd &&
+	assert_grep "apply to --hierarchy multiscale only" err &&
+	assert_exit 2 mrdem-run rand.yaml --hierarchy multiscale --surrogate-damping 1.5 -o x.mrd &&
+	assert_grep "surrogate-damping must be at most 1" err &&
+	test ! -e x.mrd'
+
 done_testing
