@@ -143,6 +143,12 @@ int main(int argc, char **argv)
 		fputs("mrdem-contact: give at most one input (try 'mrdem-contact --help')\n", stderr);
 		return 2;
 	}
+	if (j.opts.hierarchy == MRDEM_HIERARCHY_MULTISCALE) {
+		mrdem_error("--hierarchy multiscale searches within the Picard loop of implicit "
+			    "Euler (mrdem-run --scheme implicit-euler); one frame's contacts come "
+			    "from flat or surrogate");
+		return 2;
+	}
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-contact");
 	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
