@@ -56,7 +56,7 @@ for h in HIERARCHIES:
         r = run(h, s)
         p = PAPER[TABLE].get(s, (None,) * 5)
         if not r["available"]:
-            ours = [unavailable([r])] + [""] * 7
+            ours = [unavailable([r])] + [""] * 6
         else:
             ours = ["%.2f" % r.mean("picard_iterations")] + \
                 [fmt(r.mean("picard_" + c)) for c in ("comparisons", "iterative", "fallbacks",

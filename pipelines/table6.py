@@ -60,9 +60,9 @@ for scene in SCENES:
             paper = (fmt(pc), "–", "–", fmt(ps)) if m == "comparison" else \
                 ("–", fmt(pi), fmt(pf), fmt(phs))
             if r is None:
-                ours = ["not run (FLAT_STEPS=0)"] + [""] * 7
+                ours = ["not run (FLAT_STEPS=0)"] + [""] * 6
             elif not r["available"]:
-                ours = [unavailable([r])] + [""] * 7
+                ours = [unavailable([r])] + [""] * 6
             else:
                 ours = ["%d" % r["steps"], "%.2f" % r.mean("picard_iterations")] + \
                     [fmt(r.mean("picard_" + c)) for c in ("comparisons", "iterative",

@@ -63,6 +63,22 @@ expect_success "tables 5, 6, 8 and figure4-implicit on short runs" '
 		table5 table6 table8 figure4-implicit >tables.log
 '
 
+expect_success "tables 5, 6, 8 and figure4-implicit: every Markdown row as wide as its header" '
+	python3 - out/table5/table5.md out/table6/table6.md out/table8/table8.md \
+		out/figure4-implicit/figure4-implicit.md <<PY
+import sys
+for name in sys.argv[1:]:
+    width = None
+    for n, line in enumerate(open(name), 1):
+        if not line.startswith("|"):
+            width = None
+            continue
+        cells = line.rstrip("\n").count("|") - 1
+        width = width or cells
+        assert cells == width, "%s:%d: %d cells, header %d: %s" % (name, n, cells, width, line)
+PY
+'
+
 # A multiscale cell: numbers, or the row "not available: " with the first
 # line of mrdem-run's error (while --hierarchy multiscale is refused).
 multiscale_ok() { # FILE ROW-PREFIX
