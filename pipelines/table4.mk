@@ -11,7 +11,7 @@ T4_DIR := $(OUT)/table4
 table4: $(T4_DIR)/table4.md
 	@cat $<
 
-$(T4_DIR)/table4.md: table4.py
+$(T4_DIR)/table4.md: table4.py scenes.py
 	$(MAKE) -C $(TOP) bin/mrdem-run bin/mrdem-stats bin/mrdem-mesh
 	@mkdir -p $(T4_DIR)
 	python3 table4.py $(BIN) $(T4_DIR) >$@.tmp && mv $@.tmp $@

@@ -5,11 +5,13 @@ the stats records) and of contact detection wall time (mrdem-run's
 summary). Usage: table4.py BINDIR OUTDIR."""
 import csv
 import io
-import math
 import os
 import re
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # nothing written beside the scripts
+import scenes  # noqa: E402
 
 BIN, OUT = sys.argv[1], sys.argv[2]
 STEPS = 100
@@ -22,33 +24,7 @@ PAPER = {
     ("particle-on-plane", "surrogate"): (5.27e3, None),
 }
 
-t = math.radians(15)
-n = (0.0, -math.sin(t), math.cos(t))  # normal of the plane mesh tilted by 15 degrees
-SCENES = {
-    # Two spheres already inside each other's halo, approaching head-on.
-    "particle-particle": """shapes:
-  ball: {sphere: {triangles: 1280, radius: 1.0}}
-particles:
-  - {shape: ball, position: [-1.005, 0, 0], velocity: [0.5, 0, 0]}
-  - {shape: ball, position: [1.005, 0, 0], velocity: [-0.5, 0, 0]}
-contact: {epsilon: 0.01, stiffness: 1000}
-time: {dt: 1.0e-4, steps: %d, scheme: explicit-euler}
-output: {every: 1}
-""" % STEPS,
-    # A sphere reaching a tilted plane mesh (512 triangles), as in the
-    # paper's particle-on-plane setup.
-    "particle-on-plane": """shapes:
-  ball: {sphere: {triangles: 1280, radius: 1.0}}
-  slope: {plane: {size: [20, 20], divisions: [16, 16], tilt: 15}}
-particles:
-  - {shape: slope, position: [0, 0, 0], fixed: true, epsilon_abs: 0.01}
-  - {shape: ball, position: [%.12f, %.12f, %.12f], velocity: [%.12f, %.12f, %.12f], epsilon: 0.01}
-gravity: [0, 0, -9.81]
-contact: {stiffness: 1000}
-time: {dt: 1.0e-4, steps: %d, scheme: explicit-euler}
-output: {every: 1}
-""" % (*(1.02 * c for c in n), *(-0.5 * c for c in n), STEPS),
-}
+SCENES = {name: scenes.scene(name, STEPS) for name in scenes.SCENES}  # explicit Euler
 
 
 def run(scene, hierarchy, method):

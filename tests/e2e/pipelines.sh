@@ -2,7 +2,10 @@
 # pipelines/: the energy target on short runs of the examples, into a
 # scratch OUT, with the tools of MRDEM_BIN (nothing built, nothing written
 # under the source tree): its CSV columns and rows, the plot skipped in one
-# line without gnuplot, a PNG with it.
+# line without gnuplot, a PNG with it. Tables 5, 6 and 8 and the implicit
+# Figure 4 on runs of a few steps: their rows, the flat/surrogate check, a
+# multiscale row either measured or "not available: " and mrdem-run's error;
+# every script of pipelines/ compiles.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
 # A make of its own: no jobserver or flags of a make that runs the tests.
@@ -47,6 +50,84 @@ else
 	_n=$((_n + 1))
 	echo "ok $_n - energy with gnuplot: a PNG per example # skip gnuplot not installed"
 fi
+
+expect_success "every pipelines/*.py compiles" '
+	python3 -c "import sys; [compile(open(f).read(), f, \"exec\") for f in sys.argv[1:]]" \
+		"$TOP"/pipelines/*.py
+'
+
+# Tables 5, 6, 8 and figure4-implicit share their runs: 3 steps, flat 1,
+# scales 1 and 2 (Table 7 differs from 8 only in the scenes it names).
+expect_success "tables 5, 6, 8 and figure4-implicit on short runs" '
+	pmake IMPLICIT_STEPS=3 FLAT_STEPS=1 SCALES="1 2" GNUPLOT=no-such-gnuplot \
+		table5 table6 table8 figure4-implicit >tables.log
+'
+
+expect_success "tables 5, 6, 8 and figure4-implicit: every Markdown row as wide as its header" '
+	python3 - out/table5/table5.md out/table6/table6.md out/table8/table8.md \
+		out/figure4-implicit/figure4-implicit.md <<PY
+import sys
+for name in sys.argv[1:]:
+    width = None
+    for n, line in enumerate(open(name), 1):
+        if not line.startswith("|"):
+            width = None
+            continue
+        cells = line.rstrip("\n").count("|") - 1
+        width = width or cells
+        assert cells == width, "%s:%d: %d cells, header %d: %s" % (name, n, cells, width, line)
+PY
+'
+
+# A multiscale cell: numbers, or the row "not available: " with the first
+# line of mrdem-run's error (while --hierarchy multiscale is refused).
+multiscale_ok() { # FILE ROW-PREFIX
+	grep "^$2" "$1" >ms || { echo "no row $2 in $1"; return 1; }
+	grep -Eq "^$2 [0-9]" ms || grep -q "^$2 not available: mrdem-run: error: " ms ||
+		{ cat ms; return 1; }
+}
+
+expect_success "table 5: surrogate iterations, checked against flat, multiscale row" '
+	md=out/table5/table5.md &&
+	assert_grep "^| flat/surrogate within Picard | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* |\$" $md &&
+	assert_grep "^| multiscale Picard (paper) | 6.2 | 6.2 | 13.0 | 13.1 |" $md &&
+	assert_grep "in each of the first 1 steps of every scene and kernel (Corollary 5.5): checked" $md &&
+	multiscale_ok $md "| multiscale Picard |"
+'
+
+expect_success "table 6: flat, surrogate and multiscale rows per scene and kernel" '
+	md=out/table6/table6.md &&
+	for s in particle-particle particle-on-plane; do
+		for m in comparison hybrid; do
+			assert_grep "^| $s | flat | $m | 1 | [0-9]" $md &&
+			assert_grep "^| $s | surrogate | $m | 3 | [0-9]" $md &&
+			multiscale_ok $md "| $s | multiscale | $m |" || exit 1
+		done
+		assert_grep "^| $s | surrogate | [0-9.]* | [0-9.]* | [0-9.]*x |" $md &&
+		multiscale_ok $md "| $s | multiscale | [0-9.]* |" || exit 1
+	done
+'
+
+expect_success "table 8: scales 1 and 2 of 80 and 320 triangles, the growth" '
+	md=out/table8/table8.md &&
+	assert_grep "^| surrogate | 1 | 80 | [0-9.]* | [0-9]" $md &&
+	assert_grep "^| surrogate | 2 | 320 | [0-9.]* | [0-9]" $md &&
+	multiscale_ok $md "| multiscale | 2 | 320 |" &&
+	assert_grep "^| surrogate | [0-9.]*x | [0-9.]*x | [0-9.]*x | \(yes\|no\) |" $md
+'
+
+expect_success "figure4-implicit: comparisons per Picard iteration per step, the plot skipped" '
+	f=out/figure4-implicit/figure4-implicit-particle-particle-surrogate.csv &&
+	head -1 $f | grep -q "^step,time,iteration_1,.*,later,total\$" &&
+	assert_eq "$(sed 1d $f | wc -l)" 3 "steps" &&
+	python3 - $f <<PY &&
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    v = [int(x) for k, x in r.items() if k not in ("step", "time", "total")]
+    assert sum(v) == int(r["total"]) and int(r["total"]) > 0, r
+PY
+	assert_grep "^plot .*/figure4-implicit-particle-particle-surrogate.png skipped" tables.log
+'
 
 expect_success "nothing written under the source tree" '
 	find "$TOP/pipelines" -newer stamp >new && test ! -s new || { cat new; false; }

@@ -1,0 +1,97 @@
+"""The runs of implicit.mk (run.sh) as the table scripts see them:
+
+  load(DIR, SCENE, SCHEME, HIERARCHY, METHOD, STEPS) -> Run
+
+reads DIR/SCENE/SCHEME.HIERARCHY.METHOD.STEPS.log (mrdem-run's standard
+error with its --log-view report) and .csv (mrdem-stats). A Run is a dict:
+the run's parameters; `available` (False for a multiscale run that
+mrdem-run refused: `error` is then the first line of its message); the wall
+time per step from the --log-view report (the run loop's less the output
+stage: `step_ms`; the Picard loop's: `picard_ms`; `threads`), the median
+over the steps of each step's time (`median_ms`: time_step less
+time_output of the --log-view stats records; robust to a step that the
+machine delayed); `rows`, the statistics of steps 0 .. STEPS-1 as numbers,
+None where a run left a cell empty. mean(COL), column(COL), has(COL) read
+them; a column a run does not write counts 0.
+"""
+import csv
+import os
+import re
+import sys
+
+
+def path(dirname, scene, scheme, hierarchy, method, steps, ext):
+    return os.path.join(dirname, scene, "%s.%s.%s.%d.%s" % (scheme, hierarchy, method, steps, ext))
+
+
+def first_error(text):
+    """The first line of an error message (else of anything) in text."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    return next((l for l in lines if "error" in l), lines[0] if lines else "no message")
+
+
+def number(s):
+    if s is None or s == "":
+        return None
+    v = float(s)
+    return int(v) if v.is_integer() and abs(v) < 2 ** 53 else v
+
+
+def timing(log, name):
+    """step_ms (run loop less output), picard_ms, threads from --log-view."""
+    m = re.search(r"^(\d+) steps, ([0-9.e+-]+) s in the run loop .*?(\d+) OpenMP thread", log, re.M)
+    if not m:
+        sys.exit("runs.py: no --log-view report in %s" % name)
+    n, loop, threads = int(m.group(1)), float(m.group(2)), int(m.group(3))
+    stage = lambda s: re.search(r"^%s\s+\d+\s+([0-9.e+-]+)" % s, log, re.M)
+    out, picard = stage("output"), stage("picard")
+    per = lambda s: 1e3 * s / max(n, 1)
+    return {"steps_run": n, "loop_ms": per(loop),
+            "step_ms": per(loop - (float(out.group(1)) if out else 0.0)),
+            "picard_ms": per(float(picard.group(1))) if picard else None, "threads": threads}
+
+
+def load(dirname, scene, scheme, hierarchy, method, steps):
+    p = lambda ext: path(dirname, scene, scheme, hierarchy, method, steps, ext)
+    r = Run(scene=scene, scheme=scheme, hierarchy=hierarchy, method=method, steps=steps)
+    with open(p("log")) as f:
+        log = f.read()
+    if not os.path.exists(p("csv")):
+        r.update(available=False, error=first_error(log))
+        return r
+    r.update(available=True, **timing(log, p("log")))
+    with open(p("csv"), newline="") as f:
+        r["rows"] = [{k: number(v) for k, v in row.items() if k}
+                     for row in csv.DictReader(f)
+                     if row.get("step") and int(row["step"]) < steps and row.get("time")]
+    t = sorted(1e3 * ((x.get("time_step") or 0) - (x.get("time_output") or 0)) for x in r["rows"])
+    r["median_ms"] = (t[(len(t) - 1) // 2] + t[len(t) // 2]) / 2 if t else None
+    return r
+
+
+class Run(dict):
+    def mean(self, col):
+        """Mean per step of a column; a missing or empty cell counts 0."""
+        rows = self.get("rows") or []
+        return sum(r.get(col) or 0 for r in rows) / len(rows) if rows else None
+
+    def has(self, col):
+        """Whether the run wrote col at all (some step has a value)."""
+        return any(r.get(col) is not None for r in self.get("rows") or [])
+
+    def column(self, col):
+        return [r.get(col) or 0 for r in self.get("rows") or []]
+
+
+def fmt(x):
+    """A number in 3 significant digits, "–" for none."""
+    return "–" if x is None else "%.3g" % x
+
+
+def unavailable(runs):
+    """"not available: ERROR" when one of runs is not available (the first
+    one's error), else None."""
+    for r in runs:
+        if not r["available"]:
+            return "not available: " + r["error"]
+    return None

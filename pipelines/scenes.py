@@ -1,0 +1,115 @@
+"""The scenes of the paper's experiments (Sec. 6), one place for every
+table's script: scene(NAME, STEPS, SCHEME) is the YAML text; `scenes.py
+NAME` prints it with 100 steps of explicit Euler (the tables' runs set both
+on mrdem-run's command line), `scenes.py --write DIR NAME...` writes each
+to DIR/NAME/scene.yaml where that file differs (so its age says when the
+scene last changed).
+
+  particle-particle    two spheres of 1,280 triangles already inside each
+                       other's halo, approaching head-on (Tables 4, 5, 6)
+  particle-on-plane    a sphere of 1,280 triangles reaching a tilted plane
+                       mesh of 512 triangles (Tables 4, 5, 6)
+  scaled-S-T           a sphere of 80 triangles and unit diameter pressed
+                       onto a fixed sphere S times its diameter of T triangles
+                       (Tables 7: T = 80; 8: T = 80 * S^2)
+"""
+import math
+import os
+import re
+import sys
+
+SCENES = ("particle-particle", "particle-on-plane")
+
+_TILT = math.radians(15)
+# Normal of the plane mesh tilted by 15 degrees about x.
+_N = (0.0, -math.sin(_TILT), math.cos(_TILT))
+
+_PARTICLE_PARTICLE = """shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}
+particles:
+  - {shape: ball, position: [-1.005, 0, 0], velocity: [0.5, 0, 0]}
+  - {shape: ball, position: [1.005, 0, 0], velocity: [-0.5, 0, 0]}
+contact: {epsilon: 0.01, stiffness: 1000}
+time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
+output: {every: 1}
+"""
+
+# The paper's particle-on-plane setup: the sphere starts just above the
+# plane mesh and moves into it, then rolls down.
+_PARTICLE_ON_PLANE = """shapes:
+  ball: {sphere: {triangles: 1280, radius: 1.0}}
+  slope: {plane: {size: [20, 20], divisions: [16, 16], tilt: 15}}
+particles:
+  - {shape: slope, position: [0, 0, 0], fixed: true, epsilon_abs: 0.01}
+  - {shape: ball, position: [%(px).12f, %(py).12f, %(pz).12f], velocity: [%(vx).12f, %(vy).12f, %(vz).12f], epsilon: 0.01}
+gravity: [0, 0, -9.81]
+contact: {stiffness: 1000}
+time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
+output: {every: 1}
+"""
+
+# Paper Sec. 6.6: a free unit sphere of 80 triangles (radius 0.5, halo
+# 0.01) and a fixed one scaled by S (radius S/2, halo 0.01 S) of T
+# triangles, halfway into each other's halos (contact points from the first
+# step on), the small one moving in at 0.1 m/s; a soft spring (stiffness
+# 100) keeps them in contact for the whole run.
+_SCALED = """shapes:
+  small: {sphere: {triangles: 80, radius: 0.5}}
+  large: {sphere: {triangles: %(triangles)d, radius: %(radius).12g}}
+particles:
+  - {shape: small, position: [%(x0).12g, 0, 0], velocity: [0.1, 0, 0]}
+  - {shape: large, position: [%(x1).12g, 0, 0], fixed: true}
+contact: {epsilon: 0.01, stiffness: 100}
+time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
+output: {every: 1}
+"""
+
+
+def scaled_name(scale, triangles):
+    return "scaled-%g-%d" % (scale, triangles)
+
+
+def scene(name, steps, scheme="explicit-euler"):
+    """The YAML text of scene NAME, STEPS steps of SCHEME, a frame per step."""
+    if name == "particle-particle":
+        return _PARTICLE_PARTICLE % {"steps": steps, "scheme": scheme}
+    if name == "particle-on-plane":
+        p = [1.02 * c for c in _N]
+        v = [-0.5 * c for c in _N]
+        return _PARTICLE_ON_PLANE % {"px": p[0], "py": p[1], "pz": p[2], "vx": v[0], "vy": v[1],
+                                     "vz": v[2], "steps": steps, "scheme": scheme}
+    m = re.fullmatch(r"scaled-([0-9.]+)-([0-9]+)", name)
+    if m:
+        s, t = float(m.group(1)), int(m.group(2))
+        gap = 0.5 * 0.01 * (1 + s)
+        return _SCALED % {"triangles": t, "radius": 0.5 * s, "x0": -0.5 - gap / 2,
+                          "x1": 0.5 * s + gap / 2, "steps": steps, "scheme": scheme}
+    raise ValueError("unknown scene %r" % name)
+
+
+def text(name):
+    return ("# scenes.py %s: steps and scheme as mrdem-run's --steps and --scheme say\n" % name +
+            scene(name, 100))
+
+
+def write(dirname, names):
+    for name in names:
+        path = os.path.join(dirname, name, "scene.yaml")
+        try:
+            with open(path) as f:
+                if f.read() == text(name):
+                    continue
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".tmp", "w") as f:
+            f.write(text(name))
+        os.replace(path + ".tmp", path)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 2 and not sys.argv[1].startswith("-"):
+        sys.stdout.write(text(sys.argv[1]))
+    elif len(sys.argv) >= 3 and sys.argv[1] == "--write":
+        write(sys.argv[2], sys.argv[3:])
+    else:
+        sys.exit("usage: scenes.py NAME | scenes.py --write DIR NAME...")
