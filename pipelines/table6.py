@@ -43,8 +43,8 @@ def run(scene, h, m, scheme="implicit-euler"):
 print("# Paper Table 6: comparisons and time per implicit Euler step\n")
 print("Command: `make -C pipelines table6`. Means per step of all its Picard iterations;"
       " `step ms`: mrdem-run's run loop less writing the frames, per step (`--log-view`),"
-      " `median ms`: the median step's, this machine, %s OpenMP thread(s). The hybrid kernel tests every triangle pair"
-      " iteratively (`iterative` = `comparisons`) and falls back to the comparison-based"
+      " `median ms`: the median step's, this machine, %s OpenMP thread(s). The hybrid"
+      " kernel tests every triangle pair iteratively (`iterative` = `comparisons`) and falls back to the comparison-based"
       " test for some (`fallbacks`: the paper's hybrid \"#tri. comp.\"). Paper: Noble &"
       " Weinzierl, Table 6, 100 steps, Broadwell 2.4 GHz, one core, seconds.\n"
       % (run(SCENES[0], "surrogate", "hybrid") or {}).get("threads", "?"))
@@ -66,7 +66,8 @@ for scene in SCENES:
             else:
                 ours = ["%d" % r["steps"], "%.2f" % r.mean("picard_iterations")] + \
                     [fmt(r.mean("picard_" + c)) for c in ("comparisons", "iterative",
-                                                          "fallbacks")] + [fmt(r["step_ms"]), fmt(r["median_ms"])]
+                                                          "fallbacks")] + \
+                    [fmt(r["step_ms"]), fmt(r["median_ms"])]
             print("| %s | %s | %s | %s | %s |" % (scene, h, m, " | ".join(ours),
                                                   " | ".join(paper)))
 print()
