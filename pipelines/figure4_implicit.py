@@ -16,6 +16,7 @@ total), and prints per layer the mean, share, first and last step as
 Markdown."""
 import csv
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True
@@ -23,14 +24,17 @@ from runs import load, unavailable  # noqa: E402
 
 DIR, STEPS, OUT, METHOD, SCENES = (sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4],
                                    sys.argv[5:])
-PREFIX = {"iterations": "picard_comparisons_iteration_", "rounds": "picard_comparisons_round_"}
+# picard_comparisons_iteration_K and _round_R; not the per iteration and
+# round cells (picard_comparisons_iteration_K_round_R, ..._K_real)
+LAYER = {"iterations": re.compile(r"picard_comparisons_iteration_(\d+)$"),
+         "rounds": re.compile(r"picard_comparisons_round_(\d+)$")}
 
 
 def layers(run, kind):
     """Columns and rows (step, time, layers..., total) of one CSV, or None."""
     rows = run["rows"]
-    keys = sorted({k for r in rows for k in r if k.startswith(PREFIX[kind])},
-                  key=lambda k: int(k.rsplit("_", 1)[1]))
+    keys = sorted({k for r in rows for k in r if LAYER[kind].match(k)},
+                  key=lambda k: int(LAYER[kind].match(k).group(1)))
     if not keys:
         return None
     if kind == "rounds":
