@@ -23,5 +23,5 @@ $(SD_DIR)/args: stable-dt-force
 	@mkdir -p $(SD_DIR)
 	@echo '$(SD_ARGS)' | cmp -s - $@ || echo '$(SD_ARGS)' >$@
 
-$(SD_DIR)/stable-dt.md: stable_dt.py $(SD_DIR)/args | stable-dt-tools
+$(SD_DIR)/stable-dt.md: stable_dt.py scenes.py $(SD_DIR)/args | stable-dt-tools
 	python3 stable_dt.py $(BIN) $(SD_DIR) $(SD_ARGS) >$@.tmp && mv $@.tmp $@

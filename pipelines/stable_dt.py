@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Largest stable time step per scheme on the paper's two scenes (Table 4's,
-table4.py, run through the whole collision): dt doubles from 1e-4 s while
+scenes.py, run through the whole collision): dt doubles from 1e-4 s while
 the run completes (no energy guard, no Picard failure after the default
 retries) and, for the stable column, while the energy error stays within
 the bound. Usage: stable_dt.py BINDIR OUTDIR [--bound X] [--scenes A,B]
@@ -12,36 +12,20 @@ import math
 import os
 import re
 import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+from scenes import scene as scene_text  # noqa: E402
 
 DT0 = 1e-4
 SCHEMES = ["explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"]
 FRAMES = 50  # written frames per run: the energy error is their largest
 
-t = math.radians(15)
-n = (0.0, -math.sin(t), math.cos(t))
-# Table 4's scenes (keep in step with table4.py); the durations cover the
-# whole contact: the spheres part after about 25 ms, the ball bounces on
-# the slope about 4 times in 0.5 s. time.* is overridden per run.
-SCENES = {
-    "particle-particle": (0.1, """shapes:
-  ball: {sphere: {triangles: 1280, radius: 1.0}}
-particles:
-  - {shape: ball, position: [-1.005, 0, 0], velocity: [0.5, 0, 0]}
-  - {shape: ball, position: [1.005, 0, 0], velocity: [-0.5, 0, 0]}
-contact: {epsilon: 0.01, stiffness: 1000}
-time: {dt: 1.0e-4, steps: 1, scheme: explicit-euler}
-"""),
-    "particle-on-plane": (0.5, """shapes:
-  ball: {sphere: {triangles: 1280, radius: 1.0}}
-  slope: {plane: {size: [20, 20], divisions: [16, 16], tilt: 15}}
-particles:
-  - {shape: slope, position: [0, 0, 0], fixed: true, epsilon_abs: 0.01}
-  - {shape: ball, position: [%.12f, %.12f, %.12f], velocity: [%.12f, %.12f, %.12f], epsilon: 0.01}
-gravity: [0, 0, -9.81]
-contact: {stiffness: 1000}
-time: {dt: 1.0e-4, steps: 1, scheme: explicit-euler}
-""" % (*(1.02 * c for c in n), *(-0.5 * c for c in n))),
-}
+# Table 4's scenes (scenes.py), run through the whole contact: the spheres
+# part after about 25 ms, the ball bounces on the slope about 4 times in
+# 0.5 s. Durations in seconds; time.* is set per run.
+DURATION = {"particle-particle": 0.1, "particle-on-plane": 0.5}
+SCENES = {name: (DURATION[name], scene_text(name, 1)) for name in DURATION}
 # Largest dt tried: at least this many steps over the scene's duration.
 STEPS_MIN = 6
 

@@ -8,6 +8,8 @@
 #define NO_GROUP UINT32_MAX
 /* slot of a pair its bounding spheres separate: no kernel call */
 #define SPHERE_SEPARATE UINT32_MAX
+/* slot of a group that holds a pinned one: not tested, does not narrow */
+#define HELD_SLOT (UINT32_MAX - 1)
 
 /* A pair of the front: nodes a, b (or soup triangles when real), and the
  * unfolded pair it is a member of (NO_GROUP: the roots). */
@@ -207,7 +209,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	s->slot = mrdem_search_grow(s->slot, &s->slot_cap, n + ng, sizeof *s->slot);
 	for (size_t k = 0; k < n + ng; k++) {
 		if (k >= n && t[PER_GROUP * (k - n) + HELD]) {
-			s->slot[k] = SPHERE_SEPARATE - 1; /* held: not tested */
+			s->slot[k] = HELD_SLOT;
 			continue;
 		}
 		struct front_pair p = item(fr, n, k);
@@ -242,7 +244,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	s->cur = mrdem_search_grow(s->cur, &s->cur_cap, 2 * (nnode + 1), sizeof *s->cur);
 	for (size_t k = 0; k < n + ng; k++) {
 		struct front_pair p = item(fr, n, k);
-		if (p.real || s->slot[k] >= SPHERE_SEPARATE - 1)
+		if (p.real || s->slot[k] >= HELD_SLOT)
 			continue;
 		size_t at = fill[round_of(ta, tb, p.a, p.b)]++;
 		s->cur[2 * at] = p.a;
@@ -270,7 +272,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	for (size_t u = 0; u < ng; u++) {
 		uint32_t at = s->slot[n + u], parent = fr->g[u].group;
 		int apart = at == SPHERE_SEPARATE ||
-			    (at < SPHERE_SEPARATE - 1 && s->res[at].status == MRDEM_TRI_SEPARATE);
+			    (at < HELD_SLOT && s->res[at].status == MRDEM_TRI_SEPARATE);
 		uint32_t above = parent == NO_GROUP ? NO_GROUP : t[PER_GROUP * parent + DEST];
 		t[PER_GROUP * u + DEST] = above != NO_GROUP ? above : apart ? (uint32_t)u : NO_GROUP;
 	}

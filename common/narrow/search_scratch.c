@@ -113,11 +113,7 @@ static int cmp_hit(const void *p, const void *q)
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,
 					   const struct mrdem_tri_result *r)
 {
-	if (hits->n == hits->cap) {
-		hits->cap = hits->cap ? 2 * hits->cap : 64;
-		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
-	}
-	struct mrdem_tri_hit *h = &hits->h[hits->n++];
+	struct mrdem_tri_hit *h = mrdem_tri_hits_push(hits);
 	h->ta = ta;
 	h->tb = tb;
 	memcpy(h->pa, r->pa, sizeof h->pa);

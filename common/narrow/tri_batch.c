@@ -143,14 +143,19 @@ void mrdem_tri_batch_free(struct mrdem_tri_batch *w)
 	free(w);
 }
 
-static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *k, int l,
-		     uint32_t ta, uint32_t tb)
+struct mrdem_tri_hit *mrdem_tri_hits_push(struct mrdem_tri_hits *hits)
 {
 	if (hits->n == hits->cap) {
 		hits->cap = hits->cap ? 2 * hits->cap : 64;
 		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
 	}
-	struct mrdem_tri_hit *h = &hits->h[hits->n++];
+	return &hits->h[hits->n++];
+}
+
+static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *k, int l,
+		     uint32_t ta, uint32_t tb)
+{
+	struct mrdem_tri_hit *h = mrdem_tri_hits_push(hits);
 	h->ta = ta;
 	h->tb = tb;
 	for (int c = 0; c < 3; c++) {

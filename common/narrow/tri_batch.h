@@ -92,6 +92,8 @@ struct mrdem_tri_hits {
 };
 void mrdem_tri_hits_init(struct mrdem_tri_hits *h);
 void mrdem_tri_hits_release(struct mrdem_tri_hits *h);
+/* A new hit at the end of h, to be filled in. */
+struct mrdem_tri_hit *mrdem_tri_hits_push(struct mrdem_tri_hits *h);
 
 /* Scratch buffers of one thread. */
 struct mrdem_tri_batch;

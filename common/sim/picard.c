@@ -110,7 +110,6 @@ static void count_iteration(struct mrdem_picard_counts *c, const struct mrdem_co
 	c->iterative += all.iterative;
 	c->fallbacks += all.fallbacks;
 	c->comparisons += all.comparisons;
-	c->comparisons_iter[k] += all.comparisons;
 	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
 		c->comparisons_round[k][r] += cc->search.round[r].comparisons;
 	c->comparisons_round[k][MRDEM_SEARCH_ROUNDS] += cc->search.real.comparisons;
@@ -413,7 +412,10 @@ void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats 
 	for (int k = 0; k < MRDEM_PICARD_ITER_COUNTERS; k++) {
 		char name[48];
 		snprintf(name, sizeof name, "picard_comparisons_iteration_%d", k + 1);
-		mrdem_stats_add(out, name, (double)c->comparisons_iter[k]);
+		uint64_t sum = 0;
+		for (int r = 0; r <= MRDEM_SEARCH_ROUNDS; r++)
+			sum += c->comparisons_round[k][r];
+		mrdem_stats_add(out, name, (double)sum);
 	}
 	mrdem_stats_add(out, "picard_iterative", (double)c->iterative);
 	mrdem_stats_add(out, "picard_fallbacks", (double)c->fallbacks);

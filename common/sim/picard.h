@@ -64,9 +64,8 @@ void mrdem_picard_opts_default(struct mrdem_picard_opts *o);
 struct mrdem_picard_counts {
 	uint64_t iterations;
 	uint64_t comparisons;   /* triangle comparisons of every search round and real triangles */
-	uint64_t comparisons_iter[MRDEM_PICARD_ITER_COUNTERS]; /* ... in iteration 1, 2, ... */
-	/* ... by search round (level_a + level_b; MRDEM_SEARCH_ROUNDS: the
-	 * real triangles) and iteration */
+	/* ... by iteration (1, 2, ...; later ones add to the last) and search
+	 * round (level_a + level_b; MRDEM_SEARCH_ROUNDS: the real triangles) */
 	uint64_t comparisons_round[MRDEM_PICARD_ITER_COUNTERS][MRDEM_SEARCH_ROUNDS + 1];
 	uint64_t iterative, fallbacks;
 	uint64_t retries;       /* attempts that failed and were halved */
