@@ -8,6 +8,7 @@
 #include "common/dynamics/integrate.h"
 #include "common/geom/vec3.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 
 /* Damping/acceleration of the iterates (paper Sec. 6.1), per particle and
  * separately for the linear and the angular update. */
@@ -34,9 +35,70 @@ void mrdem_picard_opts_default(struct mrdem_picard_opts *o)
 	o->warm_start = 0;
 }
 
+const char mrdem_picard_opts_usage[] =
+	"  --picard-tol X    implicit-euler: converged when every particle's force and\n"
+	"                    torque change by less than X relative (default 0.01)\n"
+	"  --picard-max N    implicit-euler: Picard iterations per attempt (default 50)\n"
+	"  --picard-retries N  implicit-euler: halvings of the time step after a failed\n"
+	"                    attempt, each reported (default 4, at most 60)\n"
+	"  --surrogate-damping X  implicit-euler with --hierarchy multiscale: factor\n"
+	"                    on the forces of surrogate contacts, in (0, 1] (default 0.1)\n"
+	"  --warm-start      implicit-euler with --hierarchy multiscale: each pair's\n"
+	"                    front starts where the last step left it, not at the roots\n";
+
+int mrdem_picard_opts_set(struct mrdem_picard_opts *o, const char *key, const char *value)
+{
+	char opt[48];
+	snprintf(opt, sizeof opt, "--%s", key);
+	uint64_t u;
+	if (!strcmp(key, "picard-tol"))
+		return mrdem_parse_positive(opt, value, &o->tol);
+	if (!strcmp(key, "picard-max")) {
+		if (mrdem_parse_u64(opt, value, 1000000, &u))
+			return -1;
+		if (u < 1)
+			return mrdem_error("--picard-max must be at least 1");
+		o->max_iter = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(key, "picard-retries")) {
+		if (mrdem_parse_u64(opt, value, MRDEM_PICARD_MAX_RETRIES, &u))
+			return -1;
+		o->max_retries = (unsigned)u;
+		return 0;
+	}
+	if (!strcmp(key, "surrogate-damping")) {
+		if (mrdem_parse_positive(opt, value, &o->damping))
+			return -1;
+		if (o->damping > 1)
+			return mrdem_error("--surrogate-damping must be at most 1");
+		return 0;
+	}
+	if (!strcmp(key, "warm-start")) {
+		o->warm_start = 1;
+		return 0;
+	}
+	return mrdem_error("unknown Picard option %s", opt);
+}
+
+int mrdem_picard_opts_check(const struct mrdem_picard_opts *o)
+{
+	if (!(o->tol > 0) || !isfinite(o->tol))
+		return mrdem_error("Picard tolerance %g is not positive", o->tol);
+	if (o->max_iter < 1)
+		return mrdem_error("the Picard iteration cap must be at least 1");
+	if (o->max_retries > MRDEM_PICARD_MAX_RETRIES)
+		return mrdem_error("%u halvings of the time step, more than %d",
+				   o->max_retries, MRDEM_PICARD_MAX_RETRIES);
+	if (!(o->damping > 0 && o->damping <= 1))
+		return mrdem_error("surrogate damping %g is not in (0, 1]", o->damping);
+	return 0;
+}
+
 void mrdem_picard_init(struct mrdem_picard *pc)
 {
 	memset(pc, 0, sizeof *pc);
+	mrdem_picard_opts_default(&pc->opts);
 	mrdem_forces_init(&pc->forces);
 	mrdem_pairs_init(&pc->pairs);
 	mrdem_contacts_init(&pc->contacts);
@@ -50,6 +112,7 @@ void mrdem_picard_release(struct mrdem_picard *pc)
 			     pc->size, pc->resid };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
+	free(pc->pending);
 	mrdem_forces_release(&pc->forces);
 	mrdem_pairs_release(&pc->pairs);
 	mrdem_contacts_release(&pc->contacts);
@@ -58,18 +121,78 @@ void mrdem_picard_release(struct mrdem_picard *pc)
 	mrdem_picard_init(pc);
 }
 
-static void reserve(struct mrdem_picard *pc, size_t n)
+void mrdem_picard_reserve(struct mrdem_picard *pc, size_t n)
 {
+	pc->n = n;
 	if (n <= pc->cap)
 		return;
 	struct { double **a; size_t per; } arrays[] = {
 		{&pc->x0, 3}, {&pc->q0, 4}, {&pc->v0, 3}, {&pc->w0, 3}, {&pc->guess, 6},
-		{&pc->fresh, 6}, {&pc->inc, 6}, {&pc->weight, 2}, {&pc->torque0, 3}, {&pc->gross, 1}, {&pc->gross_prev, 1}, {&pc->size, 1},
-		{&pc->resid, 1},
+		{&pc->fresh, 6}, {&pc->inc, 6}, {&pc->weight, 2}, {&pc->torque0, 3},
+		{&pc->gross, 1}, {&pc->gross_prev, 1}, {&pc->size, 1}, {&pc->resid, 1},
 	};
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		*arrays[k].a = mrdem_xrealloc(*arrays[k].a, n * arrays[k].per * sizeof(double));
 	pc->cap = n;
+}
+
+void mrdem_picard_work_of_counts(struct mrdem_picard_work *w, const struct mrdem_contact_counts *c)
+{
+	struct mrdem_narrow_counts all = {0};
+	mrdem_search_counts_total(&c->search, &all);
+	memset(w, 0, sizeof *w);
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
+		w->round[r] = c->search.round[r].comparisons;
+	w->round[MRDEM_SEARCH_ROUNDS] = c->search.real.comparisons;
+	w->iterative = all.iterative;
+	w->fallbacks = all.fallbacks;
+	w->front = c->front;
+}
+
+/* Named value of st as a count into *v (absent: 0). */
+static int stats_count(const struct mrdem_stats *st, const char *name, uint64_t *v)
+{
+	*v = 0;
+	for (size_t k = 0; k < st->n; k++)
+		if (!strcmp(st->names[k], name)) {
+			double x = st->values[k];
+			if (!(x >= 0 && x <= 9007199254740992.0 && x == floor(x)))
+				return mrdem_error("stats of %s, step %llu: %s = %g is not a count",
+						   st->source, (unsigned long long)st->step, name, x);
+			*v = (uint64_t)x;
+		}
+	return 0;
+}
+
+int mrdem_picard_work_of_stats(struct mrdem_picard_work *w, const struct mrdem_stats *st)
+{
+	memset(w, 0, sizeof *w);
+	char name[48];
+	uint64_t total, sum = 0;
+	int rc = stats_count(st, "comparisons", &total);
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++) {
+		snprintf(name, sizeof name, "comparisons_round_%d", r);
+		rc |= stats_count(st, name, &w->round[r]);
+	}
+	rc |= stats_count(st, "comparisons_real", &w->round[MRDEM_SEARCH_ROUNDS]);
+	rc |= stats_count(st, "iterative", &w->iterative);
+	rc |= stats_count(st, "fallbacks", &w->fallbacks);
+	struct { const char *name; uint64_t *v; } front[] = {
+		{"front_unfolds", &w->front.unfolds}, {"front_narrows", &w->front.narrows},
+		{"front_pinned", &w->front.pinned}, {"front_guesses", &w->front.guesses},
+		{"front_size", &w->front.size},
+	};
+	for (size_t k = 0; k < sizeof front / sizeof front[0]; k++)
+		rc |= stats_count(st, front[k].name, front[k].v);
+	if (rc)
+		return -1;
+	for (int r = 0; r <= MRDEM_SEARCH_ROUNDS; r++)
+		sum += w->round[r];
+	if (sum != total)
+		return mrdem_error("stats of %s, step %llu: comparisons = %llu, but its rounds sum "
+				   "to %llu", st->source, (unsigned long long)st->step,
+				   (unsigned long long)total, (unsigned long long)sum);
+	return 0;
 }
 
 static void save_start(struct mrdem_picard *pc, const struct mrdem_particles *p)
@@ -101,55 +224,35 @@ static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const doub
 }
 
 /* Add one iteration's search work to the step's account. */
-static void count_iteration(struct mrdem_picard_counts *c, const struct mrdem_contact_counts *cc,
+static void count_iteration(struct mrdem_picard_counts *c, const struct mrdem_picard_work *w,
 			    unsigned iter)
 {
-	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(&cc->search, &all);
 	unsigned k = iter < MRDEM_PICARD_ITER_COUNTERS ? iter : MRDEM_PICARD_ITER_COUNTERS - 1;
-	c->iterative += all.iterative;
-	c->fallbacks += all.fallbacks;
-	c->comparisons += all.comparisons;
-	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
-		c->comparisons_round[k][r] += cc->search.round[r].comparisons;
-	c->comparisons_round[k][MRDEM_SEARCH_ROUNDS] += cc->search.real.comparisons;
-	mrdem_front_counts_add(&c->front, &cc->front);
+	c->iterative += w->iterative;
+	c->fallbacks += w->fallbacks;
+	for (int r = 0; r <= MRDEM_SEARCH_ROUNDS; r++) {
+		c->comparisons += w->round[r];
+		c->comparisons_round[k][r] += w->round[r];
+	}
+	mrdem_front_counts_add(&c->front, &w->front);
 	c->iterations++;
 }
 
-/* Contacts and forces at the placed state; fresh updates from them.
- * Multiscale: *unfolded says whether a front unfolded. */
-static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
-		    const struct mrdem_picard_search *search, struct mrdem_scene *s,
-		    const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt,
-		    unsigned iter, int *unfolded)
+/* Forces at the placed state from its contacts (and guesses), and the
+ * fresh updates and gross forces they give. */
+static int evaluate(struct mrdem_picard *pc, struct mrdem_scene *s, const struct mrdem_bodies *b,
+		    const struct mrdem_id_index *ix, const struct mrdem_contacts *contacts,
+		    const struct mrdem_contacts *guesses)
 {
-	int multiscale = pc->fronts != NULL;
 	struct mrdem_stage_log *l = &pc->log;
-	double t0 = mrdem_clock();
-	if (mrdem_broad_phase(search->broad, s, search->broad_method, &pc->pairs,
-			      &pc->broad_stats))
+	double dt = pc->cur.dt, t0 = mrdem_clock();
+	if (mrdem_forces_compute(&pc->forces, s, b, ix, contacts) ||
+	    (guesses && mrdem_forces_add_guesses(&pc->forces, s, b, ix, guesses,
+						 pc->opts.damping)))
 		return -1;
-	double t1 = mrdem_clock();
-	if (multiscale ? mrdem_find_contacts_multiscale(search->finder, s, &pc->pairs,
-							search->contact, pc->fronts, &pc->contacts,
-							&pc->guesses, &pc->counts) :
-			 mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact,
-					     &pc->contacts, &pc->counts))
-		return -1;
-	double t2 = mrdem_clock();
-	if (mrdem_forces_compute(&pc->forces, s, b, ix, &pc->contacts) ||
-	    (multiscale && mrdem_forces_add_guesses(&pc->forces, s, b, ix, &pc->guesses,
-						    o->damping)))
-		return -1;
-	*unfolded = multiscale && pc->counts.front.unfolds > 0;
-	l->seconds[MRDEM_STAGE_BROAD] += t1 - t0;
-	l->calls[MRDEM_STAGE_BROAD]++;
-	l->seconds[MRDEM_STAGE_FORCES] += mrdem_clock() - t2;
+	l->seconds[MRDEM_STAGE_FORCES] += mrdem_clock() - t0;
 	l->calls[MRDEM_STAGE_FORCES]++;
 	l->picard_iterations++;
-	count_iteration(&pc->last, &pc->counts, iter);
-	pc->last.contacts = pc->contacts.n;
 
 	const struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
@@ -169,7 +272,7 @@ static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
 	for (size_t i = 0; i < n; i++)
 		pc->gross[i] = b->b[i].mass * weight;
 	const struct mrdem_forces *f = &pc->forces;
-	for (size_t k = 0; k < pc->contacts.n; k++) {
+	for (size_t k = 0; k < contacts->n; k++) {
 		double m = vec3_norm(&f->cf[3 * k]);
 		pc->gross[f->ia[k]] += m;
 		if (f->ib[k] != MRDEM_NO_INDEX)
@@ -183,7 +286,6 @@ static int evaluate(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
 	}
 	return 0;
 }
-
 /* Fixed-point residual per free particle as a change of force and torque:
  * the iterate was built from the (averaged) force m dv / dt and angular
  * impulse, the state it placed yields the fresh ones, and their difference
@@ -251,48 +353,32 @@ static void next_guess(struct mrdem_picard *pc, size_t n, int first)
 		}
 }
 
-enum outcome { CONVERGED, CAPPED, STALLED, FAILED };
+enum outcome { CONVERGED, CAPPED, STALLED };
 
-/* One attempt at a (sub-)step of dt from the frame's state. */
-static enum outcome attempt(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
-			    const struct mrdem_picard_search *search, struct mrdem_scene *s,
-			    const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt)
+/* Start the attempt at the top of the pending list from the frame's
+ * state: guess zero, placed there. A multiscale search then starts afresh
+ * on its fronts (memory set emptied; cold: back at the roots). */
+static void start_attempt(struct mrdem_picard *pc, struct mrdem_particles *p)
 {
-	struct mrdem_particles *p = &s->frame.p;
-	size_t n = p->n;
+	pc->cur = pc->pending[--pc->npending];
+	pc->iter = 0;
+	pc->since_best = 0;
+	pc->best = INFINITY;
 	save_start(pc, p);
-	pc->last_dt = dt;
 	if (pc->fronts)
-		mrdem_fronts_new_step(pc->fronts, o->warm_start);
-	memset(pc->guess, 0, 6 * n * sizeof(double));
-	memset(pc->gross_prev, 0, n * sizeof(double));
-	double best = INFINITY;
-	unsigned since_best = 0;
-	for (unsigned k = 0; k < o->max_iter; k++) {
-		int unfolded = 0;
-		place(pc, p, pc->guess, dt);
-		if (evaluate(pc, o, search, s, b, ix, dt, k, &unfolded))
-			return FAILED;
-		double r = residual(pc, p, b, dt);
-		pc->last.residual = r;
-		if (r <= o->tol && !unfolded) {
-			place(pc, p, pc->fresh, dt);
-			for (size_t i = 0; i < n; i++)
-				mrdem_implicit_finish(p, i, &b->b[i], &pc->q0[4 * i], &pc->w0[3 * i],
-						      &pc->torque0[3 * i], dt);
-			return CONVERGED;
-		}
-		if (unfolded)
-			/* a new active set, a new fixed-point problem */
-			best = INFINITY, since_best = 0;
-		else if (r < best)
-			best = r, since_best = 0;
-		else if (++since_best >= MRDEM_PICARD_STALL)
-			return STALLED;
-		memcpy(pc->gross_prev, pc->gross, n * sizeof(double));
-		next_guess(pc, n, k == 0);
+		mrdem_fronts_new_step(pc->fronts, pc->opts.warm_start);
+	memset(pc->guess, 0, 6 * pc->n * sizeof(double));
+	memset(pc->gross_prev, 0, pc->n * sizeof(double));
+	place(pc, p, pc->guess, pc->cur.dt);
+}
+
+static void push_pending(struct mrdem_picard *pc, double dt, double t, uint32_t depth)
+{
+	if (pc->npending == pc->pending_cap) {
+		pc->pending_cap = pc->pending_cap ? 2 * pc->pending_cap : 8;
+		pc->pending = mrdem_xrealloc(pc->pending, pc->pending_cap * sizeof *pc->pending);
 	}
-	return CAPPED;
+	pc->pending[pc->npending++] = (struct mrdem_picard_substep){ dt, t, depth };
 }
 
 static const char *why(enum outcome r, const struct mrdem_picard_opts *o, char *buf, size_t len)
@@ -307,9 +393,10 @@ static const char *why(enum outcome r, const struct mrdem_picard_opts *o, char *
 
 /* Failure message: the step, the attempt's time step and the particles
  * whose force or torque still changed by more than the tolerance. */
-static int report_failure(const struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
-			  const struct mrdem_scene *s, enum outcome r, double dt, double t)
+static int report_failure(const struct mrdem_picard *pc, const struct mrdem_scene *s,
+			  enum outcome r)
 {
+	const struct mrdem_picard_opts *o = &pc->opts;
 	const struct mrdem_particles *p = &s->frame.p;
 	char list[NAMED_MAX * 24 + 32] = "", reason[96];
 	size_t named = 0, over = 0, worst = 0;
@@ -335,66 +422,142 @@ static int report_failure(const struct mrdem_picard *pc, const struct mrdem_pica
 			   "(--picard-retries); particle(s) %s not converged (largest relative "
 			   "force/torque change %.3g at particle %llu, tolerance %g); reduce the "
 			   "time step",
-			   (unsigned long long)s->frame.step, t, why(r, o, reason, sizeof reason), dt,
-			   o->max_retries, list, pc->resid[worst], (unsigned long long)p->id[worst],
-			   o->tol);
+			   (unsigned long long)s->frame.step, pc->cur.t, why(r, o, reason, sizeof reason),
+			   pc->cur.dt, o->max_retries, list, pc->resid[worst],
+			   (unsigned long long)p->id[worst], o->tol);
 }
 
-/* A sub-step of dt starting at time t (offset within the step), halved
- * into two on failure while the depth allows. */
-static int substep(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
-		   const struct mrdem_picard_search *search, struct mrdem_scene *s,
-		   const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt,
-		   double t, unsigned depth)
+/* An attempt that failed: two of half its time step in its place while
+ * the depth allows, reported; else the step fails. */
+static int retry(struct mrdem_picard *pc, struct mrdem_scene *s, enum outcome r)
 {
-	enum outcome r = attempt(pc, o, search, s, b, ix, dt);
-	if (r == CONVERGED) {
-		pc->last.substeps++;
-		return 0;
-	}
-	if (r == FAILED)
-		return -1;
-	if (depth >= o->max_retries)
-		return report_failure(pc, o, s, r, dt, t);
+	const struct mrdem_picard_substep c = pc->cur;
+	if (c.depth >= pc->opts.max_retries)
+		return report_failure(pc, s, r);
 	char reason[96];
 	restore_start(pc, &s->frame.p);
 	mrdem_warning("step %llu (t = %.9g s): Picard iterations at dt = %g s: %s (largest "
 		      "relative change %.3g); retrying as two steps of %g s",
-		      (unsigned long long)s->frame.step, t, dt, why(r, o, reason, sizeof reason),
-		      pc->last.residual, dt / 2);
+		      (unsigned long long)s->frame.step, c.t, c.dt,
+		      why(r, &pc->opts, reason, sizeof reason), pc->last.residual, c.dt / 2);
 	pc->last.retries++;
-	return substep(pc, o, search, s, b, ix, dt / 2, t, depth + 1) ||
-	       substep(pc, o, search, s, b, ix, dt / 2, t + dt / 2, depth + 1) ? -1 : 0;
+	push_pending(pc, c.dt / 2, c.t + c.dt / 2, c.depth + 1);
+	push_pending(pc, c.dt / 2, c.t, c.depth + 1);
+	start_attempt(pc, &s->frame.p);
+	return MRDEM_PICARD_MORE;
+}
+
+int mrdem_picard_begin(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+		       struct mrdem_scene *s, double dt)
+{
+	if (mrdem_picard_opts_check(o))
+		return -1;
+	if (!(dt > 0) || !isfinite(dt))
+		return mrdem_error("step %llu: time step %g is not positive",
+				   (unsigned long long)s->frame.step, dt);
+	struct mrdem_particles *p = &s->frame.p;
+	pc->opts = *o;
+	mrdem_picard_reserve(pc, p->n);
+	memset(&pc->last, 0, sizeof pc->last);
+	memset(&pc->log, 0, sizeof pc->log);
+	pc->npending = 0;
+	push_pending(pc, dt, s->frame.time, 0);
+	start_attempt(pc, p);
+	return MRDEM_PICARD_MORE;
+}
+
+int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
+			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
+			 const struct mrdem_contacts *contacts,
+			 const struct mrdem_contacts *guesses, const struct mrdem_picard_work *work)
+{
+	struct mrdem_particles *p = &s->frame.p;
+	size_t n = p->n;
+	if (n != pc->n)
+		return mrdem_error("step %llu: the frame has %zu particles, the Picard state %zu",
+				   (unsigned long long)s->frame.step, n, pc->n);
+	double dt = pc->cur.dt;
+	for (size_t i = 0; i < n; i++) {
+		const struct mrdem_body *bi = &b->b[i];
+		pc->size[i] = bi->inv_mass > 0 ?
+			sqrt((bi->inertia[0] + bi->inertia[4] + bi->inertia[8]) * bi->inv_mass) : 0;
+	}
+	if (evaluate(pc, s, b, ix, contacts, guesses))
+		return -1;
+	int unfolded = work->front.unfolds > 0;
+	count_iteration(&pc->last, work, pc->iter);
+	pc->last.contacts = contacts->n;
+	double r = residual(pc, p, b, dt);
+	pc->last.residual = r;
+	if (r <= pc->opts.tol && !unfolded) {
+		place(pc, p, pc->fresh, dt);
+		for (size_t i = 0; i < n; i++)
+			mrdem_implicit_finish(p, i, &b->b[i], &pc->q0[4 * i], &pc->w0[3 * i],
+					      &pc->torque0[3 * i], dt);
+		pc->last.substeps++;
+		if (!pc->npending)
+			return MRDEM_PICARD_DONE;
+		start_attempt(pc, p);
+		return MRDEM_PICARD_MORE;
+	}
+	if (unfolded)
+		/* a new active set, a new fixed-point problem */
+		pc->best = INFINITY, pc->since_best = 0;
+	else if (r < pc->best)
+		pc->best = r, pc->since_best = 0;
+	else if (++pc->since_best >= MRDEM_PICARD_STALL)
+		return retry(pc, s, STALLED);
+	memcpy(pc->gross_prev, pc->gross, n * sizeof(double));
+	next_guess(pc, n, pc->iter == 0);
+	if (++pc->iter >= pc->opts.max_iter)
+		return retry(pc, s, CAPPED);
+	place(pc, p, pc->guess, dt);
+	return MRDEM_PICARD_MORE;
+}
+
+/* The search at the placed iterate, in process. */
+static int search_iterate(struct mrdem_picard *pc, const struct mrdem_picard_search *search,
+			  struct mrdem_scene *s, struct mrdem_picard_work *work)
+{
+	struct mrdem_stage_log *l = &pc->log;
+	double t0 = mrdem_clock();
+	if (mrdem_broad_phase(search->broad, s, search->broad_method, &pc->pairs,
+			      &pc->broad_stats))
+		return -1;
+	l->seconds[MRDEM_STAGE_BROAD] += mrdem_clock() - t0;
+	l->calls[MRDEM_STAGE_BROAD]++;
+	if (pc->fronts ? mrdem_find_contacts_multiscale(search->finder, s, &pc->pairs,
+							search->contact, pc->fronts, &pc->contacts,
+							&pc->guesses, &pc->counts) :
+			 mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact,
+					     &pc->contacts, &pc->counts))
+		return -1;
+	mrdem_picard_work_of_counts(work, &pc->counts);
+	return 0;
 }
 
 int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
 			 const struct mrdem_picard_search *search, struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt)
 {
-	if (!(o->tol > 0) || !isfinite(o->tol))
-		return mrdem_error("Picard tolerance %g is not positive", o->tol);
-	if (o->max_iter < 1)
-		return mrdem_error("the Picard iteration cap must be at least 1");
-	if (!(o->damping > 0 && o->damping <= 1))
-		return mrdem_error("surrogate damping %g is not in (0, 1]", o->damping);
-	if (search->contact->hierarchy == MRDEM_HIERARCHY_MULTISCALE && !pc->fronts)
+	int multiscale = search->contact->hierarchy == MRDEM_HIERARCHY_MULTISCALE;
+	if (multiscale && !pc->fronts)
 		pc->fronts = mrdem_fronts_new();
-	else if (search->contact->hierarchy != MRDEM_HIERARCHY_MULTISCALE && pc->fronts) {
+	else if (!multiscale && pc->fronts) {
 		mrdem_fronts_free(pc->fronts);
 		pc->fronts = NULL;
 	}
-	struct mrdem_particles *p = &s->frame.p;
-	size_t n = p->n;
-	reserve(pc, n);
-	memset(&pc->last, 0, sizeof pc->last);
-	memset(&pc->log, 0, sizeof pc->log);
 	double t0 = mrdem_clock();
-	for (size_t i = 0; i < n; i++) {
-		const struct mrdem_body *bi = &b->b[i];
-		pc->size[i] = bi->inv_mass > 0 ?
-			sqrt((bi->inertia[0] + bi->inertia[4] + bi->inertia[8]) * bi->inv_mass) : 0;
+	int rc = mrdem_picard_begin(pc, o, s, dt);
+	while (rc == MRDEM_PICARD_MORE) {
+		struct mrdem_picard_work work;
+		rc = search_iterate(pc, search, s, &work);
+		if (!rc)
+			rc = mrdem_picard_respond(pc, s, b, ix, &pc->contacts,
+						  multiscale ? &pc->guesses : NULL, &work);
+		else
+			rc = -1;
 	}
-	int rc = substep(pc, o, search, s, b, ix, dt, s->frame.time, 0);
 	pc->log.seconds[MRDEM_STAGE_PICARD] += mrdem_clock() - t0;
 	pc->log.calls[MRDEM_STAGE_PICARD]++;
 	return rc;
@@ -402,7 +565,7 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 
 void mrdem_picard_place_last_iterate(struct mrdem_picard *pc, struct mrdem_scene *s)
 {
-	place(pc, &s->frame.p, pc->guess, pc->last_dt);
+	place(pc, &s->frame.p, pc->guess, pc->cur.dt);
 }
 
 void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats *out)

@@ -42,6 +42,7 @@
 #define MRDEM_PICARD_DEFAULT_TOL 0.01
 #define MRDEM_PICARD_DEFAULT_MAX 50
 #define MRDEM_PICARD_DEFAULT_RETRIES 4
+#define MRDEM_PICARD_MAX_RETRIES 60
 /* Factor on the force of a surrogate contact (multiscale, remark 5). */
 #define MRDEM_PICARD_DEFAULT_DAMPING 0.1
 /* Iterations without a new smallest residual after which a step counts as
@@ -59,6 +60,15 @@ struct mrdem_picard_opts {
 	int warm_start;      /* multiscale: fronts start where the last step left them */
 };
 void mrdem_picard_opts_default(struct mrdem_picard_opts *o);
+/* Set one option from its command-line spelling, so mrdem-run and
+ * mrdem-step take the same ones: "picard-tol", "picard-max",
+ * "picard-retries", "surrogate-damping" (value in (0, 1]) and "warm-start"
+ * (value NULL). Returns 0, or -1 with a message naming --key. */
+int mrdem_picard_opts_set(struct mrdem_picard_opts *o, const char *key, const char *value);
+/* 0, or -1 with a message naming what is out of range. */
+int mrdem_picard_opts_check(const struct mrdem_picard_opts *o);
+/* Usage text of those options, for --help. */
+extern const char mrdem_picard_opts_usage[];
 
 /* Account of one step, summed over its attempts and sub-steps. */
 struct mrdem_picard_counts {
@@ -75,6 +85,18 @@ struct mrdem_picard_counts {
 	double residual;        /* largest relative change in the last iteration */
 };
 
+/* The work of one iteration's search, as the step's account counts it:
+ * from the search's counters in process, from mrdem-contact's stats
+ * record through pipes (the same numbers). */
+struct mrdem_picard_work {
+	uint64_t round[MRDEM_SEARCH_ROUNDS + 1]; /* comparisons; the last: real triangles */
+	uint64_t iterative, fallbacks;
+	struct mrdem_front_counts front;
+};
+void mrdem_picard_work_of_counts(struct mrdem_picard_work *w, const struct mrdem_contact_counts *c);
+/* Returns 0, or -1 with a message when a value is not a count. */
+int mrdem_picard_work_of_stats(struct mrdem_picard_work *w, const struct mrdem_stats *st);
+
 /* The contact search of the run, used at every iterate. */
 struct mrdem_picard_search {
 	struct mrdem_broad *broad;
@@ -83,28 +105,50 @@ struct mrdem_picard_search {
 	const struct mrdem_contact_opts *contact;
 };
 
+/* A (sub-)step still to do: its time step, start time and how many
+ * halvings made it. */
+struct mrdem_picard_substep {
+	double dt, t;
+	uint32_t depth;
+};
+
+/* The state of a step in progress: everything an iteration needs besides
+ * the frame at the iterate and the contacts found there. It lives in the
+ * driver's memory in process and in the picard record between the tools
+ * (formats/stream/record_picard.h), so both compute the same bits. */
 struct mrdem_picard {
-	size_t cap;
+	/* the step */
+	struct mrdem_picard_opts opts;
+	struct mrdem_picard_substep cur;       /* the attempt in progress */
+	struct mrdem_picard_substep *pending;  /* still to do after it, the next last */
+	size_t npending, pending_cap;
+	uint32_t iter;               /* iterations of the attempt so far */
+	uint32_t since_best;         /* ... without a new smallest residual */
+	double best;                 /* smallest residual of the attempt (unfold: reset) */
+	struct mrdem_picard_counts last;
+	/* per particle, in frame order */
+	size_t n, cap;
 	double *x0, *q0, *v0, *w0;   /* start of the (sub-)step */
 	double *guess;               /* 6 per particle: dv, dw of the current iterate */
-	double *fresh;               /* 6 per particle: the update the last forces ask for */
 	double *inc;                 /* 6 per particle: the previous increment fresh - guess */
 	double *weight;              /* 2 per particle: linear, angular */
+	double *gross_prev;          /* per particle: gross force of the previous iteration */
+	/* scratch of one iteration */
+	double *fresh;               /* 6 per particle: the update the last forces ask for */
 	double *torque0;             /* 3 per particle: torque about x0 (mrdem_implicit_torque) */
-	double *gross, *gross_prev;  /* per particle: weight plus sum of |contact force| */
+	double *gross;               /* per particle: weight plus sum of |contact force| */
 	double *size;                /* per particle: sqrt(trace I_b / m), the torque arm */
 	double *resid;               /* per particle: relative change of the last iteration */
 	struct mrdem_forces forces;
+	/* in process: the search at the iterate */
 	struct mrdem_pairs pairs;
 	struct mrdem_broad_stats broad_stats;
 	struct mrdem_contacts contacts;
 	struct mrdem_contact_counts counts;
-	/* multiscale: the fronts (NULL until needed) and the guesses of the
-	 * last iteration */
+	/* multiscale: the fronts (NULL until needed; through pipes, those of
+	 * the fronts record) and the guesses of the last iteration */
 	struct mrdem_fronts *fronts;
 	struct mrdem_contacts guesses;
-	double last_dt;              /* time step of the last attempt */
-	struct mrdem_picard_counts last;
 	/* wall time of the last step: the loop as a whole, its broad phases
 	 * and forces (the narrow phase's are in the finder's log) */
 	struct mrdem_stage_log log;
@@ -117,10 +161,31 @@ void mrdem_picard_release(struct mrdem_picard *pc);
  * the caller, mrdem_stepper_finish), with bodies b and index ix of the
  * frame. Each retry is reported on standard error. Returns 0, or -1 with a
  * message naming the step and the particles that did not converge; the
- * frame then holds an unconverged state and must not be written. */
+ * frame then holds an unconverged state and must not be written.
+ * In process this is begin, then search and respond until done. */
 int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
 			 const struct mrdem_picard_search *search, struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix, double dt);
+
+/* The step as one Picard iteration per call, for the tools:
+ *   begin    options checked, the start saved, the frame placed at the
+ *            first iterate;
+ *   (search  contacts, and multiscale guesses, at the frame as placed)
+ *   respond  forces there, the residual, and the next move: the frame
+ *            placed at the next iterate (MRDEM_PICARD_MORE, search again),
+ *            or at the end of the step (MRDEM_PICARD_DONE); a failed
+ *            attempt is retried at half the time step within.
+ * begin returns MRDEM_PICARD_MORE, respond one of the two; both -1 with
+ * a message. */
+enum { MRDEM_PICARD_MORE = 1, MRDEM_PICARD_DONE = 0 };
+int mrdem_picard_begin(struct mrdem_picard *pc, const struct mrdem_picard_opts *o,
+		       struct mrdem_scene *s, double dt);
+int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
+			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
+			 const struct mrdem_contacts *contacts,
+			 const struct mrdem_contacts *guesses, const struct mrdem_picard_work *work);
+/* Room for the state of n particles (decoders). */
+void mrdem_picard_reserve(struct mrdem_picard *pc, size_t n);
 
 /* Put the particles of s->frame where the last iteration evaluated the
  * contacts (pc->contacts; after a converged step without retries, for
