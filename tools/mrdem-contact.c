@@ -8,6 +8,7 @@
 #include "common/narrow/particle_contacts.h"
 #include "common/util/error.h"
 #include "formats/stream/filter.h"
+#include "formats/stream/record_picard.h"
 #include "formats/stream/records.h"
 
 static const char usage_head[] =
@@ -18,6 +19,14 @@ static const char usage_head[] =
 	"a stats record appended after each frame (after its pairs record, if any).\n"
 	"Without a pairs record every pair of particles and every particle-plane pair\n"
 	"is tested.\n"
+	"\n"
+	"--hierarchy multiscale runs the search of one Picard iteration of an\n"
+	"implicit step (paper Alg. 6, docs/dynamics.md): the frame must be an\n"
+	"iterate with its picard record (mrdem-step --scheme implicit-euler); each\n"
+	"particle pair is searched on its front (the fronts record, or the roots\n"
+	"where there is none), which then unfolds and narrows. Writes the fronts\n"
+	"record, the contacts of real triangles and a guesses record with the\n"
+	"surrogate contacts (node indices in tri_a and tri_b).\n"
 	"\n";
 static const char usage_tail[] =
 	"  --no-merge        keep every touching triangle pair (no merging of contact\n"
@@ -34,9 +43,39 @@ struct job {
 	struct mrdem_contact_finder *finder;
 	int pending;         /* a frame waits for its contacts */
 	int have_pairs;      /* ... and its pairs arrived */
+	int have_picard;     /* ... it is the iterate of an implicit step */
 	struct mrdem_pairs pairs;
+	struct mrdem_fronts *fronts; /* multiscale: those read after the frame */
 	int print_stats;
 };
+
+/* The multiscale search of the pending iterate: its fronts, contacts and
+ * guesses records. */
+static int emit_multiscale(struct mrdem_filter *f, struct mrdem_contacts *c,
+			   struct mrdem_contact_counts *cnt)
+{
+	struct job *j = f->ctx;
+	if (!j->have_picard)
+		return mrdem_error("%s: frame of step %llu: --hierarchy multiscale searches the "
+				   "iterate of an implicit step, and this frame has no picard record "
+				   "(run mrdem-step --scheme implicit-euler first; one frame's "
+				   "contacts come from flat or surrogate)", f->src,
+				   (unsigned long long)f->scene.frame.step);
+	if (!j->fronts)
+		j->fronts = mrdem_fronts_new();
+	struct mrdem_contacts g;
+	mrdem_contacts_init(&g);
+	int rc = mrdem_find_contacts_multiscale(j->finder, &f->scene,
+						j->have_pairs ? &j->pairs : NULL, &j->opts, j->fronts,
+						c, &g, cnt);
+	if (!rc)
+		rc = mrdem_write_fronts(&f->w, j->fronts) || mrdem_write_contacts(&f->w, c) ||
+		     mrdem_write_guesses(&f->w, &g) ? -1 : 0;
+	mrdem_contacts_release(&g);
+	mrdem_fronts_free(j->fronts);
+	j->fronts = NULL;
+	return rc;
+}
 
 /* Contacts of the pending frame, for its pairs (all pairs without). */
 static int emit(struct mrdem_filter *f)
@@ -46,8 +85,11 @@ static int emit(struct mrdem_filter *f)
 	struct mrdem_contact_counts cnt;
 	mrdem_contacts_init(&c);
 	j->pending = 0;
-	if (mrdem_find_contacts(j->finder, &f->scene, j->have_pairs ? &j->pairs : NULL, &j->opts,
-				&c, &cnt)) {
+	int multiscale = j->opts.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
+	if (multiscale ? emit_multiscale(f, &c, &cnt) :
+			 mrdem_find_contacts(j->finder, &f->scene, j->have_pairs ? &j->pairs : NULL,
+					     &j->opts, &c, &cnt) ||
+			 mrdem_write_contacts(&f->w, &c)) {
 		mrdem_contacts_release(&c);
 		return mrdem_error("%s: frame of step %llu: contact detection failed", f->src,
 				   (unsigned long long)f->scene.frame.step);
@@ -61,22 +103,24 @@ static int emit(struct mrdem_filter *f)
 			fprintf(stderr, " %s=%.0f", st.names[i], st.values[i]);
 		fprintf(stderr, "\n");
 	}
-	int rc = mrdem_write_contacts(&f->w, &c) || mrdem_write_stats(&f->w, &st);
+	int rc = mrdem_write_stats(&f->w, &st);
 	mrdem_stats_release(&st);
 	mrdem_contacts_release(&c);
 	if (j->have_pairs)
 		mrdem_pairs_release(&j->pairs);
-	j->have_pairs = 0;
+	j->have_pairs = j->have_picard = 0;
 	return rc ? -1 : 0;
 }
 
 /* A frame's contacts follow its pairs record and the stats records right
- * after it (the broad phase's), so tools and the driver agree on order. */
+ * after it (the broad phase's), so tools and the driver agree on order;
+ * the records of a step in progress may come in between. */
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
 	struct job *j = f->ctx;
-	if ((j->have_pairs && rec->type != MRDEM_REC_STATS) ||
-	    (j->pending && rec->type == MRDEM_REC_FRAME))
+	int between = rec->type == MRDEM_REC_STATS || rec->type == MRDEM_REC_PICARD ||
+		      rec->type == MRDEM_REC_FRONTS;
+	if ((j->have_pairs && !between) || (j->pending && rec->type == MRDEM_REC_FRAME))
 		return emit(f);
 	return 0;
 }
@@ -87,6 +131,20 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 	if (rec->type == MRDEM_REC_FRAME) {
 		j->pending = 1;
 		return 0;
+	}
+	if (rec->type == MRDEM_REC_PICARD) {
+		j->have_picard = j->pending;
+		return 0;
+	}
+	if (rec->type == MRDEM_REC_FRONTS) {
+		/* multiscale: ours to search on and write anew; else passed on */
+		if (j->opts.hierarchy != MRDEM_HIERARCHY_MULTISCALE)
+			return 0;
+		if (!j->pending || j->fronts)
+			return mrdem_error("%s: record %llu: fronts record %s", f->src,
+					   (unsigned long long)rec->index,
+					   j->fronts ? "a second time for one frame" : "before any frame");
+		return mrdem_decode_fronts(rec, f->src, &j->fronts) ? -1 : 1;
 	}
 	/* pairs: passed through, and ours to use */
 	if (mrdem_decode_pairs(rec, f->src, &j->pairs))
@@ -143,16 +201,11 @@ int main(int argc, char **argv)
 		fputs("mrdem-contact: give at most one input (try 'mrdem-contact --help')\n", stderr);
 		return 2;
 	}
-	if (j.opts.hierarchy == MRDEM_HIERARCHY_MULTISCALE) {
-		mrdem_error("--hierarchy multiscale searches within the Picard loop of implicit "
-			    "Euler (mrdem-run --scheme implicit-euler); one frame's contacts come "
-			    "from flat or surrogate");
-		return 2;
-	}
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-contact");
-	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
-	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
+	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) | MRDEM_TYPE_BIT(MRDEM_REC_GUESSES);
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_PAIRS) |
+		  MRDEM_TYPE_BIT(MRDEM_REC_PICARD) | MRDEM_TYPE_BIT(MRDEM_REC_FRONTS);
 	f.before = before;
 	f.on_record = take;
 	f.on_end = finish;
@@ -160,6 +213,7 @@ int main(int argc, char **argv)
 	j.finder = mrdem_contact_finder_new();
 	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
 	mrdem_contact_finder_free(j.finder);
+	mrdem_fronts_free(j.fronts);
 	if (j.have_pairs)
 		mrdem_pairs_release(&j.pairs);
 	mrdem_filter_release(&f);

@@ -12,6 +12,7 @@
 #include "formats/stream/filter.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_tree.h"
+#include "formats/stream/record_picard.h"
 #include "formats/stream/records.h"
 #include "formats/stream/stream.h"
 
@@ -227,6 +228,65 @@ static void describe_pairs(struct info *in, const struct mrdem_pairs *p)
 	}
 }
 
+/* The step in progress: where its Picard loop stands. */
+static int describe_picard(struct info *in, const struct mrdem_record *rec)
+{
+	struct mrdem_picard pc;
+	struct mrdem_stepper st;
+	mrdem_picard_init(&pc);
+	mrdem_stepper_init(&st);
+	int rc = mrdem_decode_picard(rec, in->src, &pc, &st);
+	if (rc == 0 && !in->json) {
+		printf("  implicit step %llu (t = %.9g s, dt %g s) in progress: attempt at dt %g s "
+		       "after %u halving(s), iteration %u, %zu sub-step(s) pending\n",
+		       (unsigned long long)st.step, st.time, st.dt, pc.cur.dt, pc.cur.depth,
+		       pc.iter + 1, pc.npending);
+		printf("  so far %llu iterations, %llu triangle comparisons, last residual %.3g\n",
+		       (unsigned long long)pc.last.iterations,
+		       (unsigned long long)pc.last.comparisons, pc.last.residual);
+	} else if (rc == 0) {
+		struct mrdem_json *j = &in->j;
+		mrdem_json_kv_uint(j, "step", st.step);
+		mrdem_json_kv_num(j, "time", st.time);
+		mrdem_json_kv_num(j, "dt", st.dt);
+		mrdem_json_kv_num(j, "attempt_dt", pc.cur.dt);
+		mrdem_json_kv_uint(j, "halvings", pc.cur.depth);
+		mrdem_json_kv_uint(j, "iteration", pc.iter + 1);
+		mrdem_json_kv_uint(j, "pending", pc.npending);
+		mrdem_json_kv_uint(j, "iterations", pc.last.iterations);
+		mrdem_json_kv_uint(j, "comparisons", pc.last.comparisons);
+		mrdem_json_kv_num(j, "residual", pc.last.residual);
+	}
+	mrdem_picard_release(&pc);
+	mrdem_stepper_release(&st);
+	return rc;
+}
+
+/* Multiscale fronts: how many pairs, and how far they have unfolded. */
+static int describe_fronts(struct info *in, const struct mrdem_record *rec)
+{
+	struct mrdem_fronts *fr;
+	if (mrdem_decode_fronts(rec, in->src, &fr))
+		return -1;
+	struct mrdem_fronts_entry *v;
+	size_t n = mrdem_fronts_save(fr, &v), size = 0, groups = 0;
+	for (size_t i = 0; i < n; i++) {
+		size += v[i].front.npairs;
+		groups += v[i].front.ngroups;
+	}
+	if (!in->json) {
+		printf("  fronts of %zu particle pair(s): %zu pairs of nodes or triangles, %zu "
+		       "unfolded\n", n, size, groups);
+	} else {
+		mrdem_json_kv_uint(&in->j, "particle_pairs", n);
+		mrdem_json_kv_uint(&in->j, "front_pairs", size);
+		mrdem_json_kv_uint(&in->j, "unfolded", groups);
+	}
+	mrdem_fronts_entries_free(v, n);
+	mrdem_fronts_free(fr);
+	return 0;
+}
+
 static void describe_contacts(struct info *in, const struct mrdem_contacts *c)
 {
 	double dmin = INFINITY, depth_max = 0;
@@ -399,6 +459,13 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 		}
 		break;
 	}
+	case MRDEM_REC_PICARD:
+		rc = describe_picard(in, rec);
+		break;
+	case MRDEM_REC_FRONTS:
+		rc = describe_fronts(in, rec);
+		break;
+	case MRDEM_REC_GUESSES:
 	case MRDEM_REC_CONTACTS: {
 		struct mrdem_contacts c;
 		if ((rc = mrdem_decode_contacts(rec, in->src, &c)) == 0) {

@@ -88,9 +88,13 @@ struct run {
 	const char *out;
 	uint64_t steps, every;
 	int via_pipes, quiet, progress, log_view;
-	/* --via-pipes */
+	/* --via-pipes: where the tools are and their files; the fronts record
+	 * the tools carry from step to step; option values as text */
 	char bindir[PATH_MAX];
 	char tmpdir[PATH_MAX];
+	struct mrdem_buf fronts;
+	char pipe_iters[32], pipe_thr[32], pipe_dt[32], pipe_growth[32], pipe_tol[32],
+	     pipe_max[32], pipe_retries[32], pipe_damping[32];
 	/* summary */
 	double t0, e_first, e_last;
 	int have_energy;
@@ -171,12 +175,15 @@ static void catch_stop_signals(void)
 
 /* ---- the same step through the separate tools */
 
+/* The frame and what the tools carry from step to step (the multiscale
+ * fronts), for mrdem-pairs. */
 static int write_state(struct run *r, const char *path)
 {
 	struct mrdem_writer w;
 	if (mrdem_writer_open(&w, path, 0))
 		return -1;
-	if (mrdem_scene_write(&w, &r->scene)) {
+	if (mrdem_scene_write(&w, &r->scene) ||
+	    (r->fronts.len && mrdem_writer_put(&w, MRDEM_REC_FRONTS, r->fronts.p, r->fronts.len))) {
 		mrdem_writer_abort(&w);
 		return -1;
 	}
@@ -218,28 +225,37 @@ static int wait_tool(pid_t pid, const char *name)
 			   WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-/* Run a | b (b NULL: a alone) and wait for both. */
-static int run_tools(const struct run *r, char **a, char **b)
+#define MAX_CHAIN 3
+
+/* Run tool[0] | tool[1] | ... (n of them) and wait for all. */
+static int run_tools(const struct run *r, char **tool[], int n)
 {
-	int fd[2] = { -1, -1 };
-	pid_t pa = -1, pb = -1;
-	if (b && pipe(fd))
-		return mrdem_error("--via-pipes: cannot make a pipe: %s", strerror(errno));
-	/* close-on-exec: each child keeps only the end it was given as 0 or 1 */
-	for (int k = 0; k < 2; k++)
-		if (fd[k] >= 0)
-			fcntl(fd[k], F_SETFD, FD_CLOEXEC);
-	int rc = spawn(r, a, -1, fd[1], &pa);
-	if (!rc && b && spawn(r, b, fd[0], -1, &pb))
-		rc = -1;
-	for (int k = 0; k < 2; k++)
-		if (fd[k] >= 0)
-			close(fd[k]);
+	int fd[MAX_CHAIN - 1][2];
+	pid_t pid[MAX_CHAIN];
+	int rc = 0, made = 0;
+	for (; made < n - 1; made++) {
+		if (pipe(fd[made])) {
+			rc = mrdem_error("--via-pipes: cannot make a pipe: %s", strerror(errno));
+			break;
+		}
+		/* close-on-exec: each child keeps only the ends it was given as 0 or 1 */
+		fcntl(fd[made][0], F_SETFD, FD_CLOEXEC);
+		fcntl(fd[made][1], F_SETFD, FD_CLOEXEC);
+	}
+	for (int k = 0; k < n; k++) {
+		pid[k] = -1;
+		if (!rc && spawn(r, tool[k], k ? fd[k - 1][0] : -1, k < n - 1 ? fd[k][1] : -1,
+				 &pid[k]))
+			rc = -1;
+	}
+	for (int k = 0; k < made; k++) {
+		close(fd[k][0]);
+		close(fd[k][1]);
+	}
 	/* wait for every child started, even after a failure */
-	if (pa > 0 && wait_tool(pa, a[0]) && !rc)
-		rc = -1;
-	if (pb > 0 && wait_tool(pb, b[0]) && !rc)
-		rc = -1;
+	for (int k = 0; k < n; k++)
+		if (pid[k] > 0 && wait_tool(pid[k], tool[k][0]) && !rc)
+			rc = -1;
 	return rc;
 }
 
@@ -251,20 +267,30 @@ static void tmp_path(char *buf, size_t size, const struct run *r, const char *na
 /* Read pairs, contacts and their stats (det.mrd) or the next frame and the
  * step's stats (next.mrd, which also carries the earlier tools' stats
  * through: only_source picks the step's). Pairs, contacts and stats go to
- * the output when the frame is written. */
-static int read_back(struct run *r, const char *path, int output, const char *only_source)
+ * the output when the frame is written. An implicit step's file says
+ * whether the step goes on (a picard record: *more) and holds the fronts
+ * to carry on. */
+static int read_back(struct run *r, const char *path, int output, const char *only_source,
+		     int *more)
 {
 	struct mrdem_reader rd;
 	struct mrdem_record rec;
 	int rc;
 	if (mrdem_reader_open(&rd, path, 0))
 		return -1;
+	if (more)
+		*more = 0;
 	while ((rc = mrdem_reader_next(&rd, &rec)) == 1) {
 		if (rec.type == MRDEM_REC_FRAME) {
 			if (mrdem_scene_absorb(&r->scene, &rec, rd.name) < 0) {
 				rc = -1;
 				break;
 			}
+		} else if (rec.type == MRDEM_REC_PICARD && more) {
+			*more = 1;
+		} else if (rec.type == MRDEM_REC_FRONTS) {
+			r->fronts.len = 0;
+			mrdem_buf_bytes(&r->fronts, rec.data, rec.len);
 		} else if (rec.type == MRDEM_REC_PAIRS || rec.type == MRDEM_REC_CONTACTS ||
 			   rec.type == MRDEM_REC_STATS) {
 			if (rec.type == MRDEM_REC_CONTACTS) {
@@ -294,37 +320,100 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 	return rc;
 }
 
-/* mrdem-pairs | mrdem-contact with this run's options, into det.mrd. */
+/* mrdem-contact with this run's options (hierarchy h) reading standard
+ * input, writing to out (NULL: standard output); argv fills buf. */
+static char **contact_tool(struct run *r, int h, const char *out, char *buf[16])
+{
+	const struct mrdem_contact_opts *o = &r->opts.contact;
+	snprintf(r->pipe_iters, sizeof r->pipe_iters, "%d", o->narrow.iterations);
+	snprintf(r->pipe_thr, sizeof r->pipe_thr, "%.17g", o->narrow.threshold);
+	char *v[] = { "mrdem-contact", "--hierarchy", (char *)mrdem_hierarchy_name(h),
+		      "--method", (char *)mrdem_narrow_method_name(o->narrow.method),
+		      "--iterations", r->pipe_iters, "--threshold", r->pipe_thr, "--simd",
+		      (char *)mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)),
+		      o->merge ? NULL : "--no-merge", NULL, NULL, NULL, NULL };
+	int n = o->merge ? 11 : 12;
+	if (out)
+		v[n++] = "-o", v[n++] = (char *)out;
+	v[n] = NULL;
+	memcpy(buf, v, sizeof v);
+	return buf;
+}
+
+/* mrdem-step with this run's options, reading in, writing out. */
+static char **step_tool(struct run *r, const char *in, const char *out, char *buf[24])
+{
+	const struct mrdem_picard_opts *p = &r->opts.picard;
+	snprintf(r->pipe_dt, sizeof r->pipe_dt, "%.17g", r->opts.step.dt);
+	snprintf(r->pipe_growth, sizeof r->pipe_growth, "%.17g", r->opts.step.max_energy_growth);
+	snprintf(r->pipe_tol, sizeof r->pipe_tol, "%.17g", p->tol);
+	snprintf(r->pipe_max, sizeof r->pipe_max, "%u", p->max_iter);
+	snprintf(r->pipe_retries, sizeof r->pipe_retries, "%u", p->max_retries);
+	snprintf(r->pipe_damping, sizeof r->pipe_damping, "%.17g", p->damping);
+	int n = 0;
+	buf[n++] = "mrdem-step";
+	buf[n++] = "--scheme", buf[n++] = (char *)mrdem_scheme_name(r->opts.step.scheme);
+	buf[n++] = "--dt", buf[n++] = r->pipe_dt;
+	buf[n++] = "--max-energy-growth", buf[n++] = r->pipe_growth;
+	if (r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+		buf[n++] = "--picard-tol", buf[n++] = r->pipe_tol;
+		buf[n++] = "--picard-max", buf[n++] = r->pipe_max;
+		buf[n++] = "--picard-retries", buf[n++] = r->pipe_retries;
+		if (r->opts.contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE) {
+			buf[n++] = "--surrogate-damping", buf[n++] = r->pipe_damping;
+			if (p->warm_start)
+				buf[n++] = "--warm-start";
+		}
+	}
+	if (in)
+		buf[n++] = (char *)in;
+	buf[n++] = "-o", buf[n++] = (char *)out;
+	buf[n] = NULL;
+	return buf;
+}
+
+/* mrdem-pairs | mrdem-contact with this run's options, into det.mrd. A
+ * frame's own contacts come from the surrogate search when the run is
+ * multiscale (as in process, Lemma 5.1). */
 static int pipe_detect(struct run *r, int output)
 {
-	char state[PATH_MAX + 16], det[PATH_MAX + 16], iters[32], thr[32];
+	char state[PATH_MAX + 16], det[PATH_MAX + 16], *cbuf[16];
 	tmp_path(state, sizeof state, r, "state.mrd");
 	tmp_path(det, sizeof det, r, "det.mrd");
 	if (write_state(r, state))
 		return -1;
-	const struct mrdem_contact_opts *o = &r->opts.contact;
-	snprintf(iters, sizeof iters, "%d", o->narrow.iterations);
-	snprintf(thr, sizeof thr, "%.17g", o->narrow.threshold);
+	int h = r->opts.contact.hierarchy;
+	if (h == MRDEM_HIERARCHY_MULTISCALE)
+		h = MRDEM_HIERARCHY_SURROGATE;
 	char *pairs[] = { "mrdem-pairs", "--method", (char *)mrdem_broad_method_name(r->opts.broad),
 			  state, NULL };
-	char *contact[] = { "mrdem-contact", "--hierarchy", (char *)mrdem_hierarchy_name(o->hierarchy),
-			    "--method", (char *)mrdem_narrow_method_name(o->narrow.method),
-			    "--iterations", iters, "--threshold", thr, "--simd",
-			    (char *)mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)), "-o", det,
-			    o->merge ? NULL : "--no-merge", NULL };
-	return run_tools(r, pairs, contact) || read_back(r, det, output, NULL);
+	char **tools[] = { pairs, contact_tool(r, h, det, cbuf) };
+	return run_tools(r, tools, 2) || read_back(r, det, output, NULL, NULL);
 }
 
+/* One step: mrdem-step on det.mrd into next.mrd; implicit Euler then runs
+ * mrdem-pairs | mrdem-contact | mrdem-step per Picard iteration until the
+ * step's file has no picard record. */
 static int pipe_advance(struct run *r, int output)
 {
-	char det[PATH_MAX + 16], next[PATH_MAX + 16], dt[32], growth[32];
+	char det[PATH_MAX + 16], next[PATH_MAX + 16], iter[PATH_MAX + 16], *sbuf[24], *cbuf[16];
 	tmp_path(det, sizeof det, r, "det.mrd");
 	tmp_path(next, sizeof next, r, "next.mrd");
-	snprintf(dt, sizeof dt, "%.17g", r->opts.step.dt);
-	snprintf(growth, sizeof growth, "%.17g", r->opts.step.max_energy_growth);
-	char *step[] = { "mrdem-step", "--scheme", (char *)mrdem_scheme_name(r->opts.step.scheme),
-			 "--dt", dt, "--max-energy-growth", growth, det, "-o", next, NULL };
-	return run_tools(r, step, NULL) || read_back(r, next, output, "mrdem-step");
+	tmp_path(iter, sizeof iter, r, "iter.mrd");
+	char **begin[] = { step_tool(r, det, next, sbuf) };
+	int more = 0;
+	if (run_tools(r, begin, 1) || read_back(r, next, output, "mrdem-step", &more))
+		return -1;
+	while (more) {
+		char *pairs[] = { "mrdem-pairs", "--method",
+				  (char *)mrdem_broad_method_name(r->opts.broad), next, NULL };
+		char **tools[] = { pairs, contact_tool(r, r->opts.contact.hierarchy, NULL, cbuf),
+				   step_tool(r, NULL, iter, sbuf) };
+		if (run_tools(r, tools, 3) || rename(iter, next) ||
+		    read_back(r, next, output, "mrdem-step", &more))
+			return -1;
+	}
+	return 0;
 }
 
 /* ---- reporting */
@@ -835,12 +924,6 @@ static int apply_options(struct run *r, const struct options *o)
 			    mrdem_scheme_name(r->opts.step.scheme));
 		return 2;
 	}
-	if (implicit && o->via_pipes) {
-		mrdem_error("--via-pipes: implicit-euler is not available through the tools yet "
-			    "(one Picard iteration per tool needs stream records that do not exist "
-			    "yet); run it in process, without --via-pipes");
-		return 2;
-	}
 	if (!implicit && (o->picard_tol || o->picard_max || o->picard_retries)) {
 		mrdem_error("--picard-tol, --picard-max and --picard-retries apply to implicit-euler "
 			    "only, and this run uses %s", mrdem_scheme_name(r->opts.step.scheme));
@@ -913,6 +996,7 @@ int main(int argc, char **argv)
 	rc = run_scene(&r, o.scene, argc, argv);
 	if (r.via_pipes && r.tmpdir[0])
 		remove_tmpdir(r.tmpdir);
+	mrdem_buf_release(&r.fronts);
 	mrdem_sim_release(&r.sim);
 	mrdem_scene_release(&r.scene);
 	if (stop_signal)

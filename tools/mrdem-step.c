@@ -1,5 +1,6 @@
 /* mrdem-step: advance the frame of a stream by one explicit time step,
- * using the contacts computed for that frame. */
+ * using the contacts computed for that frame, or run one Picard iteration
+ * of an implicit Euler step (common/sim/picard.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -9,12 +10,14 @@
 
 #include "common/dynamics/integrate.h"
 #include "common/dynamics/step.h"
+#include "common/sim/picard.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
 #include "formats/stream/filter.h"
+#include "formats/stream/record_picard.h"
 #include "formats/stream/records.h"
 
-static const char usage[] =
+static const char usage_head[] =
 	"usage: mrdem-step [options] [FILE]\n"
 	"\n"
 	"Advance the frame of an mrdem stream (FILE, or standard input) by one time\n"
@@ -26,8 +29,8 @@ static const char usage[] =
 	"state the step started from. A stream holding several frames has each\n"
 	"one stepped with its own contacts.\n"
 	"\n"
-	"  --scheme NAME      explicit-euler, symplectic-euler or velocity-verlet\n"
-	"                     (default: the setup's scheme)\n"
+	"  --scheme NAME      explicit-euler, symplectic-euler, velocity-verlet or\n"
+	"                     implicit-euler (default: the setup's scheme)\n"
 	"  --dt SECONDS       time step (default: the setup's dt)\n"
 	"  --no-contacts      step without a contacts record (gravity only); a\n"
 	"                     stream that carries contacts is then refused\n"
@@ -36,7 +39,21 @@ static const char usage[] =
 	"                     kinetic and contact energy before it (default 1;\n"
 	"                     0 disables the check)\n"
 	"  -o FILE            output (default: standard output)\n"
-	"  -h, --help         show this help\n"
+	"  -h, --help         show this help\n";
+static const char usage_tail[] =
+	"\n"
+	"implicit-euler runs one Picard iteration per call (docs/dynamics.md):\n"
+	"given a frame and its contacts it begins the step and writes the frame\n"
+	"placed at the first iterate with a picard record (the step's state); given\n"
+	"that, the contacts found there (mrdem-pairs | mrdem-contact, whose stats\n"
+	"record the step counts) and, for --hierarchy multiscale, the fronts and\n"
+	"guesses records, it writes the next iterate, or the frame at the end of the\n"
+	"step with its stats record and no picard record. A failed attempt is\n"
+	"retried as two of half the time step within, with a warning. Loop:\n"
+	"  while mrdem-info it.mrd | grep -q '^picard'; do\n"
+	"    mrdem-pairs it.mrd | mrdem-contact | mrdem-step -o next.mrd &&\n"
+	"    mv next.mrd it.mrd; done\n"
+	"The Picard options apply when a step begins; the picard record keeps them.\n"
 	"\n"
 	"The step stops with an error naming the step and the particle, and writes\n"
 	"nothing, when the state becomes non-finite or the energy bound is broken.\n"
@@ -47,29 +64,62 @@ static const char usage[] =
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
 	"error (unknown option, bad option value, too many arguments).\n";
 
+#define MAX_PICARD_OPTS 16
+
 struct job {
 	/* options */
 	const char *in, *out;
 	struct mrdem_step_opts opts;
 	int scheme_set, dt_set, no_contacts, help;
+	/* Picard options as given (key, value), applied when a step begins */
+	const char *picard_key[MAX_PICARD_OPTS], *picard_value[MAX_PICARD_OPTS];
+	int npicard;
 	/* state */
 	struct mrdem_stepper st;
 	int have_setup, have_frame, have_contacts, stepped_any;
 	struct mrdem_contacts contacts;
 	uint64_t frame_index;   /* record index of the pending frame */
+	/* implicit-euler: the step in progress and what came for its iterate */
+	struct mrdem_picard pc;
+	int have_picard, have_guesses, have_work;
+	struct mrdem_contacts guesses;
+	struct mrdem_picard_work work; /* from mrdem-contact's stats record */
 };
 
-/* Step the pending frame with the pending contacts and write the result. */
-static int step_frame(struct mrdem_filter *f)
+static struct mrdem_step_opts step_opts(const struct job *j, const struct mrdem_setup *setup)
 {
-	struct job *j = f->ctx;
 	struct mrdem_step_opts o;
-	mrdem_step_opts_default(&o, &f->scene.setup);
+	mrdem_step_opts_default(&o, setup);
 	if (j->scheme_set)
 		o.scheme = j->opts.scheme;
 	if (j->dt_set)
 		o.dt = j->opts.dt;
 	o.max_energy_growth = j->opts.max_energy_growth;
+	return o;
+}
+
+static int implicit(const struct job *j, const struct mrdem_filter *f)
+{
+	return step_opts(j, &f->scene.setup).scheme == MRDEM_SCHEME_IMPLICIT_EULER;
+}
+
+/* Forget what came for the pending frame. */
+static void clear_frame(struct job *j)
+{
+	if (j->have_contacts)
+		mrdem_contacts_release(&j->contacts);
+	if (j->have_guesses)
+		mrdem_contacts_release(&j->guesses);
+	mrdem_fronts_free(j->pc.fronts);
+	j->pc.fronts = NULL;
+	j->have_frame = j->have_contacts = j->have_guesses = j->have_picard = j->have_work = 0;
+}
+
+/* Step the pending frame with the pending contacts and write the result. */
+static int step_frame(struct mrdem_filter *f)
+{
+	struct job *j = f->ctx;
+	struct mrdem_step_opts o = step_opts(j, &f->scene.setup);
 	if (mrdem_stepper_step(&j->st, &f->scene, j->have_contacts ? &j->contacts : NULL, &o))
 		return mrdem_error("%s: cannot step the frame of record %llu", f->src,
 				   (unsigned long long)j->frame_index);
@@ -78,36 +128,191 @@ static int step_frame(struct mrdem_filter *f)
 	mrdem_stepper_stats(&j->st, &stats);
 	int rc = mrdem_write_frame(&f->w, &f->scene.frame) || mrdem_write_stats(&f->w, &stats);
 	mrdem_stats_release(&stats);
-	if (j->have_contacts)
-		mrdem_contacts_release(&j->contacts);
-	j->have_frame = j->have_contacts = 0;
+	clear_frame(j);
 	j->stepped_any = 1;
 	return rc ? -1 : 0;
 }
 
-/* A frame must have had its contacts before the next one replaces it. */
+/* The Picard options of the step in progress must be those given. */
+static int same_picard_opts(const struct job *j, const struct mrdem_filter *f)
+{
+	struct mrdem_picard_opts given = j->pc.opts;
+	const struct mrdem_picard_opts *kept = &j->pc.opts;
+	for (int k = 0; k < j->npicard; k++)
+		mrdem_picard_opts_set(&given, j->picard_key[k], j->picard_value[k]);
+	if (given.tol != kept->tol || given.max_iter != kept->max_iter ||
+	    given.max_retries != kept->max_retries || given.damping != kept->damping ||
+	    given.warm_start != kept->warm_start)
+		return mrdem_error("%s: the step in progress (picard record) began with other Picard "
+				   "options (tolerance %g, at most %u iterations, %u retries, "
+				   "damping %g%s); they apply when a step begins", f->src,
+				   kept->tol, kept->max_iter, kept->max_retries, kept->damping,
+				   kept->warm_start ? ", warm start" : "");
+	if (j->dt_set && j->opts.dt != j->st.dt)
+		return mrdem_error("%s: --dt %g, but the step in progress has dt %g s", f->src,
+				   j->opts.dt, j->st.dt);
+	return 0;
+}
+
+/* The iterate, its Picard record and fronts (when there are). */
+static int write_iterate(struct mrdem_filter *f)
+{
+	struct job *j = f->ctx;
+	return mrdem_write_frame(&f->w, &f->scene.frame) ||
+	       mrdem_write_picard(&f->w, &j->pc, &j->st) ||
+	       (j->pc.fronts && mrdem_write_fronts(&f->w, j->pc.fronts)) ? -1 : 0;
+}
+
+/* One Picard iteration of the pending frame: begin a step, or take the
+ * contacts at the iterate and move on (common/sim/picard.h). */
+static int iterate_frame(struct mrdem_filter *f)
+{
+	struct job *j = f->ctx;
+	struct mrdem_scene *s = &f->scene;
+	struct mrdem_step_opts o = step_opts(j, &s->setup);
+	const char *src = f->src;
+	unsigned long long at = (unsigned long long)j->frame_index;
+	int rc;
+	if (j->no_contacts)
+		return mrdem_error("%s: --no-contacts steps explicit schemes only; an implicit step "
+				   "searches its own contacts", src);
+	if (!j->have_contacts)
+		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
+				   "mrdem-contact first", src, at);
+	if (!j->have_picard) {
+		struct mrdem_picard_opts po;
+		mrdem_picard_opts_default(&po);
+		for (int k = 0; k < j->npicard; k++)
+			mrdem_picard_opts_set(&po, j->picard_key[k], j->picard_value[k]);
+		if (j->have_guesses)
+			return mrdem_error("%s: a guesses record without a step in progress (no picard "
+					   "record after the frame of record %llu)", src, at);
+		if (mrdem_stepper_begin(&j->st, s, &j->contacts, &o) ||
+		    mrdem_picard_begin(&j->pc, &po, s, o.dt) < 0)
+			return mrdem_error("%s: cannot begin the implicit step of the frame of record "
+					   "%llu", src, at);
+		rc = write_iterate(f);
+	} else {
+		if (same_picard_opts(j, f))
+			return -1;
+		if (!j->have_work)
+			return mrdem_error("%s: the iterate of record %llu has no stats record of "
+					   "mrdem-contact (the step counts its work)", src, at);
+		if (!j->pc.fronts != !j->have_guesses)
+			return mrdem_error("%s: the iterate of record %llu has %s: a multiscale "
+					   "iteration needs both (mrdem-contact --hierarchy "
+					   "multiscale), other hierarchies neither", src, at,
+					   j->pc.fronts ? "fronts but no guesses" :
+							  "guesses but no fronts");
+		o.dt = j->st.dt;
+		if (mrdem_stepper_bind(&j->st, s))
+			return -1;
+		rc = mrdem_picard_respond(&j->pc, s, &j->st.bodies, &j->st.index, &j->contacts,
+					  j->have_guesses ? &j->guesses : NULL, &j->work);
+		if (rc < 0)
+			return mrdem_error("%s: the implicit step of the iterate of record %llu failed",
+					   src, at);
+		if (rc == MRDEM_PICARD_MORE) {
+			rc = write_iterate(f);
+		} else {
+			if (mrdem_stepper_finish(&j->st, s, &o))
+				return -1;
+			struct mrdem_stats stats;
+			mrdem_stats_init(&stats, f->tool, j->st.step);
+			mrdem_stepper_stats(&j->st, &stats);
+			mrdem_picard_stats(&j->pc.last, &stats);
+			rc = mrdem_write_frame(&f->w, &s->frame) || mrdem_write_stats(&f->w, &stats) ||
+			     (j->pc.fronts && mrdem_write_fronts(&f->w, j->pc.fronts));
+			mrdem_stats_release(&stats);
+		}
+	}
+	clear_frame(j);
+	j->stepped_any = 1;
+	return rc ? -1 : 0;
+}
+
+/* A frame must have had its contacts before the next one replaces it; an
+ * implicit iteration runs when its frame's records are all in. */
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
 	struct job *j = f->ctx;
 	j->have_setup |= rec->type == MRDEM_REC_SETUP;
-	if (rec->type == MRDEM_REC_FRAME && j->have_frame)
-		return mrdem_error("%s: frame of record %llu has no contacts record before the next "
-				   "frame (record %llu); run mrdem-contact first, or --no-contacts",
-				   f->src, (unsigned long long)j->frame_index,
-				   (unsigned long long)rec->index);
-	return 0;
+	if (rec->type != MRDEM_REC_FRAME || !j->have_frame)
+		return 0;
+	if (implicit(j, f))
+		return iterate_frame(f);
+	return mrdem_error("%s: frame of record %llu has no contacts record before the next "
+			   "frame (record %llu); run mrdem-contact first, or --no-contacts",
+			   f->src, (unsigned long long)j->frame_index, (unsigned long long)rec->index);
+}
+
+/* The records of an implicit iteration. Returns 1 when taken. */
+static int take_implicit(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct job *j = f->ctx;
+	const char *src = f->src;
+	unsigned long long at = (unsigned long long)rec->index;
+	if (!j->have_frame && rec->type == MRDEM_REC_STATS)
+		return 0; /* about the shapes, say: passed on */
+	if (!j->have_frame)
+		return mrdem_error("%s: record %llu (%s) without its frame", src, at,
+				   mrdem_record_name(rec->type));
+	switch (rec->type) {
+	case MRDEM_REC_PICARD:
+		if (j->have_picard)
+			return mrdem_error("%s: record %llu: a second picard record for one frame", src,
+					   at);
+		if (mrdem_decode_picard(rec, src, &j->pc, &j->st))
+			return -1;
+		if (j->st.step != f->scene.frame.step || j->pc.n != f->scene.frame.p.n)
+			return mrdem_error("%s: record %llu: the picard record is for step %llu with "
+					   "%zu particles, its frame is step %llu with %zu", src, at,
+					   (unsigned long long)j->st.step, j->pc.n,
+					   (unsigned long long)f->scene.frame.step,
+					   f->scene.frame.p.n);
+		j->have_picard = 1;
+		return 1;
+	case MRDEM_REC_FRONTS:
+		if (j->pc.fronts)
+			return mrdem_error("%s: record %llu: a second fronts record for one frame", src,
+					   at);
+		return mrdem_decode_fronts(rec, src, &j->pc.fronts) ? -1 : 1;
+	case MRDEM_REC_GUESSES:
+		if (j->have_guesses)
+			return mrdem_error("%s: record %llu: a second guesses record for one frame",
+					   src, at);
+		if (mrdem_decode_contacts(rec, src, &j->guesses))
+			return -1;
+		j->have_guesses = 1;
+		return 1;
+	default: { /* stats: the search's work counts; all describe the iterate */
+		struct mrdem_stats st;
+		if (mrdem_decode_stats(rec, src, &st))
+			return -1;
+		int rc = 0;
+		if (!strcmp(st.source, "mrdem-contact")) {
+			rc = mrdem_picard_work_of_stats(&j->work, &st);
+			j->have_work = 1;
+		}
+		mrdem_stats_release(&st);
+		return rc ? -1 : 1;
+	}
+	}
 }
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
 	struct job *j = f->ctx;
-	if (rec->type == MRDEM_REC_FRAME) {
+	int imp = implicit(j, f);
+	switch (rec->type) {
+	case MRDEM_REC_FRAME:
 		if (!j->have_setup)
 			return mrdem_error("%s: record %llu: frame before any setup record", f->src,
 					   (unsigned long long)rec->index);
 		j->have_frame = 1;
 		j->frame_index = rec->index;
-	} else { /* contacts */
+		break;
+	case MRDEM_REC_CONTACTS:
 		if (j->no_contacts)
 			return mrdem_error("%s: record %llu: --no-contacts given, but the stream "
 					   "carries contacts", f->src, (unsigned long long)rec->index);
@@ -117,8 +322,18 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 		if (mrdem_decode_contacts(rec, f->src, &j->contacts))
 			return -1;
 		j->have_contacts = 1;
+		break;
+	case MRDEM_REC_PICARD:
+		if (!imp)
+			return mrdem_error("%s: record %llu: an implicit step in progress (picard "
+					   "record), but the scheme is %s; continue it with --scheme "
+					   "implicit-euler", f->src, (unsigned long long)rec->index,
+					   mrdem_scheme_name(step_opts(j, &f->scene.setup).scheme));
+		return take_implicit(f, rec);
+	default: /* stats, fronts, guesses: an implicit iteration's, else passed on */
+		return imp ? take_implicit(f, rec) : 0;
 	}
-	if (j->have_frame && (j->no_contacts || j->have_contacts))
+	if (!imp && j->have_frame && (j->no_contacts || j->have_contacts))
 		return step_frame(f);
 	return 0;
 }
@@ -126,6 +341,8 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 static int finish(struct mrdem_filter *f)
 {
 	struct job *j = f->ctx;
+	if (j->have_frame && implicit(j, f) && iterate_frame(f))
+		return -1;
 	if (j->have_frame)
 		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
 				   "mrdem-contact first, or --no-contacts",
@@ -146,31 +363,33 @@ static int finish(struct mrdem_filter *f)
  * usage error; after --help, 0 with j->help set. */
 static int parse_options(struct job *j, int argc, char **argv)
 {
+	enum { OPT_PICARD = 256 };
 	static const struct option longopts[] = {
 		{"scheme", required_argument, NULL, 's'},
 		{"dt", required_argument, NULL, 't'},
 		{"no-contacts", no_argument, NULL, 'n'},
 		{"max-energy-growth", required_argument, NULL, 'g'},
+		{"picard-tol", required_argument, NULL, OPT_PICARD},
+		{"picard-max", required_argument, NULL, OPT_PICARD},
+		{"picard-retries", required_argument, NULL, OPT_PICARD},
+		{"surrogate-damping", required_argument, NULL, OPT_PICARD},
+		{"warm-start", no_argument, NULL, OPT_PICARD},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	memset(j, 0, sizeof *j);
 	j->opts.max_energy_growth = MRDEM_DEFAULT_MAX_ENERGY_GROWTH;
 	j->out = "-";
-	int c;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	struct mrdem_picard_opts check;
+	mrdem_picard_opts_default(&check);
+	int c, li;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
 		switch (c) {
 		case 's':
 			j->opts.scheme = mrdem_scheme_parse(optarg);
-			if (j->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
-				fprintf(stderr, "mrdem-step: implicit-euler is a non-explicit scheme: its "
-						"Picard iterations need the contact search inside the step; "
-						"run it with mrdem-run (in process)\n");
-				return 2;
-			}
 			if (j->opts.scheme < 0) {
-				fprintf(stderr, "mrdem-step: unknown or non-explicit scheme '%s' "
-						"(explicit-euler, symplectic-euler, velocity-verlet)\n",
+				fprintf(stderr, "mrdem-step: unknown scheme '%s' (explicit-euler, "
+						"symplectic-euler, velocity-verlet, implicit-euler)\n",
 					optarg);
 				return 2;
 			}
@@ -195,13 +414,31 @@ static int parse_options(struct job *j, int argc, char **argv)
 				return 2;
 			}
 			break;
+		case OPT_PICARD:
+			if (j->npicard == MAX_PICARD_OPTS) {
+				fprintf(stderr, "mrdem-step: too many Picard options\n");
+				return 2;
+			}
+			if (mrdem_picard_opts_set(&check, longopts[li].name, optarg))
+				return 2;
+			j->picard_key[j->npicard] = longopts[li].name;
+			j->picard_value[j->npicard++] = optarg;
+			break;
 		case 'o': j->out = optarg; break;
-		case 'h': fputs(usage, stdout); j->help = 1; return 0;
+		case 'h':
+			printf("%s%s%s", usage_head, mrdem_picard_opts_usage, usage_tail);
+			j->help = 1;
+			return 0;
 		default: fputs("try 'mrdem-step --help'\n", stderr); return 2;
 		}
 	}
 	if (argc - optind > 1) {
 		fputs("mrdem-step: give at most one input (try 'mrdem-step --help')\n", stderr);
+		return 2;
+	}
+	if (j->npicard && j->scheme_set && j->opts.scheme != MRDEM_SCHEME_IMPLICIT_EULER) {
+		fputs("mrdem-step: the Picard options apply to --scheme implicit-euler only\n",
+		      stderr);
 		return 2;
 	}
 	j->in = optind < argc ? argv[optind] : "-";
@@ -218,18 +455,22 @@ int main(int argc, char **argv)
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-step");
 	/* The frame is replaced by the stepped one, the contacts are used up
-	 * and the pairs are stale once the particles have moved. */
+	 * and the pairs are stale once the particles have moved; an implicit
+	 * iteration also takes the records of the step in progress. */
 	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) |
 		     MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
-	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) |
+		  MRDEM_TYPE_BIT(MRDEM_REC_PICARD) | MRDEM_TYPE_BIT(MRDEM_REC_FRONTS) |
+		  MRDEM_TYPE_BIT(MRDEM_REC_GUESSES) | MRDEM_TYPE_BIT(MRDEM_REC_STATS);
 	f.before = before;
 	f.on_record = take;
 	f.on_end = finish;
 	f.ctx = &j;
 	mrdem_stepper_init(&j.st);
+	mrdem_picard_init(&j.pc);
 	rc = mrdem_filter_run(&f, j.in, j.out, argc, argv);
-	if (j.have_contacts)
-		mrdem_contacts_release(&j.contacts);
+	clear_frame(&j);
+	mrdem_picard_release(&j.pc);
 	mrdem_stepper_release(&j.st);
 	mrdem_filter_release(&f);
 	return rc == 0 ? 0 : 1;

@@ -119,6 +119,12 @@ static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
 			   o->dt);
 }
 
+int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s)
+{
+	return mrdem_bodies_compute(&st->bodies, s) || mrdem_id_index_build(&st->index, &s->frame.p) ?
+		-1 : 0;
+}
+
 int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 			const struct mrdem_contacts *c, const struct mrdem_step_opts *o)
 {
@@ -137,8 +143,7 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 		return mrdem_error("the contacts are for step %llu but the frame is at step %llu; "
 				   "contacts must be computed for the frame they step",
 				   (unsigned long long)c->step, (unsigned long long)fr->step);
-	if (normalise_orientations(p, fr->step) || mrdem_bodies_compute(&st->bodies, s) ||
-	    mrdem_id_index_build(&st->index, p))
+	if (normalise_orientations(p, fr->step) || mrdem_stepper_bind(st, s))
 		return -1;
 	tf = mrdem_clock();
 	if (mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c))

@@ -77,6 +77,10 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
 			 const struct mrdem_step_opts *o);
 
+/* Bodies and id index of the frame (part of begin; a step in progress
+ * read back from a stream binds its iterate). 0, or -1 with a message. */
+int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s);
+
 /* The account of the last step as named statistics (names in docs/dynamics.md). */
 void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out);
 

@@ -41,6 +41,29 @@ void mrdem_front_new_step(struct mrdem_front *fr);
 /* Pairs on the front (node pairs plus real pairs). */
 size_t mrdem_front_size(const struct mrdem_front *fr);
 
+/* A front as plain arrays, for the fronts record (docs/stream-format.md):
+ * its pairs (a, b, group, real: 4 values each; group UINT32_MAX for the
+ * roots'), its unfolded pairs (a, b, group, members, pinned: 5 each, parents
+ * first) and its memory set (a << 32 | b). */
+struct mrdem_front_arrays {
+	size_t npairs, ngroups, nmemory;
+	uint32_t *pairs, *groups;
+	uint64_t *memory;
+};
+#define MRDEM_FRONT_PAIR_VALUES 4
+#define MRDEM_FRONT_GROUP_VALUES 5
+/* Copy of the front's arrays (malloc'd; mrdem_front_arrays_release). */
+void mrdem_front_save(const struct mrdem_front *fr, struct mrdem_front_arrays *out);
+/* A front from arrays, after checking how they refer to each other.
+ * Returns NULL with a message (prefixed by what) when they do not form a
+ * front. */
+struct mrdem_front *mrdem_front_load(const struct mrdem_front_arrays *in, const char *what);
+void mrdem_front_arrays_release(struct mrdem_front_arrays *a);
+/* Whether every node and triangle of the front exists in trees ta and tb:
+ * 0, or -1 (no message). */
+int mrdem_front_fits(const struct mrdem_front *fr, const struct mrdem_tree *ta,
+		     const struct mrdem_tree *tb);
+
 struct mrdem_front_counts {
 	uint64_t unfolds;  /* node pairs replaced by their children */
 	uint64_t narrows;  /* groups of children replaced by their pair */

@@ -497,6 +497,7 @@ struct fronts_entry {
 	uint64_t a, b;
 	struct mrdem_front *front; /* NULL: empty slot */
 	int used;                  /* searched since the last new step */
+	int unchecked;             /* loaded, not yet checked against the trees */
 };
 
 struct mrdem_fronts {
@@ -554,17 +555,90 @@ static void fronts_rehash(struct mrdem_fronts *fr, size_t cap, int keep_used_onl
 	free(old);
 }
 
-static struct mrdem_front *fronts_get(struct mrdem_fronts *fr, uint64_t a, uint64_t b)
+static struct fronts_entry *fronts_get(struct mrdem_fronts *fr, uint64_t a, uint64_t b)
 {
 	if (2 * (fr->n + 1) > fr->cap)
 		fronts_rehash(fr, fr->cap ? 2 * fr->cap : 64, 0);
 	struct fronts_entry *e = &fr->e[fronts_slot(fr, a, b)];
 	if (!e->front) {
-		*e = (struct fronts_entry){a, b, mrdem_front_new(), 0};
+		*e = (struct fronts_entry){a, b, mrdem_front_new(), 0, 0};
 		fr->n++;
 	}
 	e->used = 1;
-	return e->front;
+	return e;
+}
+
+/* The front of particles ia and ib of s, a loaded one checked against
+ * their trees first. */
+static int fronts_bind(struct mrdem_fronts *fr, const struct mrdem_scene *s, size_t ia, size_t ib,
+		       struct mrdem_front **front)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	struct fronts_entry *e = fronts_get(fr, p->id[ia], p->id[ib]);
+	if (e->unchecked) {
+		const struct mrdem_tree *ta = s->shapes[p->shape[ia]].tree;
+		const struct mrdem_tree *tb = s->shapes[p->shape[ib]].tree;
+		if (mrdem_front_fits(e->front, ta, tb))
+			return mrdem_error("the front of particles %llu and %llu refers to nodes or "
+					   "triangles that their shapes' trees do not have (fronts "
+					   "record of another scene?)",
+					   (unsigned long long)e->a, (unsigned long long)e->b);
+		e->unchecked = 0;
+	}
+	*front = e->front;
+	return 0;
+}
+
+static int entry_order(const void *x, const void *y)
+{
+	const struct mrdem_fronts_entry *a = x, *b = y;
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+size_t mrdem_fronts_save(const struct mrdem_fronts *fr, struct mrdem_fronts_entry **out)
+{
+	struct mrdem_fronts_entry *v = mrdem_xmalloc_array(fr->n + 1, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < fr->cap; i++) {
+		const struct fronts_entry *e = &fr->e[i];
+		if (!e->front)
+			continue;
+		v[n] = (struct mrdem_fronts_entry){ .a = e->a, .b = e->b, .used = e->used };
+		mrdem_front_save(e->front, &v[n].front);
+		n++;
+	}
+	qsort(v, n, sizeof *v, entry_order);
+	*out = v;
+	return n;
+}
+
+void mrdem_fronts_entries_free(struct mrdem_fronts_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mrdem_front_arrays_release(&v[i].front);
+	free(v);
+}
+
+int mrdem_fronts_load(struct mrdem_fronts *fr, const struct mrdem_fronts_entry *e,
+		      const char *what)
+{
+	struct mrdem_front *front = mrdem_front_load(&e->front, what);
+	if (!front)
+		return -1;
+	size_t n = fr->n;
+	struct fronts_entry *slot = fronts_get(fr, e->a, e->b);
+	if (fr->n == n) {
+		mrdem_front_free(front);
+		return mrdem_error("%s: a second front for particles %llu and %llu", what,
+				   (unsigned long long)e->a, (unsigned long long)e->b);
+	}
+	mrdem_front_free(slot->front);
+	slot->front = front;
+	slot->used = e->used;
+	slot->unchecked = 1;
+	return 0;
 }
 
 void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm)
@@ -617,9 +691,11 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		return -1;
 	if (fronts)
 		for (size_t i = 0; i < njobs; i++)
-			if (jobs[i].ib < PLANE_JOB(UINT32_MAX))
-				jobs[i].front = fronts_get(fronts, s->frame.p.id[jobs[i].ia],
-							   s->frame.p.id[jobs[i].ib]);
+			if (jobs[i].ib < PLANE_JOB(UINT32_MAX) &&
+			    fronts_bind(fronts, s, jobs[i].ia, jobs[i].ib, &jobs[i].front)) {
+				free(jobs);
+				return -1;
+			}
 	if (f->per_pair_cap < njobs) {
 		grow_per_pair(&f->per_pair, f->per_pair_cap, njobs);
 		grow_per_pair(&f->per_pair_guess, f->per_pair_cap, njobs);
@@ -729,4 +805,11 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 	mrdem_stats_add(out, "plane_tests", (double)c->plane_tests);
 	mrdem_stats_add(out, "hits", (double)c->hits);
 	mrdem_stats_add(out, "contacts", (double)c->contacts);
+	if (c->front.size) { /* a multiscale iteration */
+		mrdem_stats_add(out, "front_unfolds", (double)c->front.unfolds);
+		mrdem_stats_add(out, "front_narrows", (double)c->front.narrows);
+		mrdem_stats_add(out, "front_pinned", (double)c->front.pinned);
+		mrdem_stats_add(out, "front_guesses", (double)c->front.guesses);
+		mrdem_stats_add(out, "front_size", (double)c->front.size);
+	}
 }

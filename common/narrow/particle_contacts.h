@@ -17,6 +17,7 @@
 #include "common/narrow/tree_search.h"
 #include "common/narrow/tri_batch.h"
 #include "common/scene/scene.h"
+#include "common/narrow/front_search.h"
 #include "common/scene/contacts.h"
 #include "common/scene/pairs.h"
 #include "common/scene/stats.h"
@@ -94,6 +95,21 @@ void mrdem_fronts_free(struct mrdem_fronts *fr);
 void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm);
 /* Pairs with a front. */
 size_t mrdem_fronts_count(const struct mrdem_fronts *fr);
+/* The fronts as the fronts record holds them: one entry per pair of
+ * particle ids, sorted by ids; used: searched since the last new step. */
+struct mrdem_fronts_entry {
+	uint64_t a, b;
+	int used;
+	struct mrdem_front_arrays front;
+};
+/* Every entry, into a malloc'd array (mrdem_fronts_entries_free). */
+size_t mrdem_fronts_save(const struct mrdem_fronts *fr, struct mrdem_fronts_entry **out);
+void mrdem_fronts_entries_free(struct mrdem_fronts_entry *v, size_t n);
+/* Add the front of one entry, its structure checked now (message prefixed
+ * by what) and its nodes against the particles' trees when first searched.
+ * Returns 0, or -1 with a message (also for a pair that has one already). */
+int mrdem_fronts_load(struct mrdem_fronts *fr, const struct mrdem_fronts_entry *e,
+		      const char *what);
 
 /* One Picard iteration of the multiscale search (Alg. 6): as
  * mrdem_find_contacts with the surrogate hierarchy, but each particle pair

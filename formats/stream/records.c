@@ -25,7 +25,7 @@ int mrdem_record_error(const struct mrdem_record *rec, const char *src, const ch
 }
 
 /* Common tail of every decoder: the payload must be consumed exactly. */
-static int finish(const struct mrdem_record *rec, const char *src, struct mrdem_cursor *c)
+int mrdem_record_done(const struct mrdem_record *rec, const char *src, struct mrdem_cursor *c)
 {
 	if (c->bad)
 		return mrdem_record_error(rec, src, "payload too short (%zu bytes; corrupt record)",
@@ -84,14 +84,14 @@ int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct m
 	s->nplanes = mrdem_get_u32(&c);
 	if (!mrdem_cursor_has(&c, s->nplanes, 48)) {
 		s->nplanes = 0;
-		return finish(rec, src, &c) ? -1 : mrdem_record_error(rec, src, "bad plane count");
+		return mrdem_record_done(rec, src, &c) ? -1 : mrdem_record_error(rec, src, "bad plane count");
 	}
 	s->planes = mrdem_xcalloc(s->nplanes ? s->nplanes : 1, sizeof *s->planes);
 	for (uint32_t i = 0; i < s->nplanes; i++) {
 		mrdem_get_f64s(&c, s->planes[i].point, 3);
 		mrdem_get_f64s(&c, s->planes[i].normal, 3);
 	}
-	if (finish(rec, src, &c))
+	if (mrdem_record_done(rec, src, &c))
 		goto fail;
 	double scalars[] = {s->gravity[0], s->gravity[1], s->gravity[2], s->stiffness,
 			    s->damping, s->friction, s->plane_epsilon, s->dt};
@@ -169,7 +169,7 @@ int mrdem_decode_mesh(const struct mrdem_record *rec, const char *src, uint32_t 
 	m->mass = mass;
 	mrdem_get_f64s(&c, m->verts, 3 * (size_t)nv);
 	mrdem_get_u32s(&c, m->tris, 3 * (size_t)nt);
-	if (finish(rec, src, &c))
+	if (mrdem_record_done(rec, src, &c))
 		goto fail_quiet;
 	if (flags & ~(uint32_t)MESH_FLAG_OPEN) {
 		mrdem_record_error(rec, src, "unknown mesh flags 0x%x", flags);
@@ -195,7 +195,7 @@ int mrdem_decode_mesh(const struct mrdem_record *rec, const char *src, uint32_t 
 	}
 	return 0;
 fail:
-	finish(rec, src, &c);
+	mrdem_record_done(rec, src, &c);
 fail_quiet:
 	free(*name);
 	*name = NULL;
@@ -337,7 +337,7 @@ int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct m
 	uint64_t n = mrdem_get_u64(&c);
 	uint32_t ncols = mrdem_get_u32(&c);
 	if (c.bad)
-		return finish(rec, src, &c);
+		return mrdem_record_done(rec, src, &c);
 	if (ncols > MAX_COLUMNS)
 		return mrdem_record_error(rec, src, "%u particle columns (at most %d)", ncols,
 					  MAX_COLUMNS);
@@ -352,7 +352,7 @@ int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct m
 		h->components = mrdem_get_u32(&c);
 		h->known = -1;
 		if (c.bad) {
-			finish(rec, src, &c);
+			mrdem_record_done(rec, src, &c);
 			goto out;
 		}
 		size_t size = column_type_size(h->type);
@@ -389,7 +389,7 @@ int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct m
 	/* Check the count against the bytes present before allocating. */
 	if (!mrdem_cursor_has(&c, n, (size_t)per_particle)) {
 		c.bad = 1;
-		finish(rec, src, &c);
+		mrdem_record_done(rec, src, &c);
 		goto out;
 	}
 	struct mrdem_particles *p = &f->p;
@@ -416,7 +416,7 @@ int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct m
 		else
 			mrdem_get_f64s(&c, v, m);
 	}
-	if (finish(rec, src, &c) || check_frame(rec, src, f))
+	if (mrdem_record_done(rec, src, &c) || check_frame(rec, src, f))
 		goto out;
 	rc = 0;
 out:
@@ -441,7 +441,7 @@ int mrdem_decode_frame_v1(const struct mrdem_record *rec, const char *src, struc
 	uint64_t n = mrdem_get_u64(&c);
 	if (!mrdem_cursor_has(&c, n, FRAME_BYTES_PER_PARTICLE)) {
 		c.bad = 1;
-		return finish(rec, src, &c);
+		return mrdem_record_done(rec, src, &c);
 	}
 	struct mrdem_particles *p = &f->p;
 	mrdem_particles_reserve(p, n ? n : 1);
@@ -455,7 +455,7 @@ int mrdem_decode_frame_v1(const struct mrdem_record *rec, const char *src, struc
 	mrdem_get_f64s(&c, p->angvel, 3 * n);
 	mrdem_get_f64s(&c, p->density, n);
 	mrdem_get_f64s(&c, p->eps, n);
-	if (finish(rec, src, &c))
+	if (mrdem_record_done(rec, src, &c))
 		goto fail;
 	if (check_frame(rec, src, f))
 		goto fail;
@@ -496,7 +496,7 @@ int mrdem_decode_stats(const struct mrdem_record *rec, const char *src, struct m
 			free(name);
 		}
 	}
-	if (finish(rec, src, &c)) {
+	if (mrdem_record_done(rec, src, &c)) {
 		mrdem_stats_release(s);
 		return -1;
 	}
@@ -533,7 +533,7 @@ int mrdem_decode_pairs(const struct mrdem_record *rec, const char *src, struct m
 			p->p[i].b = mrdem_get_u64(&c);
 		}
 	}
-	if (finish(rec, src, &c)) {
+	if (mrdem_record_done(rec, src, &c)) {
 		mrdem_pairs_release(p);
 		return -1;
 	}
@@ -587,7 +587,7 @@ int mrdem_decode_contacts(const struct mrdem_record *rec, const char *src,
 			k->depth = mrdem_get_f64(&cur);
 		}
 	}
-	if (finish(rec, src, &cur))
+	if (mrdem_record_done(rec, src, &cur))
 		goto fail;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct mrdem_contact *k = &c->c[i];
@@ -728,6 +728,12 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 DEFINE_WRITE(frame, struct mrdem_frame, MRDEM_REC_FRAME)
 DEFINE_WRITE(pairs, struct mrdem_pairs, MRDEM_REC_PAIRS)
 DEFINE_WRITE(contacts, struct mrdem_contacts, MRDEM_REC_CONTACTS)
+
+int mrdem_write_guesses(struct mrdem_writer *w, const struct mrdem_contacts *g)
+{
+	WRITE_RECORD(w, MRDEM_REC_GUESSES, mrdem_encode_contacts(&b_, g));
+	return 0;
+}
 DEFINE_WRITE(stats, struct mrdem_stats, MRDEM_REC_STATS)
 DEFINE_WRITE(meta, struct mrdem_meta, MRDEM_REC_META)
 

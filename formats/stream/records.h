@@ -19,6 +19,10 @@
 int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)
 	MRDEM_PRINTF(3, 4);
 
+/* The common tail of every decoder: 0 when the payload was read exactly,
+ * else -1 with a message (too short, or bytes left over). */
+int mrdem_record_done(const struct mrdem_record *rec, const char *src, struct mrdem_cursor *c);
+
 /* ---- setup: parameters and analytic planes */
 void mrdem_encode_setup(struct mrdem_buf *b, const struct mrdem_setup *s);
 int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct mrdem_setup *s);
@@ -69,6 +73,9 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f);
 int mrdem_write_pairs(struct mrdem_writer *w, const struct mrdem_pairs *p);
 int mrdem_write_contacts(struct mrdem_writer *w, const struct mrdem_contacts *c);
+/* Guesses (multiscale Picard's surrogate contacts) have the contacts
+ * record's layout, under their own type; mrdem_decode_contacts reads both. */
+int mrdem_write_guesses(struct mrdem_writer *w, const struct mrdem_contacts *g);
 int mrdem_write_stats(struct mrdem_writer *w, const struct mrdem_stats *st);
 struct mrdem_meta;
 int mrdem_write_meta(struct mrdem_writer *w, const struct mrdem_meta *m);

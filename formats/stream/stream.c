@@ -39,6 +39,9 @@ static const struct {
 	[MRDEM_REC_META] = {"meta", MRDEM_RECORD_ANCILLARY},
 	[MRDEM_REC_INDEX] = {"index", MRDEM_RECORD_ANCILLARY},
 	[MRDEM_REC_END] = {"end", 0},
+	[MRDEM_REC_PICARD] = {"picard", 0},
+	[MRDEM_REC_FRONTS] = {"fronts", 0},
+	[MRDEM_REC_GUESSES] = {"guesses", 0},
 };
 
 const char *mrdem_record_name(uint32_t type)

@@ -24,7 +24,10 @@ enum mrdem_record_type {
 	MRDEM_REC_META = 8,     /* how the stream was made: tool, command, scene */
 	MRDEM_REC_INDEX = 9,    /* where each frame starts, for random access */
 	MRDEM_REC_END = 10,     /* record count: the stream is complete */
-	MRDEM_REC_KNOWN_MAX = 10,
+	MRDEM_REC_PICARD = 11,  /* an implicit step in progress: its Picard state */
+	MRDEM_REC_FRONTS = 12,  /* multiscale Picard: each particle pair's front */
+	MRDEM_REC_GUESSES = 13, /* multiscale Picard: surrogate contacts at the iterate */
+	MRDEM_REC_KNOWN_MAX = 13,
 };
 
 /* Record flag bit 0: ancillary. A reader passes an unknown ancillary record
