@@ -47,26 +47,15 @@ static const char usage_head[] =
 	"  --every N         write a frame every N steps (default: output.every)\n"
 	"  --dt S            time step in seconds (default: time.dt)\n"
 	"  --scheme S        explicit-euler, symplectic-euler, velocity-verlet or\n"
-	"                    implicit-euler\n"
-	"  --picard-tol X    implicit-euler: converged when every particle's force and\n"
-	"                    torque change by less than X relative from one Picard\n"
-	"                    iteration to the next (default 0.01)\n"
-	"  --picard-max N    implicit-euler: Picard iterations per attempt (default 50)\n"
-	"  --picard-retries N  implicit-euler: halvings of the time step after a failed\n"
-	"                    attempt before the run stops (default 4)\n"
-	"  --surrogate-damping X  implicit-euler with --hierarchy multiscale: factor\n"
-	"                    on the forces of surrogate contacts, the force guesses of\n"
-	"                    coarse levels (0 < X <= 1, default 0.1)\n"
-	"  --warm-start      implicit-euler with --hierarchy multiscale: each pair's\n"
-	"                    active set starts where the last step left it, not at\n"
-	"                    the roots\n"
+	"                    implicit-euler\n";
+static const char usage_middle[] =
 	"  --broad M         broad phase: grid (default) or brute\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
 	"                    kinetic and contact energy before it (default 1; 0: off)\n";
 static const char usage_tail[] =
 	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
-	"                    through real pipes (same results, bit for bit; explicit\n"
-	"                    schemes only)\n"
+	"                    through real pipes, implicit Euler once per Picard\n"
+	"                    iteration (same results, bit for bit)\n"
 	"  --log-view        at the end, a per-stage performance log on standard error\n"
 	"                    (calls, time, share of the step, work counters and rates;\n"
 	"                    docs/driver.md), and a stats record of stage times per\n"
@@ -101,6 +90,7 @@ struct run {
 	uint64_t sum_comparisons, sum_real, sum_fallbacks, sum_contacts, sum_pairs, nsteps;
 	uint64_t sum_round[MRDEM_SEARCH_ROUNDS];
 	uint64_t sum_picard_iterations, sum_picard_comparisons, sum_picard_retries;
+	uint64_t sum_picard_fallbacks, sum_unfolds, sum_narrows, sum_guesses;
 	double sum_detect; /* broad + narrow phase wall time, s */
 	uint64_t frames_written;
 	/* stages of the whole run, with the output stage of this driver; the
@@ -437,6 +427,10 @@ static void account(struct run *r)
 		r->sum_picard_iterations += pc->iterations;
 		r->sum_picard_comparisons += pc->comparisons;
 		r->sum_picard_retries += pc->retries;
+		r->sum_picard_fallbacks += pc->fallbacks;
+		r->sum_unfolds += pc->front.unfolds;
+		r->sum_narrows += pc->front.narrows;
+		r->sum_guesses += pc->front.guesses;
 	}
 	double e = mrdem_energy_total(&r->sim.stepper.energy);
 	if (!r->have_energy)
@@ -571,6 +565,13 @@ static void summary(struct run *r)
 			r->sum_picard_comparisons / n,
 			(double)r->sum_picard_comparisons / (double)r->sum_picard_iterations,
 			(unsigned long long)r->sum_picard_retries);
+	if (r->sum_picard_iterations)
+		fprintf(stderr, "          %.4g fallbacks per step", r->sum_picard_fallbacks / n);
+	if (r->sum_unfolds)
+		fprintf(stderr, "; fronts: %.4g unfolds, %.4g narrows, %.4g surrogate guesses per "
+			"step", r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
+	if (r->sum_picard_iterations)
+		fprintf(stderr, "\n");
 	if (!r->via_pipes) {
 		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
 			1e3 * r->sum_detect / n);
@@ -771,9 +772,10 @@ static void remove_tmpdir(const char *dir)
 struct options {
 	const char *scene, *out;
 	const char *steps, *every, *dt, *scheme, *broad, *growth;
-	const char *picard_tol, *picard_max, *picard_retries, *damping;
-	uint64_t steps_v, every_v, picard_max_v, picard_retries_v;
-	double dt_v, growth_v, picard_tol_v, damping_v;
+	const char *picard_tol, *picard_max, *picard_retries, *damping; /* as given */
+	struct mrdem_picard_opts picard;
+	uint64_t steps_v, every_v;
+	double dt_v, growth_v;
 	int warm_start;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
@@ -814,7 +816,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	mrdem_contact_opts_default(&o->contact);
 	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
-	int c, li;
+	mrdem_picard_opts_default(&o->picard);
+	int c, li, bad = 0;
 	while ((c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
 		switch (c) {
 		case OPT_STEPS: o->steps = optarg; break;
@@ -825,11 +828,14 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_GROWTH: o->growth = optarg; break;
 		case OPT_PIPES: o->via_pipes = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
-		case OPT_PICARD_TOL: o->picard_tol = optarg; break;
-		case OPT_PICARD_MAX: o->picard_max = optarg; break;
-		case OPT_PICARD_RETRIES: o->picard_retries = optarg; break;
-		case OPT_DAMPING: o->damping = optarg; break;
-		case OPT_WARM: o->warm_start = 1; break;
+		case OPT_PICARD_TOL: o->picard_tol = optarg; goto picard;
+		case OPT_PICARD_MAX: o->picard_max = optarg; goto picard;
+		case OPT_PICARD_RETRIES: o->picard_retries = optarg; goto picard;
+		case OPT_DAMPING: o->damping = optarg; goto picard;
+		case OPT_WARM: o->warm_start = 1; goto picard;
+		picard:
+			bad |= mrdem_picard_opts_set(&o->picard, longopts[li].name, optarg);
+			break;
 		case OPT_NO_MERGE: o->contact.merge = 0; break;
 		case OPT_CONTACT:
 			if (mrdem_contact_opts_set(&o->contact, longopts[li].name, optarg))
@@ -838,7 +844,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'o': o->out = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'h':
-			printf("%s%s%s", usage_head, mrdem_contact_opts_usage, usage_tail);
+			printf("%s%s%s%s%s", usage_head, mrdem_picard_opts_usage, usage_middle,
+			       mrdem_contact_opts_usage, usage_tail);
 			o->help = 1;
 			return 0;
 		default: fputs("try 'mrdem-run --help'\n", stderr); return 2;
@@ -849,7 +856,6 @@ static int parse_options(struct options *o, int argc, char **argv)
 		return 2;
 	}
 	o->scene = argv[optind];
-	int bad = 0;
 	if (o->steps)
 		bad |= mrdem_parse_u64("--steps", o->steps, UINT64_MAX - 1, &o->steps_v);
 	if (o->every) {
@@ -867,21 +873,6 @@ static int parse_options(struct options *o, int argc, char **argv)
 	if (o->log_view && o->via_pipes)
 		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
 				  "run apart (use one of the two)");
-	if (o->picard_tol)
-		bad |= mrdem_parse_positive("--picard-tol", o->picard_tol, &o->picard_tol_v);
-	if (o->picard_max) {
-		bad |= mrdem_parse_u64("--picard-max", o->picard_max, 1000000, &o->picard_max_v);
-		if (!bad && o->picard_max_v < 1)
-			bad = mrdem_error("--picard-max must be at least 1");
-	}
-	if (o->picard_retries)
-		bad |= mrdem_parse_u64("--picard-retries", o->picard_retries, 60,
-				       &o->picard_retries_v);
-	if (o->damping) {
-		bad |= mrdem_parse_positive("--surrogate-damping", o->damping, &o->damping_v);
-		if (!bad && o->damping_v > 1)
-			bad = mrdem_error("--surrogate-damping must be at most 1");
-	}
 	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if ((o->damping || o->warm_start) && !multiscale)
 		bad = mrdem_error("--surrogate-damping and --warm-start apply to --hierarchy "
@@ -929,15 +920,7 @@ static int apply_options(struct run *r, const struct options *o)
 			    "only, and this run uses %s", mrdem_scheme_name(r->opts.step.scheme));
 		return 2;
 	}
-	if (o->picard_tol)
-		r->opts.picard.tol = o->picard_tol_v;
-	if (o->picard_max)
-		r->opts.picard.max_iter = (unsigned)o->picard_max_v;
-	if (o->picard_retries)
-		r->opts.picard.max_retries = (unsigned)o->picard_retries_v;
-	if (o->damping)
-		r->opts.picard.damping = o->damping_v;
-	r->opts.picard.warm_start = o->warm_start;
+	r->opts.picard = o->picard;
 	r->scene.setup.steps = r->steps;
 	r->scene.setup.output_every = r->every;
 	r->scene.setup.dt = r->opts.step.dt;

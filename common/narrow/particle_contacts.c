@@ -41,8 +41,8 @@ void mrdem_contact_opts_default(struct mrdem_contact_opts *o)
 const char mrdem_contact_opts_usage[] =
 	"  --hierarchy H     flat (every triangle pair, Alg. 2), surrogate (trees,\n"
 	"                    Alg. 5) or auto (default: surrogate when every shape has\n"
-	"                    a tree, else flat); multiscale (Alg. 6) searches within\n"
-	"                    the Picard loop: mrdem-run --scheme implicit-euler only\n"
+	"                    a tree, else flat); multiscale (Alg. 6) searches on the\n"
+	"                    fronts of an implicit step's Picard iterations only\n"
 	"  --method M        comparison, iterative or hybrid (default hybrid)\n"
 	"  --iterations N    sweeps of the iterative kernel (default 4)\n"
 	"  --threshold C     the iterative kernel calls a pair in contact only when its\n"

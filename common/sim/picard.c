@@ -37,14 +37,17 @@ void mrdem_picard_opts_default(struct mrdem_picard_opts *o)
 
 const char mrdem_picard_opts_usage[] =
 	"  --picard-tol X    implicit-euler: converged when every particle's force and\n"
-	"                    torque change by less than X relative (default 0.01)\n"
+	"                    torque change by less than X relative from one Picard\n"
+	"                    iteration to the next (default 0.01)\n"
 	"  --picard-max N    implicit-euler: Picard iterations per attempt (default 50)\n"
 	"  --picard-retries N  implicit-euler: halvings of the time step after a failed\n"
-	"                    attempt, each reported (default 4, at most 60)\n"
+	"                    attempt before the step fails (default 4, at most 60)\n"
 	"  --surrogate-damping X  implicit-euler with --hierarchy multiscale: factor\n"
-	"                    on the forces of surrogate contacts, in (0, 1] (default 0.1)\n"
+	"                    on the forces of surrogate contacts, the force guesses of\n"
+	"                    coarse levels (0 < X <= 1, default 0.1)\n"
 	"  --warm-start      implicit-euler with --hierarchy multiscale: each pair's\n"
-	"                    front starts where the last step left it, not at the roots\n";
+	"                    active set starts where the last step left it, not at\n"
+	"                    the roots\n";
 
 int mrdem_picard_opts_set(struct mrdem_picard_opts *o, const char *key, const char *value)
 {

@@ -18,8 +18,12 @@ except ImportError:
 
 MAGIC = b"\x89MRDEM\r\n"
 SETUP, MESH, TREE, FRAME, PAIRS, CONTACTS, STATS, META, INDEX, END = range(1, 11)
+# The records of an implicit step in progress between the tools: known (so
+# critical ones are accepted) and skipped by read().
+PICARD, FRONTS, GUESSES = 11, 12, 13
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
-         CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end"}
+         CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
+         PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses"}
 ANCILLARY = 1
 SCHEMES = ["explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"]
 FORCE_MODELS = ["spring", "spring-dashpot"]

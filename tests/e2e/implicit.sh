@@ -166,8 +166,6 @@ expect_success "multiscale with an explicit scheme, and multiscale options witho
 	assert_grep "apply to --hierarchy multiscale only" err &&
 	assert_exit 2 mrdem-run rand.yaml --hierarchy multiscale --surrogate-damping 1.5 -o x.mrd &&
 	assert_grep "surrogate-damping must be at most 1" err &&
-	assert_exit 2 mrdem-contact --hierarchy multiscale -o x.mrd &&
-	assert_grep "Picard loop of implicit Euler" err &&
 	test ! -e x.mrd'
 
 done_testing

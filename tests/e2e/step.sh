@@ -63,8 +63,10 @@ expect_success "the energy bound can be switched off" '
 
 expect_success "bad options exit 2 with a hint, --help exits 0" '
 	mrdem-step --help | grep -q "^usage: mrdem-step" &&
-	{ mrdem-step --scheme implicit-euler s.mrd 2>err; test $? = 2; } &&
-	assert_grep "non-explicit scheme" err && assert_grep "run it with mrdem-run" err &&
+	{ mrdem-step --scheme midpoint s.mrd 2>err; test $? = 2; } &&
+	assert_grep "unknown scheme .midpoint." err &&
+	{ mrdem-step --scheme explicit-euler --warm-start s.mrd 2>err; test $? = 2; } &&
+	assert_grep "implicit-euler only" err &&
 	{ mrdem-step --dt -1 2>err; test $? = 2; } && { mrdem-step --dt abc 2>err; test $? = 2; } &&
 	{ mrdem-step --bogus 2>err; test $? = 2; } && assert_grep "try .mrdem-step --help." err'
 

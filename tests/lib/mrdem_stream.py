@@ -19,6 +19,7 @@ HEADER = MAGIC + struct.pack("<II", 2, 0)
 PLANE_ID = lambda k: 2**64 - 1 - k
 ANCILLARY = {7, 8, 9}  # stats, meta, index
 META, INDEX, END = 8, 9, 10
+KNOWN_MAX = 13  # picard, fronts and guesses are critical too
 COLUMNS = [("id", 2, 1), ("shape", 1, 1), ("flags", 1, 1), ("position", 3, 3),
            ("orientation", 3, 4), ("velocity", 3, 3), ("angular_velocity", 3, 3),
            ("density", 3, 1), ("epsilon", 3, 1)]
@@ -37,7 +38,7 @@ COLUMN_TABLE = struct.pack("<I", len(COLUMNS)) + b"".join(
 def record(rtype, payload, flags=None):
     """One framed record: header (with the type's class flag), payload, CRC-32."""
     if flags is None:
-        flags = 1 if rtype in ANCILLARY or rtype > END else 0
+        flags = 1 if rtype in ANCILLARY or rtype > KNOWN_MAX else 0
     head = struct.pack("<IIQ", rtype, flags, len(payload))
     return head + payload + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF)
 
