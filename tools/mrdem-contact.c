@@ -7,6 +7,7 @@
 
 #include "common/narrow/particle_contacts.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "formats/stream/filter.h"
 #include "formats/stream/record_picard.h"
 #include "formats/stream/records.h"
@@ -179,6 +180,7 @@ int main(int argc, char **argv)
 	struct job j;
 	memset(&j, 0, sizeof j);
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	mrdem_contact_opts_default(&j.opts);
 	const char *out = "-";
 	int c, li;

@@ -7,6 +7,7 @@
 
 #include "common/mesh/mesh.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "common/util/parse.h"
 #include "formats/foreign/json.h"
 #include "formats/stream/filter.h"
@@ -731,6 +732,7 @@ static int parse_options(struct info *in, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	struct info in;
 	int rc = parse_options(&in, argc, argv);
 	if (rc || in.help)

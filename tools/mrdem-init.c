@@ -7,6 +7,7 @@
 
 #include "common/scene/scene.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/records.h"
 #include "formats/foreign/scene_yaml.h"
@@ -43,6 +44,7 @@ int main(int argc, char **argv)
 	int c;
 
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':

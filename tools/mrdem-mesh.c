@@ -10,6 +10,7 @@
 #include "common/mesh/mesh.h"
 #include "common/mesh/mesh_weld.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "formats/stream/bytes.h"
 #include "formats/foreign/mesh_files.h"
 #include "formats/stream/meta.h"
@@ -650,6 +651,7 @@ static int cmd_export(struct cmdline *c, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	cmd_argc = argc;
 	cmd_argv = argv;
 	if (argc < 2) {

@@ -7,6 +7,7 @@
 
 #include "common/broad/broad.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "formats/stream/filter.h"
 #include "formats/stream/records.h"
 
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	int method = MRDEM_BROAD_GRID, c;
 	const char *out = "-";
 	while ((c = getopt_long(argc, argv, "m:o:h", opts, NULL)) != -1) {

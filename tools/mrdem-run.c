@@ -22,6 +22,7 @@
 #include "common/narrow/simd.h"
 #include "common/sim/simulation.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "common/util/parse.h"
 #include "common/util/stages.h"
 #include "formats/stream/records.h"
@@ -964,6 +965,7 @@ int main(int argc, char **argv)
 	struct options o;
 	memset(&r, 0, sizeof r);
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	mrdem_scene_init(&r.scene);
 	int rc = parse_options(&o, argc, argv);
 	if (rc || o.help)

@@ -9,6 +9,7 @@
 #include "common/dynamics/energy.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "formats/stream/outfile.h"
 #include "formats/stream/records.h"
 #include "formats/stream/filter.h"
@@ -357,6 +358,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	int markdown = 0, follow = 0, c;
 	const char *out = "-";
 	while ((c = getopt_long(argc, argv, "mo:h", opts, NULL)) != -1) {

@@ -12,6 +12,7 @@
 #include "common/dynamics/step.h"
 #include "common/sim/picard.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "common/util/parse.h"
 #include "formats/stream/filter.h"
 #include "formats/stream/record_picard.h"
@@ -448,6 +449,7 @@ static int parse_options(struct job *j, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	struct job j;
 	int rc = parse_options(&j, argc, argv);
 	if (rc || j.help)

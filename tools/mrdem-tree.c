@@ -12,6 +12,7 @@
 
 #include "common/tree/tree.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "common/util/parse.h"
 #include "formats/stream/record_tree.h"
 #include "formats/stream/filter.h"
@@ -241,6 +242,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	struct run r;
 	int rc = parse_options(&r, argc, argv);
 	if (rc || r.help)

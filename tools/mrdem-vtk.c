@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/util/error.h"
+#include "common/util/threads.h"
 #include "formats/stream/records.h"
 #include "formats/stream/filter.h"
 #include "formats/foreign/vtk.h"
@@ -400,6 +401,7 @@ static int convert(struct run *run, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
+	mrdem_threads_init();
 	struct run run;
 	int rc = parse_options(&run, argc, argv);
 	if (rc || run.help)

@@ -122,6 +122,11 @@ expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the v
 	same_stream inproc.mrd pipes.mrd &&
 	assert_eq "$(python3 frames.py pipes.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts'
 
+expect_success "dynamic teams (the default) give the bytes of fixed ones" '
+	env -u OMP_DYNAMIC OMP_NUM_THREADS=2 mrdem-run -q touching.yaml --steps 20 --every 5 -o dyn.mrd &&
+	OMP_DYNAMIC=false OMP_NUM_THREADS=2 mrdem-run -q touching.yaml --steps 20 --every 5 -o fixed.mrd &&
+	same_stream dyn.mrd fixed.mrd'
+
 expect_success "--via-pipes works in TMPDIR and leaves it empty" '
 	mkdir tmp-pipes &&
 	TMPDIR=$T/tmp-pipes mrdem-run -q touching.yaml --steps 3 --via-pipes -o p3.mrd &&

@@ -15,6 +15,10 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MRDEM_BIN=${MRDEM_BIN:-$TOP/bin}
 PATH=$MRDEM_BIN:$PATH
 export PATH TOP MRDEM_BIN
+# Fixed team sizes (OMP_NUM_THREADS as given), so thread-count tests test
+# what they say; the tools default to dynamic teams (common/util/threads.h).
+OMP_DYNAMIC=${OMP_DYNAMIC:-false}
+export OMP_DYNAMIC
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrdem-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
