@@ -85,6 +85,10 @@ struct worker {
 	struct mrdem_tri_batch *batch;
 	struct mrdem_tree_search *search;
 	struct mrdem_tri_hits hits, guesses;
+	/* the merged contacts (and guesses) of the pairs this thread took in
+	 * one call, each pair's a slice (struct job), so memory follows the
+	 * contacts found, not a worst case per pair */
+	struct mrdem_contacts out, gout;
 	float *mapped;
 	size_t mapped_cap;
 	struct mrdem_contact_counts cnt;
@@ -106,10 +110,6 @@ struct mrdem_contact_finder {
 	uint32_t nsoups;
 	struct soup *soups;
 	struct mrdem_id_index index;
-	/* per pair: its contacts (and multiscale guesses), concatenated in
-	 * pair order at the end */
-	struct mrdem_contacts *per_pair, *per_pair_guess;
-	size_t per_pair_cap;
 	struct mrdem_stage_log log; /* since the last mrdem_contact_finder_take_log */
 };
 
@@ -123,6 +123,8 @@ struct mrdem_contact_finder *mrdem_contact_finder_new(void)
 		f->w[t].search = mrdem_tree_search_new();
 		mrdem_tri_hits_init(&f->w[t].hits);
 		mrdem_tri_hits_init(&f->w[t].guesses);
+		mrdem_contacts_init(&f->w[t].out);
+		mrdem_contacts_init(&f->w[t].gout);
 	}
 	mrdem_id_index_init(&f->index);
 	return f;
@@ -148,17 +150,13 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		mrdem_tree_search_free(f->w[t].search);
 		mrdem_tri_hits_release(&f->w[t].hits);
 		mrdem_tri_hits_release(&f->w[t].guesses);
+		mrdem_contacts_release(&f->w[t].out);
+		mrdem_contacts_release(&f->w[t].gout);
 		free(f->w[t].mapped);
 	}
 	free(f->w);
 	release_soups(f);
 	mrdem_id_index_release(&f->index);
-	for (size_t i = 0; i < f->per_pair_cap; i++) {
-		mrdem_contacts_release(&f->per_pair[i]);
-		mrdem_contacts_release(&f->per_pair_guess[i]);
-	}
-	free(f->per_pair);
-	free(f->per_pair_guess);
 	free(f);
 }
 
@@ -325,9 +323,10 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	}
 	double t1 = mrdem_clock();
 	w->cnt.hits += w->hits.n;
+	size_t first = out->n;
 	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, NULL, NULL, out);
 	if (o->merge)
-		merge_close(out, 0, 0.5 * (p->eps[ia] + p->eps[ib]));
+		merge_close(out, first, 0.5 * (p->eps[ia] + p->eps[ib]));
 	if (front)
 		hits_to_contacts(s, ia, ib, &w->guesses, &x, NULL, sa->tree, sb->tree, guess);
 	w->search_s += t1 - t0;
@@ -348,6 +347,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	double ea = p->eps[ia], ep = s->setup.plane_epsilon, r[9];
 	double t0 = mrdem_clock();
 	quat_to_matrix(&p->quat[4 * ia], r);
+	size_t first = out->n;
 	w->cnt.plane_pairs++;
 	w->cnt.plane_tests += m->nverts;
 	for (uint32_t v = 0; v < m->nverts; v++) {
@@ -372,15 +372,18 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 		c->depth = ea + ep - dist;
 	}
 	if (o->merge)
-		merge_close(out, 0, 0.5 * (ea + ep));
+		merge_close(out, first, 0.5 * (ea + ep));
 	w->plane_s += mrdem_clock() - t0;
 }
 
 /* One pair to examine: frame indices, ib = SIZE_MAX - k for plane k, and
- * its front (multiscale). */
+ * its front (multiscale); then the thread that took it and where its
+ * contacts and guesses are in that thread's output. */
 struct job {
 	size_t ia, ib;
 	struct mrdem_front *front;
+	int worker;
+	size_t first, n, gfirst, gn;
 };
 #define PLANE_JOB(k) (SIZE_MAX - (size_t)(k))
 
@@ -655,11 +658,19 @@ void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm)
 		}
 }
 
-static void grow_per_pair(struct mrdem_contacts **v, size_t old, size_t n)
+/* The slices of the jobs, in job order, into out. */
+static void collate(const struct mrdem_contact_finder *f, const struct job *jobs, size_t njobs,
+		    int guesses, struct mrdem_contacts *out)
 {
-	*v = mrdem_xrealloc(*v, n * sizeof **v);
-	for (size_t i = old; i < n; i++)
-		mrdem_contacts_init(&(*v)[i]);
+	out->n = 0;
+	for (size_t i = 0; i < njobs; i++) {
+		const struct worker *w = &f->w[jobs[i].worker];
+		const struct mrdem_contacts *from = guesses ? &w->gout : &w->out;
+		size_t first = guesses ? jobs[i].gfirst : jobs[i].first;
+		size_t n = guesses ? jobs[i].gn : jobs[i].n;
+		for (size_t k = 0; k < n; k++)
+			*mrdem_contacts_push(out) = from->c[first + k];
+	}
 }
 
 static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
@@ -696,14 +707,10 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 				free(jobs);
 				return -1;
 			}
-	if (f->per_pair_cap < njobs) {
-		grow_per_pair(&f->per_pair, f->per_pair_cap, njobs);
-		grow_per_pair(&f->per_pair_guess, f->per_pair_cap, njobs);
-		f->per_pair_cap = njobs;
-	}
 	for (int t = 0; t < f->nworkers; t++) {
 		memset(&f->w[t].cnt, 0, sizeof f->w[t].cnt);
 		f->w[t].search_s = f->w[t].points_s = f->w[t].plane_s = 0;
+		f->w[t].out.n = f->w[t].gout.n = 0;
 	}
 	/* Enough pairs to share out: each worker's scratch is its own. */
 	int threads = njobs > 1 ? f->nworkers : 1, team = 1;
@@ -713,28 +720,25 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		team = omp_get_num_threads();
 #pragma omp for schedule(dynamic, 1)
 		for (size_t i = 0; i < njobs; i++) {
-			struct worker *w = &f->w[omp_get_thread_num()];
-			struct mrdem_contacts *c = &f->per_pair[i];
-			c->n = f->per_pair_guess[i].n = 0;
-			if (jobs[i].ib >= PLANE_JOB(UINT32_MAX))
-				plane_pair(w, s, f, jobs[i].ia, (uint32_t)(SIZE_MAX - jobs[i].ib), o, c);
+			struct job *j = &jobs[i];
+			j->worker = omp_get_thread_num();
+			struct worker *w = &f->w[j->worker];
+			j->first = w->out.n;
+			j->gfirst = w->gout.n;
+			if (j->ib >= PLANE_JOB(UINT32_MAX))
+				plane_pair(w, s, f, j->ia, (uint32_t)(SIZE_MAX - j->ib), o, &w->out);
 			else
-				particle_pair(w, s, f, jobs[i].ia, jobs[i].ib, o, jobs[i].front, c,
-					      &f->per_pair_guess[i]);
+				particle_pair(w, s, f, j->ia, j->ib, o, j->front, &w->out, &w->gout);
+			j->n = w->out.n - j->first;
+			j->gn = w->gout.n - j->gfirst;
 		}
 	}
 	double t0 = mrdem_clock();
-	out->n = 0;
+	collate(f, jobs, njobs, 0, out);
 	out->step = s->frame.step;
-	for (size_t i = 0; i < njobs; i++)
-		for (size_t k = 0; k < f->per_pair[i].n; k++)
-			*mrdem_contacts_push(out) = f->per_pair[i].c[k];
 	if (guesses) {
-		guesses->n = 0;
+		collate(f, jobs, njobs, 1, guesses);
 		guesses->step = s->frame.step;
-		for (size_t i = 0; i < njobs; i++)
-			for (size_t k = 0; k < f->per_pair_guess[i].n; k++)
-				*mrdem_contacts_push(guesses) = f->per_pair_guess[i].c[k];
 	}
 	free(jobs);
 	double t1 = mrdem_clock();

@@ -136,6 +136,26 @@ assert o == i[:1] + [\"meta\"] + i[1:-2] + [\"contacts\", \"stats\", \"index\", 
 expect_failure "unknown method" 'mrdem-contact --method magic scene.mrd -o x.mrd'
 expect_failure "zero iterations" 'mrdem-contact --iterations 0 scene.mrd -o x.mrd'
 expect_failure "negative threshold" 'mrdem-contact --threshold -1 scene.mrd -o x.mrd'
+# Memory follows the contacts found: the paper's lattice (1,224-triangle
+# spheres whose axis neighbours' halos overlap) at 768 and 3,072 particles.
+# Keeping every pair's unmerged hits cost about 120 KB per particle; now a
+# particle adds under 2 KB (16 KB leaves room for sanitizer builds).
+sed "s/count: \[32, 32, 24\]/count: [8, 8, 12]/" "$TOP/examples/lattice-24576.yaml" >lat768.yaml
+sed "s/count: \[32, 32, 24\]/count: [16, 16, 12]/" "$TOP/examples/lattice-24576.yaml" >lat3072.yaml
+cat >rss.py <<'PY'
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
+expect_success "peak memory grows with the contacts, not with a worst case per pair" '
+	mrdem-init lat768.yaml | mrdem-tree | mrdem-pairs >s768.mrd &&
+	mrdem-init lat3072.yaml | mrdem-tree | mrdem-pairs >s3072.mrd &&
+	a=$(OMP_NUM_THREADS=1 python3 rss.py mrdem-contact s768.mrd -o c768.mrd) &&
+	b=$(OMP_NUM_THREADS=1 python3 rss.py mrdem-contact s3072.mrd -o c3072.mrd) &&
+	n=$(mrdem-info --json c3072.mrd | python3 -c "import json,sys; print(sum(r[\"contacts\"] for r in json.load(sys.stdin)[\"records\"] if r[\"type\"] == \"contacts\"))") &&
+	echo "# peak RSS $a KB at 768 particles, $b KB at 3072; $n contacts" && [ "$n" -gt 3000 ] &&
+	python3 -c "import sys; sys.exit(not ($b - $a) / 2304.0 < 16)"'
+
 expect_failure "missing input" 'mrdem-contact nothing-here.mrd -o x.mrd'
 expect_success "no partial output after a failure" '
 	! mrdem-contact --iterations 0 scene.mrd -o x.mrd 2>/dev/null; [ ! -e x.mrd ]'
