@@ -80,6 +80,24 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 	return 0;
 }
 
+/* Scratch of merge_close: the groups' seeds, and a hash of the cells
+ * (edge: the merge radius) they lie in, each cell's groups chained. */
+struct merge_grid {
+	double *seed;         /* 3 per group */
+	int64_t *cell;        /* 3 per group */
+	uint32_t *next;       /* per group: the next group of its hash slot */
+	uint32_t *head;       /* per slot: its first group, or NONE */
+	size_t cap, slots;
+};
+static void merge_grid_release(struct merge_grid *m)
+{
+	free(m->seed);
+	free(m->cell);
+	free(m->next);
+	free(m->head);
+	memset(m, 0, sizeof *m);
+}
+
 /* Scratch of one thread. */
 struct worker {
 	struct mrdem_tri_batch *batch;
@@ -89,6 +107,7 @@ struct worker {
 	 * one call, each pair's a slice (struct job), so memory follows the
 	 * contacts found, not a worst case per pair */
 	struct mrdem_contacts out, gout;
+	struct merge_grid merge;
 	float *mapped;
 	size_t mapped_cap;
 	struct mrdem_contact_counts cnt;
@@ -152,6 +171,7 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		mrdem_tri_hits_release(&f->w[t].guesses);
 		mrdem_contacts_release(&f->w[t].out);
 		mrdem_contacts_release(&f->w[t].gout);
+		merge_grid_release(&f->w[t].merge);
 		free(f->w[t].mapped);
 	}
 	free(f->w);
@@ -202,33 +222,109 @@ static void face_normal(const float *t, double n[3])
 	vec3_normalize(n);
 }
 
-/* Merge contacts closer than `radius` (remark 1): in list order, each
- * contact joins the first kept one within reach of it, and a group keeps
- * its deepest member (the first on ties). The list arrives sorted by
- * triangle ids, so the result does not depend on how it was found. */
-static void merge_close(struct mrdem_contacts *c, size_t first, double radius)
+#define MERGE_NONE UINT32_MAX
+/* Below this many contacts a plain scan of the groups is cheaper. */
+#define MERGE_GRID_MIN 48
+/* Cell coordinates beyond this (in cells) fall back to the scan. */
+#define MERGE_CELL_MAX 1e15
+
+static size_t merge_slot(const struct merge_grid *m, const int64_t k[3])
 {
-	size_t kept = first;
-	double *seed = c->n > first ? mrdem_xmalloc_array(3 * (c->n - first), sizeof *seed) : NULL;
+	uint64_t h = mrdem_mix64((uint64_t)k[0] * 0x9e3779b97f4a7c15ULL ^
+				 mrdem_mix64((uint64_t)k[1] ^ mrdem_mix64((uint64_t)k[2])));
+	return h & (m->slots - 1);
+}
+
+/* The first group (lowest index) whose seed lies within sqrt(r2) of x:
+ * all of them are in the 27 cells around x's. */
+static uint32_t merge_find(const struct merge_grid *m, const int64_t k[3], const double x[3],
+			   double r2)
+{
+	uint32_t best = MERGE_NONE;
+	for (int dx = -1; dx <= 1; dx++)
+		for (int dy = -1; dy <= 1; dy++)
+			for (int dz = -1; dz <= 1; dz++) {
+				int64_t q[3] = { k[0] + dx, k[1] + dy, k[2] + dz };
+				for (uint32_t g = m->head[merge_slot(m, q)]; g != MERGE_NONE;
+				     g = m->next[g]) {
+					const int64_t *cg = &m->cell[3 * (size_t)g];
+					double d[3];
+					if (g >= best || cg[0] != q[0] || cg[1] != q[1] || cg[2] != q[2])
+						continue;
+					vec3_sub(d, x, &m->seed[3 * (size_t)g]);
+					if (vec3_norm2(d) < r2)
+						best = g;
+				}
+			}
+	return best;
+}
+
+/* Merge contacts closer than `radius` (remark 1): in list order, each
+ * contact joins the first kept one within reach of its seed (the first
+ * member's point), and a group keeps its deepest member (the first on
+ * ties). The list arrives sorted by triangle ids, so the result does not
+ * depend on how it was found. Groups are found through a grid of cells
+ * of the radius, so the cost grows with the contacts, not contacts times
+ * groups; the scan gives the same groups where the grid does not pay. */
+static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t first,
+			double radius)
+{
+	size_t n = c->n - first, kept = 0;
+	if (n < 2)
+		return;
 	double r2 = radius * radius;
-	for (size_t i = first; i < c->n; i++) {
-		size_t g;
-		for (g = first; g < kept; g++) {
-			double d[3];
-			vec3_sub(d, c->c[i].x, &seed[3 * (g - first)]);
-			if (vec3_norm2(d) < r2)
-				break;
+	int grid = n >= MERGE_GRID_MIN && radius > 0;
+	if (n > m->cap) {
+		m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
+		m->cell = mrdem_xrealloc(m->cell, 3 * n * sizeof *m->cell);
+		m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
+		m->cap = n;
+	}
+	for (size_t i = 0; grid && i < n; i++)
+		for (int a = 0; a < 3; a++)
+			grid &= fabs(c->c[first + i].x[a] / radius) < MERGE_CELL_MAX;
+	if (grid) {
+		size_t slots = 64;
+		while (slots < 2 * n)
+			slots *= 2;
+		if (slots > m->slots) {
+			m->head = mrdem_xrealloc(m->head, slots * sizeof *m->head);
+			m->slots = slots;
 		}
-		if (g == kept) {
+		for (size_t k = 0; k < m->slots; k++)
+			m->head[k] = MERGE_NONE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct mrdem_contact *ci = &c->c[first + i];
+		uint32_t g = MERGE_NONE;
+		int64_t k[3];
+		if (grid) {
+			for (int a = 0; a < 3; a++)
+				k[a] = (int64_t)floor(ci->x[a] / radius);
+			g = merge_find(m, k, ci->x, r2);
+		} else {
+			for (size_t h = 0; h < kept && g == MERGE_NONE; h++) {
+				double d[3];
+				vec3_sub(d, ci->x, &m->seed[3 * h]);
+				if (vec3_norm2(d) < r2)
+					g = (uint32_t)h;
+			}
+		}
+		if (g == MERGE_NONE) {
 			/* A new group: its first member's point steers grouping. */
-			vec3_copy(&seed[3 * (kept - first)], c->c[i].x);
-			c->c[kept++] = c->c[i];
-		} else if (c->c[i].dist < c->c[g].dist) {
-			c->c[g] = c->c[i];
+			vec3_copy(&m->seed[3 * kept], ci->x);
+			if (grid) {
+				memcpy(&m->cell[3 * kept], k, sizeof k);
+				size_t slot = merge_slot(m, k);
+				m->next[kept] = m->head[slot];
+				m->head[slot] = (uint32_t)kept;
+			}
+			c->c[first + kept++] = *ci;
+		} else if (ci->dist < c->c[first + g].dist) {
+			c->c[first + g] = *ci;
 		}
 	}
-	c->n = kept;
-	free(seed);
+	c->n = first + kept;
 }
 
 /* Turn triangle hits of particles ia, ib (b mapped into a's frame by x)
@@ -326,7 +422,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	size_t first = out->n;
 	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, NULL, NULL, out);
 	if (o->merge)
-		merge_close(out, first, 0.5 * (p->eps[ia] + p->eps[ib]));
+		merge_close(&w->merge, out, first, 0.5 * (p->eps[ia] + p->eps[ib]));
 	if (front)
 		hits_to_contacts(s, ia, ib, &w->guesses, &x, NULL, sa->tree, sb->tree, guess);
 	w->search_s += t1 - t0;
@@ -372,7 +468,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 		c->depth = ea + ep - dist;
 	}
 	if (o->merge)
-		merge_close(out, first, 0.5 * (ea + ep));
+		merge_close(&w->merge, out, first, 0.5 * (ea + ep));
 	w->plane_s += mrdem_clock() - t0;
 }
 

@@ -156,6 +156,52 @@ expect_success "peak memory grows with the contacts, not with a worst case per p
 	echo "# peak RSS $a KB at 768 particles, $b KB at 3072; $n contacts" && [ "$n" -gt 3000 ] &&
 	python3 -c "import sys; sys.exit(not ($b - $a) / 2304.0 < 16)"'
 
+# Merging (remark 1) against a reference: the unmerged points of each pair
+# (--no-merge), grouped greedily in list order by a first-member seed within
+# half the two halos, the deepest kept. Hundreds of points per pair, so the
+# finder's cell grid is used, not its plain scan.
+cat >merge.yaml <<'Y'
+shapes:
+  ball: {sphere: {triangles: 5120, radius: 1.0}}
+particles:
+  - {shape: ball, position: [0, 0, 0]}
+  - {shape: ball, position: [2.02, 0.3, 0.1], orientation: [0.9233805168766388, 0.10259783520851541, 0.3077935056255462, 0.20519567041703082]}
+planes:
+  - {point: [0, 0, -1.01], normal: [0, 0.1, 0.99498743710662]}
+contact: {epsilon: 0.03, plane_epsilon: 0.03}
+Y
+cat >merge.py <<'PY'
+import json, subprocess, sys
+def contacts(path):
+    d = json.loads(subprocess.run(["mrdem-info", "--json", "--full", path], capture_output=True,
+                                  text=True, check=True).stdout)
+    return [c for r in d["records"] if r["type"] == "contacts" for c in r["list"]]
+raw, merged = contacts(sys.argv[1]), contacts(sys.argv[2])
+out, i = [], 0
+while i < len(raw):
+    j = i
+    while j < len(raw) and (raw[j]["a"], raw[j]["b"]) == (raw[i]["a"], raw[i]["b"]):
+        j += 1
+    r = 0.5 * (raw[i]["depth"] + raw[i]["distance"])  # half of eps_a + eps_b
+    groups, seeds = [], []
+    for c in raw[i:j]:
+        g = next((k for k, s in enumerate(seeds)
+                  if sum((a - b) ** 2 for a, b in zip(c["point"], s)) < r * r), None)
+        if g is None:
+            seeds.append(c["point"]); groups.append(c)
+        elif c["distance"] < groups[g]["distance"]:
+            groups[g] = c
+    print("# pair %s-%s: %d points, %d groups" % (raw[i]["a"], raw[i]["b"], j - i, len(groups)))
+    out += groups
+    i = j
+assert max(len(raw) - len(out), 0) > 0 and len(raw) >= 100
+assert [c["point"] for c in out] == [c["point"] for c in merged], "merged points differ"
+PY
+expect_success "merging matches a greedy reference on hundreds of points per pair" '
+	mrdem-init merge.yaml | mrdem-tree | mrdem-pairs >m.mrd &&
+	mrdem-contact --no-merge m.mrd -o raw.mrd && mrdem-contact m.mrd -o merged.mrd &&
+	python3 merge.py raw.mrd merged.mrd'
+
 expect_failure "missing input" 'mrdem-contact nothing-here.mrd -o x.mrd'
 expect_success "no partial output after a failure" '
 	! mrdem-contact --iterations 0 scene.mrd -o x.mrd 2>/dev/null; [ ! -e x.mrd ]'
