@@ -223,8 +223,8 @@ static void face_normal(const float *t, double n[3])
 }
 
 #define MERGE_NONE UINT32_MAX
-/* Below this many contacts a plain scan of the groups is cheaper. */
-#define MERGE_GRID_MIN 48
+/* Up to this many groups a scan of them is cheaper than the grid. */
+#define MERGE_GRID_GROUPS 24
 /* Cell coordinates beyond this (in cells) fall back to the scan. */
 #define MERGE_CELL_MAX 1e15
 
@@ -259,13 +259,25 @@ static uint32_t merge_find(const struct merge_grid *m, const int64_t k[3], const
 	return best;
 }
 
+/* Put group g (seed already stored) into the cell grid. */
+static void merge_insert(struct merge_grid *m, size_t g, double radius)
+{
+	int64_t *k = &m->cell[3 * g];
+	for (int a = 0; a < 3; a++)
+		k[a] = (int64_t)floor(m->seed[3 * g + a] / radius);
+	size_t slot = merge_slot(m, k);
+	m->next[g] = m->head[slot];
+	m->head[slot] = (uint32_t)g;
+}
+
 /* Merge contacts closer than `radius` (remark 1): in list order, each
  * contact joins the first kept one within reach of its seed (the first
  * member's point), and a group keeps its deepest member (the first on
  * ties). The list arrives sorted by triangle ids, so the result does not
- * depend on how it was found. Groups are found through a grid of cells
- * of the radius, so the cost grows with the contacts, not contacts times
- * groups; the scan gives the same groups where the grid does not pay. */
+ * depend on how it was found. While there are few groups a scan of them
+ * is cheapest; past MERGE_GRID_GROUPS they go into a grid of cells of the
+ * radius and a point looks at the 27 cells around it, so the cost grows
+ * with the points, not points times groups. Both find the same group. */
 static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t first,
 			double radius)
 {
@@ -273,32 +285,36 @@ static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t f
 	if (n < 2)
 		return;
 	double r2 = radius * radius;
-	int grid = n >= MERGE_GRID_MIN && radius > 0;
 	if (n > m->cap) {
 		m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
 		m->cell = mrdem_xrealloc(m->cell, 3 * n * sizeof *m->cell);
 		m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
 		m->cap = n;
 	}
-	for (size_t i = 0; grid && i < n; i++)
+	/* The grid can hold these points (cell indices fit an int64). */
+	int grid_ok = radius > 0, grid = 0;
+	for (size_t i = 0; grid_ok && i < n; i++)
 		for (int a = 0; a < 3; a++)
-			grid &= fabs(c->c[first + i].x[a] / radius) < MERGE_CELL_MAX;
-	if (grid) {
-		size_t slots = 64;
-		while (slots < 2 * n)
-			slots *= 2;
-		if (slots > m->slots) {
-			m->head = mrdem_xrealloc(m->head, slots * sizeof *m->head);
-			m->slots = slots;
-		}
-		for (size_t k = 0; k < m->slots; k++)
-			m->head[k] = MERGE_NONE;
-	}
+			grid_ok &= fabs(c->c[first + i].x[a] / radius) < MERGE_CELL_MAX;
 	for (size_t i = 0; i < n; i++) {
 		const struct mrdem_contact *ci = &c->c[first + i];
 		uint32_t g = MERGE_NONE;
-		int64_t k[3];
+		if (!grid && grid_ok && kept >= MERGE_GRID_GROUPS) {
+			size_t slots = 64;
+			while (slots < 2 * n)
+				slots *= 2;
+			if (slots > m->slots) {
+				m->head = mrdem_xrealloc(m->head, slots * sizeof *m->head);
+				m->slots = slots;
+			}
+			for (size_t k = 0; k < m->slots; k++)
+				m->head[k] = MERGE_NONE;
+			for (size_t h = 0; h < kept; h++)
+				merge_insert(m, h, radius);
+			grid = 1;
+		}
 		if (grid) {
+			int64_t k[3];
 			for (int a = 0; a < 3; a++)
 				k[a] = (int64_t)floor(ci->x[a] / radius);
 			g = merge_find(m, k, ci->x, r2);
@@ -313,12 +329,8 @@ static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t f
 		if (g == MERGE_NONE) {
 			/* A new group: its first member's point steers grouping. */
 			vec3_copy(&m->seed[3 * kept], ci->x);
-			if (grid) {
-				memcpy(&m->cell[3 * kept], k, sizeof k);
-				size_t slot = merge_slot(m, k);
-				m->next[kept] = m->head[slot];
-				m->head[slot] = (uint32_t)kept;
-			}
+			if (grid)
+				merge_insert(m, kept, radius);
 			c->c[first + kept++] = *ci;
 		} else if (ci->dist < c->c[first + g].dist) {
 			c->c[first + g] = *ci;
