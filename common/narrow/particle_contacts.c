@@ -110,6 +110,11 @@ struct worker {
 	struct merge_grid merge;
 	float *mapped;
 	size_t mapped_cap;
+	/* exact_points: the hits' triangles side by side, index pairs, results */
+	float *ex_a, *ex_b;
+	uint32_t *ex_pairs;
+	struct mrdem_tri_result *ex_res;
+	size_t ex_cap;
 	struct mrdem_contact_counts cnt;
 	/* wall time of this thread in one call: particle pairs' searches
 	 * (kernels included), their contact points, plane pairs */
@@ -173,6 +178,10 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		mrdem_contacts_release(&f->w[t].gout);
 		merge_grid_release(&f->w[t].merge);
 		free(f->w[t].mapped);
+		free(f->w[t].ex_a);
+		free(f->w[t].ex_b);
+		free(f->w[t].ex_pairs);
+		free(f->w[t].ex_res);
 	}
 	free(f->w);
 	release_soups(f);
@@ -395,6 +404,53 @@ static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
 	}
 }
 
+/* The closest points and distance of every hit of w->hits (mesh triangle
+ * indices of a's soup and of b's, b mapped by x) anew from the
+ * comparison kernel, so that contact points, and so forces, do not depend
+ * on the kernel that found the hits: the iterative kernel stops at a
+ * point of the closest set, which between nearly parallel faces is not
+ * unique. Hits the comparison kernel finds apart (the iterative method
+ * alone decides unconverged pairs without certificate) are dropped. Not
+ * counted as comparisons: the search's work is what the paper counts. */
+static void exact_points(struct worker *w, const float *soup_a, const float *soup_b,
+			 const struct mrdem_xform *x, float ea, float eb,
+			 const struct mrdem_narrow_opts *o)
+{
+	size_t n = w->hits.n;
+	if (!n)
+		return;
+	if (n > w->ex_cap) {
+		w->ex_a = mrdem_xrealloc(w->ex_a, 9 * n * sizeof *w->ex_a);
+		w->ex_b = mrdem_xrealloc(w->ex_b, 9 * n * sizeof *w->ex_b);
+		w->ex_pairs = mrdem_xrealloc(w->ex_pairs, 2 * n * sizeof *w->ex_pairs);
+		w->ex_res = mrdem_xrealloc(w->ex_res, n * sizeof *w->ex_res);
+		w->ex_cap = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct mrdem_tri_hit *h = &w->hits.h[i];
+		memcpy(&w->ex_a[9 * i], &soup_a[9 * (size_t)h->ta], 9 * sizeof(float));
+		xform_apply_tris(x, &soup_b[9 * (size_t)h->tb], &w->ex_b[9 * i], 1);
+		w->ex_pairs[2 * i] = w->ex_pairs[2 * i + 1] = (uint32_t)i;
+	}
+	struct mrdem_tri_set A = {w->ex_a, (uint32_t)n, NULL, ea}, B = {w->ex_b, (uint32_t)n, NULL, eb};
+	struct mrdem_narrow_opts exact = *o;
+	exact.method = MRDEM_NARROW_COMPARISON;
+	struct mrdem_narrow_counts uncounted = {0};
+	mrdem_tri_pairs_test(w->batch, &A, &B, w->ex_pairs, n, &exact, w->ex_res, &uncounted);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct mrdem_tri_result *r = &w->ex_res[i];
+		if (r->status != MRDEM_TRI_CONTACT)
+			continue;
+		struct mrdem_tri_hit *h = &w->hits.h[kept++];
+		*h = w->hits.h[i];
+		memcpy(h->pa, r->pa, sizeof h->pa);
+		memcpy(h->pb, r->pb, sizeof h->pb);
+		h->dist = r->dist;
+	}
+	w->hits.n = kept;
+}
+
 /* Contacts of particles ia and ib into out, and with a front (multiscale)
  * its guesses into guess. */
 static void particle_pair(struct worker *w, const struct mrdem_scene *s,
@@ -431,6 +487,9 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	}
 	double t1 = mrdem_clock();
 	w->cnt.hits += w->hits.n;
+	if (o->narrow.method != MRDEM_NARROW_COMPARISON) /* its points are these already */
+		exact_points(w, f->soups[p->shape[ia]].v, f->soups[p->shape[ib]].v, &x, ea, eb,
+			     &o->narrow);
 	size_t first = out->n;
 	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, NULL, NULL, out);
 	if (o->merge)

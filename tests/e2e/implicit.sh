@@ -64,6 +64,12 @@ expect_success "Corollary 5.5: flat and surrogate implicit runs agree bit for bi
 	n=$(python3 -c "import json; d=json.load(open(\"flat.json\")); print(sum(1 for r in d if r.get(\"picard_iterations\", 0) > 2))") &&
 	echo "# steps with more than 2 Picard iterations among the written ones: $n" && [ "$n" -gt 0 ]'
 
+expect_success "the implicit run does not depend on the kernel: comparison, iterative, hybrid" '
+	for m in comparison iterative hybrid; do
+		mrdem-run -q rand.yaml --steps 40 --method $m -o k-$m.mrd &&
+		python3 frames.py k-$m.mrd >k-$m.json || exit 1
+	done && cmp k-comparison.json k-iterative.json && cmp k-comparison.json k-hybrid.json'
+
 expect_success "the implicit run does not depend on the number of threads" '
 	OMP_NUM_THREADS=1 mrdem-run -q rand.yaml --steps 80 -o t1.mrd &&
 	OMP_NUM_THREADS=2 mrdem-run -q rand.yaml --steps 80 -o t2.mrd &&
