@@ -937,6 +937,9 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		return -1;
 	if (r->via_pipes && find_bindir(r, argv[0]))
 		return -1;
+	/* Before the output exists: a signal as soon as it does ends the run
+	 * cleanly (the loop looks at it before every step). */
+	catch_stop_signals();
 	/* Written in place and flushed per frame: a killed run keeps its frames. */
 	if (mrdem_writer_open(&r->w, r->out, MRDEM_WRITE_INCREMENTAL))
 		return -1;
@@ -944,7 +947,6 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		mrdem_writer_abort(&r->w);
 		return -1;
 	}
-	catch_stop_signals();
 	r->t0 = mrdem_clock();
 	int rc = simulate(r);
 	r->t_loop = mrdem_clock() - r->t0;

@@ -355,7 +355,8 @@ void mrdem_front_save(const struct mrdem_front *fr, struct mrdem_front_arrays *o
 		uint32_t *v = &out->groups[MRDEM_FRONT_GROUP_VALUES * u];
 		v[0] = g->a, v[1] = g->b, v[2] = g->group, v[3] = g->members, v[4] = g->pinned;
 	}
-	memcpy(out->memory, fr->memory, fr->nmem * sizeof(uint64_t));
+	if (fr->nmem)
+		memcpy(out->memory, fr->memory, fr->nmem * sizeof(uint64_t));
 }
 
 void mrdem_front_arrays_release(struct mrdem_front_arrays *a)
@@ -406,7 +407,8 @@ struct mrdem_front *mrdem_front_load(const struct mrdem_front_arrays *in, const 
 		const uint32_t *v = &in->groups[MRDEM_FRONT_GROUP_VALUES * u];
 		fr->g[u] = (struct front_group){v[0], v[1], v[2], v[3], v[4], 0};
 	}
-	memcpy(fr->memory, in->memory, in->nmemory * sizeof(uint64_t));
+	if (in->nmemory)
+		memcpy(fr->memory, in->memory, in->nmemory * sizeof(uint64_t));
 	fr->n = in->npairs;
 	fr->ng = ng;
 	fr->nmem = in->nmemory;

@@ -139,7 +139,8 @@ expect_failure "negative threshold" 'mrdem-contact --threshold -1 scene.mrd -o x
 # Memory follows the contacts found: the paper's lattice (1,224-triangle
 # spheres whose axis neighbours' halos overlap) at 768 and 3,072 particles.
 # Keeping every pair's unmerged hits cost about 120 KB per particle; now a
-# particle adds under 2 KB (16 KB leaves room for sanitizer builds).
+# particle adds under 2 KB. ASan holds freed blocks in quarantine: 28 KB
+# there, so its bound is 64 KB.
 sed "s/count: \[32, 32, 24\]/count: [8, 8, 12]/" "$TOP/examples/lattice-24576.yaml" >lat768.yaml
 sed "s/count: \[32, 32, 24\]/count: [16, 16, 12]/" "$TOP/examples/lattice-24576.yaml" >lat3072.yaml
 cat >rss.py <<'PY'
@@ -154,7 +155,8 @@ expect_success "peak memory grows with the contacts, not with a worst case per p
 	b=$(OMP_NUM_THREADS=1 python3 rss.py mrdem-contact s3072.mrd -o c3072.mrd) &&
 	n=$(mrdem-info --json c3072.mrd | python3 -c "import json,sys; print(sum(r[\"contacts\"] for r in json.load(sys.stdin)[\"records\"] if r[\"type\"] == \"contacts\"))") &&
 	echo "# peak RSS $a KB at 768 particles, $b KB at 3072; $n contacts" && [ "$n" -gt 3000 ] &&
-	python3 -c "import sys; sys.exit(not ($b - $a) / 2304.0 < 16)"'
+	bound=16 && if [ -n "${MRDEM_ASAN:-}" ]; then bound=64; fi &&
+	python3 -c "import sys; sys.exit(not ($b - $a) / 2304.0 < $bound)"'
 
 # Merging (remark 1) against a reference: the unmerged points of each pair
 # (--no-merge), grouped greedily in list order by a first-member seed within
