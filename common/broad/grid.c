@@ -54,6 +54,13 @@ void mrdem_grid_free(struct mrdem_grid *g)
 	free(g);
 }
 
+size_t mrdem_grid_bytes(const struct mrdem_grid *g)
+{
+	return g->cap * (3 * sizeof *g->coord + sizeof *g->cell_of + sizeof *g->start +
+			 sizeof *g->member + sizeof *g->large) +
+	       g->hcap * (3 * sizeof *g->hkey + sizeof *g->hval);
+}
+
 static void grid_reserve(struct mrdem_grid *g, size_t n)
 {
 	if (n > g->cap) {
