@@ -60,7 +60,8 @@ static const char usage_head[] =
 	"  --warm-start      implicit-euler with --hierarchy multiscale: each pair's\n"
 	"                    active set starts where the last step left it, not at\n"
 	"                    the roots\n"
-	"  --broad M         broad phase: grid (default) or brute\n"
+	"  --broad M         broad phase: sap, mr, mmr, grid or brute (default: the\n"
+	"                    scene's contact.broad, else grid); all give the same pairs\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
 	"                    kinetic and contact energy before it (default 1; 0: off)\n";
 static const char usage_tail[] =
@@ -800,7 +801,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
 	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)
-		bad = mrdem_error("--broad: '%s' is not grid or brute", o->broad);
+		bad = mrdem_error("--broad: '%s' is not " MRDEM_BROAD_METHOD_LIST, o->broad);
 	return bad ? 2 : 0;
 }
 

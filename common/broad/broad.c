@@ -20,7 +20,7 @@ struct mrdem_broad {
 	struct mrdem_mmr *mmr;
 };
 
-static const char *const method_names[MRDEM_BROAD_NMETHODS] = {
+const char *const mrdem_broad_method_names[MRDEM_BROAD_NMETHODS] = {
 	[MRDEM_BROAD_GRID] = "grid", [MRDEM_BROAD_BRUTE] = "brute", [MRDEM_BROAD_SAP] = "sap",
 	[MRDEM_BROAD_MR] = "mr",     [MRDEM_BROAD_MMR] = "mmr",
 };
@@ -28,14 +28,14 @@ static const char *const method_names[MRDEM_BROAD_NMETHODS] = {
 int mrdem_broad_method_parse(const char *name)
 {
 	for (int k = 0; k < MRDEM_BROAD_NMETHODS; k++)
-		if (!strcmp(name, method_names[k]))
+		if (!strcmp(name, mrdem_broad_method_names[k]))
 			return k;
 	return -1;
 }
 
 const char *mrdem_broad_method_name(int method)
 {
-	return method >= 0 && method < MRDEM_BROAD_NMETHODS ? method_names[method] : NULL;
+	return method >= 0 && method < MRDEM_BROAD_NMETHODS ? mrdem_broad_method_names[method] : NULL;
 }
 
 void mrdem_ipairs_push(struct mrdem_ipairs *p, size_t i, size_t j)
@@ -129,8 +129,8 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 	if (!mrdem_broad_method_name(method))
 		return mrdem_error("unknown broad-phase method %d", method);
 	if (n > UINT32_MAX / 2 && method != MRDEM_BROAD_GRID && method != MRDEM_BROAD_BRUTE)
-		return mrdem_error("broad phase %s: %zu particles, at most %u", method_names[method],
-				   n, UINT32_MAX / 2);
+		return mrdem_error("broad phase %s: %zu particles, at most %u",
+				   mrdem_broad_method_names[method], n, UINT32_MAX / 2);
 	if (check_planes(su))
 		return -1;
 	if (n > b->cap) {

@@ -32,6 +32,10 @@ enum mrdem_broad_method {
 	MRDEM_BROAD_NMETHODS
 };
 
+/* The names, as in scenes and on command lines, indexed by method. */
+extern const char *const mrdem_broad_method_names[MRDEM_BROAD_NMETHODS];
+#define MRDEM_BROAD_METHOD_LIST "sap, mr, mmr, grid or brute"
+
 /* "sap", "mr", "mmr", "grid" or "brute" -> method, or -1 when unknown. */
 int mrdem_broad_method_parse(const char *name);
 const char *mrdem_broad_method_name(int method);
