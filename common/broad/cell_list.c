@@ -7,26 +7,23 @@
 
 #include "common/util/error.h"
 
-/* Repairing costs at most this many moves per member (plus a constant)
- * before a sort from scratch takes over: a few particles may jump far,
- * but a list scrambled by a new frame is not insertion-sorted in O(N^2). */
-#define REPAIR_MOVES_PER_MEMBER 8
+/* Repairing stops and a sort from scratch takes over when more than
+ * 1/REPAIR_MAX_OUT of the entries are out of place or the list needs more
+ * than REPAIR_MAX_PASSES passes: a list scrambled by a new frame. */
+#define REPAIR_MAX_OUT 4
+#define REPAIR_MAX_PASSES 8
 
 void mrdem_cell_list_release(struct mrdem_cell_list *cl)
 {
 	free(cl->key);
 	free(cl->idx);
+	free(cl->out);
 	memset(cl, 0, sizeof *cl);
 }
 
-struct keyed {
-	uint64_t key;
-	uint32_t idx;
-};
-
 static int cmp_keyed(const void *a, const void *b)
 {
-	const struct keyed *x = a, *y = b;
+	const struct mrdem_cell_keyed *x = a, *y = b;
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
 	return (x->idx > y->idx) - (x->idx < y->idx);
@@ -34,9 +31,9 @@ static int cmp_keyed(const void *a, const void *b)
 
 static void sort_from_scratch(struct mrdem_cell_list *cl)
 {
-	struct keyed *t = mrdem_xmalloc_array(cl->n ? cl->n : 1, sizeof *t);
+	struct mrdem_cell_keyed *t = mrdem_xmalloc_array(cl->n ? cl->n : 1, sizeof *t);
 	for (size_t k = 0; k < cl->n; k++)
-		t[k] = (struct keyed){cl->key[k], cl->idx[k]};
+		t[k] = (struct mrdem_cell_keyed){cl->key[k], cl->idx[k]};
 	qsort(t, cl->n, sizeof *t, cmp_keyed);
 	for (size_t k = 0; k < cl->n; k++)
 		cl->key[k] = t[k].key, cl->idx[k] = t[k].idx;
@@ -44,31 +41,57 @@ static void sort_from_scratch(struct mrdem_cell_list *cl)
 	cl->rebuilt = 1;
 }
 
-/* Insertion sort of the nearly sorted list; 0, or -1 when it would move
- * more than budget entries (the list is then valid but unsorted). */
-static int repair(struct mrdem_cell_list *cl, uint64_t budget)
+/* MR-linear sort (seed 002, Sec. 4) relocates each entry that moved to
+ * another cell straight into its place, using pointers to the cells
+ * around its old one. The same in arrays, O(N + k log k) for k entries
+ * that changed cell: passes that take out every entry out of order with
+ * a neighbour, until the rest is sorted; the k taken out are sorted and
+ * merged back. Returns 0, or -1 when the list is too scrambled for this
+ * (it then holds every entry, unsorted). */
+static int repair(struct mrdem_cell_list *cl, struct mrdem_cell_keyed **out, size_t *out_cap)
 {
-	uint64_t moves = 0;
-	for (size_t k = 1; k < cl->n; k++) {
-		uint64_t key = cl->key[k];
-		if (key >= cl->key[k - 1])
-			continue;
-		uint32_t idx = cl->idx[k];
-		size_t j = k;
-		do {
-			cl->key[j] = cl->key[j - 1];
-			cl->idx[j] = cl->idx[j - 1];
-			j--;
-		} while (j > 0 && key < cl->key[j - 1]);
-		cl->key[j] = key;
-		cl->idx[j] = idx;
-		moves += k - j;
-		if (moves > budget) {
-			cl->shifts = moves;
+	size_t nout = 0, total = cl->n;
+	for (int pass = 0;; pass++) {
+		size_t m = cl->n, kept = 0, before = nout;
+		uint64_t prev = 0;
+		for (size_t k = 0; k < m; k++) {
+			uint64_t key = cl->key[k];
+			int misplaced = (k > 0 && key < prev) || (k + 1 < m && key > cl->key[k + 1]);
+			prev = key;
+			if (!misplaced) {
+				cl->key[kept] = key;
+				cl->idx[kept++] = cl->idx[k];
+				continue;
+			}
+			if (nout == *out_cap) {
+				*out_cap = *out_cap ? 2 * *out_cap : 256;
+				*out = mrdem_xrealloc(*out, *out_cap * sizeof **out);
+			}
+			(*out)[nout++] = (struct mrdem_cell_keyed){key, cl->idx[k]};
+		}
+		cl->n = kept;
+		if (nout == before)
+			break;
+		if (nout > total / REPAIR_MAX_OUT + 64 || pass == REPAIR_MAX_PASSES) {
+			for (size_t k = 0; k < nout; k++)
+				cl->key[cl->n] = (*out)[k].key, cl->idx[cl->n++] = (*out)[k].idx;
 			return -1;
 		}
 	}
-	cl->shifts = moves;
+	cl->shifts = nout;
+	qsort(*out, nout, sizeof **out, cmp_keyed);
+	/* Merge from the back: kept entries [0, cl->n) and the sorted out. */
+	size_t a = cl->n, b = nout, to = total;
+	while (b > 0) {
+		if (a > 0 && cl->key[a - 1] > (*out)[b - 1].key) {
+			to--, a--;
+			cl->key[to] = cl->key[a], cl->idx[to] = cl->idx[a];
+		} else {
+			to--, b--;
+			cl->key[to] = (*out)[b].key, cl->idx[to] = (*out)[b].idx;
+		}
+	}
+	cl->n = total;
 	return 0;
 }
 
@@ -131,7 +154,7 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, size_
 			c[a] = (uint64_t)((int64_t)floor(x[a] / h) - base[a]);
 		cl->key[k] = MRDEM_CELL_KEY(c[0], c[1], c[2]);
 	}
-	if (!keep || repair(cl, REPAIR_MOVES_PER_MEMBER * (uint64_t)cl->n + 1024))
+	if (!keep || repair(cl, &cl->out, &cl->out_cap))
 		sort_from_scratch(cl);
 }
 

@@ -467,7 +467,7 @@ static void test_moving_scenes(void)
 	tap_eq_int(stats_bad, 0, "moving scenes: statistics as with a fresh workspace");
 	int repaired = 1;
 	for (int m = MRDEM_BROAD_SAP; m < MRDEM_BROAD_NMETHODS; m++) {
-		tap_diag("%s: %llu insertion-sort moves, %llu rebuilds in %d steps",
+		tap_diag("%s: %llu entries moved or relocated, %llu rebuilds in %d steps",
 			 mrdem_broad_method_name(m), (unsigned long long)moves[m],
 			 (unsigned long long)rebuilds[m], 20 * steps);
 		/* first step and the added particle rebuild; most steps repair */
