@@ -18,7 +18,8 @@ size_t mrdem_broad_split_large(const double *pos, const double *radius, size_t n
 	double mean = 0;
 	for (size_t i = 0; i < n; i++)
 		mean += radius[i];
-	double limit = n ? MRDEM_BROAD_LARGE_FACTOR * mean / (double)n : 0;
+	mean = n ? mean / (double)n : 0;
+	double limit = MRDEM_BROAD_LARGE_FACTOR * mean;
 	size_t nlarge = 0;
 	*rmax = *big = 0;
 	for (size_t i = 0; i < n; i++) {
