@@ -79,7 +79,8 @@ static int repair(struct mrdem_cell_list *cl, struct mrdem_cell_keyed **out, siz
 		}
 	}
 	cl->shifts = nout;
-	qsort(*out, nout, sizeof **out, cmp_keyed);
+	if (nout)
+		qsort(*out, nout, sizeof **out, cmp_keyed);
 	/* Merge from the back: kept entries [0, cl->n) and the sorted out. */
 	size_t a = cl->n, b = nout, to = total;
 	while (b > 0) {

@@ -214,7 +214,8 @@ static void rebuild(struct mrdem_sap *s, const double *pos, size_t n)
 			e[2 * i] = (struct box_end){s->box[6 * i + a], (uint32_t)(2 * i)};
 			e[2 * i + 1] = (struct box_end){s->box[6 * i + 3 + a], (uint32_t)(2 * i + 1)};
 		}
-		qsort(e, 2 * n, sizeof *e, cmp_end);
+		if (n)
+			qsort(e, 2 * n, sizeof *e, cmp_end);
 	}
 	/* Overlapping boxes are within sqrt(3) (e_i + e_j) of each other, e the
 	 * largest distance of a box side from the centre: spheres of that
