@@ -33,6 +33,9 @@
  * moves per step grow as N^(1/3) (an axis holds the ends of a whole
  * slab), so dense scenes of 10^5 and more particles rebuild. */
 #define REPAIR_MOVES_PER_END 128
+/* After a repair over budget, this many calls rebuild straight away (the
+ * aborted repair cost about a rebuild of its own). */
+#define SKIP_AFTER_FAILED_REPAIR 7
 
 struct box_end {
 	float key;
@@ -53,6 +56,7 @@ struct mrdem_sap {
 	uint32_t free_node;       /* list of unused nodes */
 	uint64_t moves;           /* insertion-sort moves of the last call */
 	int rebuilt;
+	int skip_repair;          /* calls left that rebuild without trying */
 };
 
 struct mrdem_sap *mrdem_sap_new(void)
@@ -263,11 +267,18 @@ void mrdem_broad_sap_pairs(struct mrdem_sap *s, const double *pos, const double 
 	compute_boxes(s, pos, radius, n);
 	s->moves = 0;
 	s->rebuilt = 0;
-	int fresh = s->n != n;
+	int fresh = s->n != n || s->skip_repair > 0;
 	s->n = n;
 	uint64_t budget = REPAIR_MOVES_PER_END * 2 * (uint64_t)n + 1024;
 	for (int a = 0; a < 3 && !fresh; a++)
-		fresh = repair_axis(s, a, budget) != 0;
+		if (repair_axis(s, a, budget)) {
+			/* over budget: the next few calls rebuild without trying,
+			 * then repairing is tried again */
+			s->skip_repair = SKIP_AFTER_FAILED_REPAIR + 1;
+			fresh = 1;
+		}
+	if (s->skip_repair > 0)
+		s->skip_repair--;
 	if (fresh)
 		rebuild(s, pos, n);
 
