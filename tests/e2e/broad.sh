@@ -43,6 +43,17 @@ d = json.load(sys.stdin)
 p = [len(r[\"list\"]) for r in d[\"records\"] if r[\"type\"] == \"pairs\"]
 print(max(p) > 100 and len(set(p)) > 3)")" True "pairs, changing"'
 
+# The scene's method is the one used: sap reports no cells, mr does.
+cells_reported() { # stream -> True/False
+	records "$1" stats | python3 -c '
+import json, sys
+print(any("broad_cells" in r["values"] for r in json.load(sys.stdin) if r["source"] == "mrdem-pairs"))'
+}
+expect_success "contact.broad is used, --broad overrides it" '
+	assert_eq "$(cells_reported sap.mrd)" False "sap from the scene" &&
+	mrdem-run -q rain.yaml --steps 5 --broad mr -o mr5.mrd &&
+	assert_eq "$(cells_reported mr5.mrd)" True "--broad mr"'
+
 for m in mr mmr grid brute; do
 	expect_success "--broad $m: the same frames, pairs and contacts as sap" '
 		mrdem-run -q rain.yaml --broad '$m' -o '$m'.mrd && lists sap.mrd >a.json &&
