@@ -43,6 +43,8 @@ all: $(TOOLS)
 
 # Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
 -include bench/fcl.mk
+# Optional Bullet broad phase in bench_broad (nothing without libbullet-dev).
+-include bench/bullet.mk
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -124,12 +126,13 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/lib/libmrdem.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/mrdem $(DESTDIR)$(PREFIX)/share/doc/mrdem
 
-# Optional packages for comparison benchmarks (FCL) and the pipelines' plots
+# Optional packages for comparison benchmarks (FCL, Bullet) and the pipelines' plots
 # (gnuplot); the core needs only pkg-config, libyaml-dev and zlib1g-dev.
 deps:
 	apt-get update -qq
 	apt-get install -y -qq pkg-config libyaml-dev zlib1g-dev
 	apt-get install -y -qq libfcl-dev || echo "libfcl-dev not available: FCL comparisons skipped"
+	apt-get install -y -qq libbullet-dev || echo "libbullet-dev not available: Bullet comparison skipped"
 	apt-get install -y -qq gnuplot-nox || echo "gnuplot-nox not available: pipelines write CSV, no plots"
 
 clean:

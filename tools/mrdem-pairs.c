@@ -12,7 +12,7 @@
 #include "formats/stream/records.h"
 
 static const char usage[] =
-	"usage: mrdem-pairs [--method grid|brute] [-o FILE] [INPUT]\n"
+	"usage: mrdem-pairs [--broad sap|mr|mmr|grid|brute] [-o FILE] [INPUT]\n"
 	"\n"
 	"Broad phase: read a scene or frame stream (INPUT, or standard input) and\n"
 	"write it on (FILE, or standard output) with, after every frame, a pairs\n"
@@ -21,8 +21,13 @@ static const char usage[] =
 	"stats record of counters (source mrdem-pairs). Pairs records and\n"
 	"mrdem-pairs stats already in the input are replaced.\n"
 	"\n"
-	"  -m, --method M   grid (uniform cells, linear time; default) or brute\n"
-	"                   (all pairs, quadratic); both give the same list\n"
+	"  -b, --broad M    the method, all giving the same list: sap (incremental\n"
+	"                   sort-and-update of boxes), mr (MR-linear sort and search\n"
+	"                   of cells), mmr (MR in size groups, for polydisperse\n"
+	"                   scenes), grid (hashed uniform cells; default) or brute\n"
+	"                   (all pairs, quadratic). The sorted lists of sap, mr and\n"
+	"                   mmr are kept from one frame of the stream to the next\n"
+	"  -m, --method M   the same as --broad\n"
 	"  -o, --output F   output file (default: standard output)\n"
 	"  -h, --help       show this help\n"
 	"\n"
@@ -65,6 +70,7 @@ static int check_end(struct mrdem_filter *f)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{"broad", required_argument, NULL, 'b'},
 		{"method", required_argument, NULL, 'm'},
 		{"output", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -74,13 +80,14 @@ int main(int argc, char **argv)
 	mrdem_threads_init();
 	int method = MRDEM_BROAD_GRID, c;
 	const char *out = "-";
-	while ((c = getopt_long(argc, argv, "m:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:m:o:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'b':
 		case 'm':
 			method = mrdem_broad_method_parse(optarg);
 			if (method < 0) {
-				fprintf(stderr, "mrdem-pairs: unknown method '%s' (use grid or brute)\n",
-					optarg);
+				fprintf(stderr, "mrdem-pairs: unknown method '%s' (use "
+					MRDEM_BROAD_METHOD_LIST ")\n", optarg);
 				return 2;
 			}
 			break;

@@ -50,7 +50,8 @@ static const char usage_head[] =
 	"  --scheme S        explicit-euler, symplectic-euler, velocity-verlet or\n"
 	"                    implicit-euler\n";
 static const char usage_middle[] =
-	"  --broad M         broad phase: grid (default) or brute\n"
+	"  --broad M         broad phase: sap, mr, mmr, grid or brute (default: the\n"
+	"                    scene's contact.broad, else grid); all give the same pairs\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
 	"                    kinetic and contact energy before it (default 1; 0: off)\n";
 static const char usage_tail[] =
@@ -376,7 +377,7 @@ static int pipe_detect(struct run *r, int output)
 	int h = r->opts.contact.hierarchy;
 	if (h == MRDEM_HIERARCHY_MULTISCALE)
 		h = MRDEM_HIERARCHY_SURROGATE;
-	char *pairs[] = { "mrdem-pairs", "--method", (char *)mrdem_broad_method_name(r->opts.broad),
+	char *pairs[] = { "mrdem-pairs", "--broad", (char *)mrdem_broad_method_name(r->opts.broad),
 			  state, NULL };
 	char **tools[] = { pairs, contact_tool(r, h, det, cbuf) };
 	return run_tools(r, tools, 2) || read_back(r, det, output, NULL, NULL);
@@ -396,7 +397,7 @@ static int pipe_advance(struct run *r, int output)
 	if (run_tools(r, begin, 1) || read_back(r, next, output, "mrdem-step", &more))
 		return -1;
 	while (more) {
-		char *pairs[] = { "mrdem-pairs", "--method",
+		char *pairs[] = { "mrdem-pairs", "--broad",
 				  (char *)mrdem_broad_method_name(r->opts.broad), next, NULL };
 		char **tools[] = { pairs, contact_tool(r, r->opts.contact.hierarchy, NULL, cbuf),
 				   step_tool(r, NULL, iter, sbuf) };
@@ -881,7 +882,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
 	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)
-		bad = mrdem_error("--broad: '%s' is not grid or brute", o->broad);
+		bad = mrdem_error("--broad: '%s' is not " MRDEM_BROAD_METHOD_LIST, o->broad);
 	return bad ? 2 : 0;
 }
 

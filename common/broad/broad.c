@@ -13,26 +13,29 @@ struct mrdem_broad {
 	size_t cap;
 	double *radius;
 	struct mrdem_ipairs pairs;
+	/* each method's state, made on its first use */
 	struct mrdem_grid *grid;
+	struct mrdem_sap *sap;
+	struct mrdem_mr *mr;
+	struct mrdem_mmr *mmr;
 };
 
-static const char *const method_names[] = {
-	[MRDEM_BROAD_GRID] = "grid",
-	[MRDEM_BROAD_BRUTE] = "brute",
+const char *const mrdem_broad_method_names[MRDEM_BROAD_NMETHODS] = {
+	[MRDEM_BROAD_GRID] = "grid", [MRDEM_BROAD_BRUTE] = "brute", [MRDEM_BROAD_SAP] = "sap",
+	[MRDEM_BROAD_MR] = "mr",     [MRDEM_BROAD_MMR] = "mmr",
 };
 
 int mrdem_broad_method_parse(const char *name)
 {
-	for (int k = 0; k < (int)(sizeof method_names / sizeof *method_names); k++)
-		if (!strcmp(name, method_names[k]))
+	for (int k = 0; k < MRDEM_BROAD_NMETHODS; k++)
+		if (!strcmp(name, mrdem_broad_method_names[k]))
 			return k;
 	return -1;
 }
 
 const char *mrdem_broad_method_name(int method)
 {
-	return method == MRDEM_BROAD_BRUTE ? method_names[MRDEM_BROAD_BRUTE]
-					   : method_names[MRDEM_BROAD_GRID];
+	return method >= 0 && method < MRDEM_BROAD_NMETHODS ? mrdem_broad_method_names[method] : NULL;
 }
 
 void mrdem_ipairs_push(struct mrdem_ipairs *p, size_t i, size_t j)
@@ -72,9 +75,7 @@ void mrdem_ipairs_concat(struct mrdem_ipairs *out, struct mrdem_ipairs *part, in
 
 struct mrdem_broad *mrdem_broad_new(void)
 {
-	struct mrdem_broad *b = mrdem_xcalloc(1, sizeof *b);
-	b->grid = mrdem_grid_new();
-	return b;
+	return mrdem_xcalloc(1, sizeof(struct mrdem_broad));
 }
 
 void mrdem_broad_free(struct mrdem_broad *b)
@@ -84,6 +85,9 @@ void mrdem_broad_free(struct mrdem_broad *b)
 	free(b->radius);
 	mrdem_ipairs_release(&b->pairs);
 	mrdem_grid_free(b->grid);
+	mrdem_sap_free(b->sap);
+	mrdem_mr_free(b->mr);
+	mrdem_mmr_free(b->mmr);
 	free(b);
 }
 
@@ -122,8 +126,11 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 	out->n = 0;
 	out->step = s->frame.step;
 
-	if (method != MRDEM_BROAD_GRID && method != MRDEM_BROAD_BRUTE)
+	if (!mrdem_broad_method_name(method))
 		return mrdem_error("unknown broad-phase method %d", method);
+	if (n > UINT32_MAX / 2 && method != MRDEM_BROAD_GRID && method != MRDEM_BROAD_BRUTE)
+		return mrdem_error("broad phase %s: %zu particles, at most %u",
+				   mrdem_broad_method_names[method], n, UINT32_MAX / 2);
 	if (check_planes(su))
 		return -1;
 	if (n > b->cap) {
@@ -133,11 +140,43 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 	if (mrdem_broad_bounds(s, b->radius))
 		return -1;
 
-	if (method == MRDEM_BROAD_BRUTE)
+	switch (method) {
+	case MRDEM_BROAD_BRUTE:
 		mrdem_broad_brute_pairs(p->pos, b->radius, p->flags, n, &b->pairs, &st->sphere_tests);
-	else
+		break;
+	case MRDEM_BROAD_GRID:
+		if (!b->grid)
+			b->grid = mrdem_grid_new();
 		mrdem_broad_grid_pairs(b->grid, p->pos, b->radius, p->flags, n, &b->pairs,
 				       &st->sphere_tests, &st->cells, &st->cell_size);
+		st->state_bytes = mrdem_grid_bytes(b->grid);
+		break;
+	case MRDEM_BROAD_SAP:
+		if (!b->sap)
+			b->sap = mrdem_sap_new();
+		mrdem_broad_sap_pairs(b->sap, p->pos, b->radius, p->flags, n, &b->pairs,
+				      &st->sphere_tests);
+		st->moves = mrdem_sap_moves(b->sap, &st->rebuilt);
+		st->state_bytes = mrdem_sap_bytes(b->sap);
+		break;
+	case MRDEM_BROAD_MR:
+		if (!b->mr)
+			b->mr = mrdem_mr_new();
+		mrdem_broad_mr_pairs(b->mr, p->pos, b->radius, p->flags, n, &b->pairs,
+				     &st->sphere_tests, &st->cells, &st->cell_size);
+		st->moves = mrdem_mr_moves(b->mr, &st->rebuilt);
+		st->state_bytes = mrdem_mr_bytes(b->mr);
+		break;
+	case MRDEM_BROAD_MMR:
+		if (!b->mmr)
+			b->mmr = mrdem_mmr_new();
+		mrdem_broad_mmr_pairs(b->mmr, p->pos, b->radius, p->flags, n, &b->pairs,
+				      &st->sphere_tests, &st->cells, &st->cell_size);
+		st->moves = mrdem_mmr_moves(b->mmr, &st->rebuilt);
+		st->state_bytes = mrdem_mmr_bytes(b->mmr);
+		break;
+	}
+	st->state_bytes += b->cap * sizeof *b->radius + 2 * b->pairs.cap * sizeof *b->pairs.ij;
 
 	/* Interleave: particle i's particle pairs, then its plane pairs. */
 	size_t k = 0;
@@ -165,7 +204,7 @@ void mrdem_broad_stats_add(struct mrdem_stats *out, int method, const struct mrd
 	mrdem_stats_add(out, "broad_plane_pairs", (double)st->plane_pairs);
 	mrdem_stats_add(out, "broad_sphere_tests", (double)st->sphere_tests);
 	mrdem_stats_add(out, "broad_plane_tests", (double)st->plane_tests);
-	if (method == MRDEM_BROAD_GRID) {
+	if (method == MRDEM_BROAD_GRID || method == MRDEM_BROAD_MR || method == MRDEM_BROAD_MMR) {
 		mrdem_stats_add(out, "broad_cells", (double)st->cells);
 		mrdem_stats_add(out, "broad_cell_size", st->cell_size);
 	}

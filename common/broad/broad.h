@@ -10,7 +10,7 @@
  * half-space. Pairs of two fixed particles (and fixed particles with
  * planes) are never reported: nothing can move them.
  *
- * Both methods return exactly the same list in the canonical order of
+ * All methods return exactly the same list in the canonical order of
  * records.h: sorted by the frame index of a, then by the index of b, with
  * plane k counting as index n + k (planes last). */
 #ifndef MRDEM_BROAD_BROAD_H
@@ -26,9 +26,17 @@
 enum mrdem_broad_method {
 	MRDEM_BROAD_GRID = 0,  /* uniform cells of the largest sphere diameter: O(n) */
 	MRDEM_BROAD_BRUTE = 1, /* every pair: O(n^2), the reference */
+	MRDEM_BROAD_SAP = 2,   /* incremental sort-and-update of boxes (seed 001) */
+	MRDEM_BROAD_MR = 3,    /* MR-linear sort and search (seed 002) */
+	MRDEM_BROAD_MMR = 4,   /* MR in size groups for polydisperse scenes (seed 002) */
+	MRDEM_BROAD_NMETHODS
 };
 
-/* "grid" or "brute" -> method, or -1 when unknown. */
+/* The names, as in scenes and on command lines, indexed by method. */
+extern const char *const mrdem_broad_method_names[MRDEM_BROAD_NMETHODS];
+#define MRDEM_BROAD_METHOD_LIST "sap, mr, mmr, grid or brute"
+
+/* "sap", "mr", "mmr", "grid" or "brute" -> method, or -1 when unknown. */
 int mrdem_broad_method_parse(const char *name);
 const char *mrdem_broad_method_name(int method);
 
@@ -37,12 +45,23 @@ struct mrdem_broad_stats {
 	uint64_t plane_pairs;    /* particle-plane pairs reported */
 	uint64_t sphere_tests;   /* sphere-sphere overlap tests evaluated */
 	uint64_t plane_tests;    /* sphere-plane tests evaluated */
-	uint64_t cells;          /* occupied grid cells (grid only, else 0) */
-	double cell_size;        /* grid cell edge, m (grid only, else 0) */
+	uint64_t cells;          /* occupied cells (grid, mr, mmr; else 0) */
+	double cell_size;        /* cell edge, m (grid, mr; mmr: the finest) */
+	/* How the kept state was brought up to date, which depends on the
+	 * call history (so not among the statistics tools write): list
+	 * entries moved by insertion sort, and whether it was rebuilt from
+	 * scratch. */
+	uint64_t moves;
+	int rebuilt;
+	size_t state_bytes;      /* memory the method keeps between calls */
 };
 
-/* Reusable scratch space, so a driver calling the broad phase every step
- * does not reallocate. Not shared between threads. */
+/* The broad phase's state between calls: buffers, so a driver calling
+ * it every step does not reallocate, and for sap, mr and mmr the sorted
+ * lists of the last call, repaired instead of sorted anew. The pairs
+ * never depend on that state: any frame may follow any other, and a
+ * fresh object gives the same list (docs/broad-phase.md). Not shared
+ * between threads. */
 struct mrdem_broad;
 struct mrdem_broad *mrdem_broad_new(void);
 void mrdem_broad_free(struct mrdem_broad *b);
@@ -63,8 +82,9 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 		      struct mrdem_pairs *out, struct mrdem_broad_stats *st);
 
 /* Add the statistics as named values (broad_pairs, broad_plane_pairs,
- * broad_sphere_tests, broad_plane_tests, and for the grid broad_cells,
- * broad_cell_size), the names every tool reports them under. */
+ * broad_sphere_tests, broad_plane_tests, and for the cell methods
+ * broad_cells, broad_cell_size), the names every tool reports them under.
+ * Only values that do not depend on the call history. */
 void mrdem_broad_stats_add(struct mrdem_stats *out, int method, const struct mrdem_broad_stats *st);
 
 #endif

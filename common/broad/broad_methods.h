@@ -11,6 +11,11 @@
  * team costs more than it saves. The result never depends on it. */
 #define MRDEM_BROAD_PARALLEL_MIN 2048
 
+/* Spheres with a radius above this many times the mean (a big fixed
+ * obstacle, a scaled particle) stay out of the cells of the grid and MR
+ * methods and are tested against every particle instead. */
+#define MRDEM_BROAD_LARGE_FACTOR 4.0
+
 /* Particle index pairs i < j, two entries per pair. */
 struct mrdem_ipairs {
 	size_t n, cap;
@@ -22,6 +27,17 @@ void mrdem_ipairs_release(struct mrdem_ipairs *p);
 /* Append per-thread lists part[0..nparts) in order into out (cleared
  * first), releasing the parts. */
 void mrdem_ipairs_concat(struct mrdem_ipairs *out, struct mrdem_ipairs *part, int nparts);
+
+/* Scratch of mrdem_ipairs_sort_parts, kept between calls. */
+struct mrdem_pair_sort {
+	size_t cap;
+	size_t *start;
+};
+
+/* The pairs of part[0..nparts) (any order, i < j in each) into out in the
+ * canonical order, by i then j; releases the parts. n: particle count. */
+void mrdem_ipairs_sort_parts(struct mrdem_ipairs *out, struct mrdem_ipairs *part, int nparts,
+			     size_t n, struct mrdem_pair_sort *scratch);
 
 /* The one overlap predicate every method uses, so that all of them agree
  * to the last bit: the spheres touch or overlap. */
@@ -46,10 +62,61 @@ void mrdem_broad_brute_pairs(const double *pos, const double *radius, const uint
 struct mrdem_grid; /* scratch of the grid method */
 struct mrdem_grid *mrdem_grid_new(void);
 void mrdem_grid_free(struct mrdem_grid *g);
+size_t mrdem_grid_bytes(const struct mrdem_grid *g);
 /* The same list as mrdem_broad_brute_pairs by uniform binning. cells and
  * cell_size receive the occupied cell count and the cell edge. */
 void mrdem_broad_grid_pairs(struct mrdem_grid *g, const double *pos, const double *radius,
 			    const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
 			    uint64_t *tests, uint64_t *cells, double *cell_size);
+
+/* The cell edge for spheres up to radius rmax at coordinates up to big in
+ * magnitude: slightly above 2 rmax, so that rounding in the cell
+ * coordinates and in the overlap test never puts two touching spheres two
+ * cells apart; it also bounds the coordinates by about 2^48 cells. */
+double mrdem_broad_cell_edge(double rmax, double big);
+
+/* level[i] = 0 for large particles (radius above MRDEM_BROAD_LARGE_FACTOR
+ * times the mean), 1 for the others; *rmax and *big receive the largest
+ * radius and coordinate magnitude of the others. Returns the large count. */
+size_t mrdem_broad_split_large(const double *pos, const double *radius, size_t n, uint8_t *level,
+			       double *rmax, double *big);
+
+struct mrdem_mr; /* state of the MR-linear method */
+struct mrdem_mr *mrdem_mr_new(void);
+void mrdem_mr_free(struct mrdem_mr *m);
+/* The same list as mrdem_broad_brute_pairs by MR-linear sort and search
+ * (seed 002): the cell list repaired from the last call's order, searched
+ * with the 13-cell mask. flags NULL: keep pairs of two fixed particles
+ * too. cells and cell_size as for the grid. */
+void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *radius,
+			  const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			  uint64_t *tests, uint64_t *cells, double *cell_size);
+/* Bytes the method keeps per particle, and moves of its last repair. */
+size_t mrdem_mr_bytes(const struct mrdem_mr *m);
+uint64_t mrdem_mr_moves(const struct mrdem_mr *m, int *rebuilt);
+
+struct mrdem_mmr; /* state of the multi-step MR method */
+struct mrdem_mmr *mrdem_mmr_new(void);
+void mrdem_mmr_free(struct mrdem_mmr *m);
+/* The same list by MMR (seed 002): size groups halving in radius, group k
+ * searched against all smaller groups in cells sized for group k. cells:
+ * occupied cells summed over the groups; cell_size: the finest edge. */
+void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double *radius,
+			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			   uint64_t *tests, uint64_t *cells, double *cell_size);
+size_t mrdem_mmr_bytes(const struct mrdem_mmr *m);
+uint64_t mrdem_mmr_moves(const struct mrdem_mmr *m, int *rebuilt);
+
+struct mrdem_sap; /* state of incremental sort-and-update */
+struct mrdem_sap *mrdem_sap_new(void);
+void mrdem_sap_free(struct mrdem_sap *s);
+/* The same list by incremental sort-and-update on axis-aligned boxes
+ * (seed 001): the sorted box ends of the last call repaired by insertion
+ * sort on each axis, the overlapping boxes updated from the swaps. */
+void mrdem_broad_sap_pairs(struct mrdem_sap *s, const double *pos, const double *radius,
+			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			   uint64_t *tests);
+size_t mrdem_sap_bytes(const struct mrdem_sap *s);
+uint64_t mrdem_sap_moves(const struct mrdem_sap *s, int *rebuilt);
 
 #endif

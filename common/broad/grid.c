@@ -8,10 +8,9 @@
  * a counting sort: O(n) time for a bounded number of particles per cell.
  *
  * Polydisperse scenes: h follows the largest "regular" sphere. Spheres
- * with a radius above LARGE_FACTOR times the mean (a big fixed obstacle,
+ * with a radius above MRDEM_BROAD_LARGE_FACTOR times the mean (a big fixed obstacle,
  * a scaled particle) are kept out of the grid and tested against every
  * particle, so one large body does not make every cell huge. */
-#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -20,7 +19,6 @@
 #include "common/broad/broad_methods.h"
 #include "common/util/error.h"
 
-#define LARGE_FACTOR 4.0
 #define NO_CELL SIZE_MAX
 
 struct mrdem_grid {
@@ -30,6 +28,7 @@ struct mrdem_grid {
 	size_t *start;     /* ncells + 1 offsets into member */
 	size_t *member;    /* particle indices grouped by cell, ascending in each */
 	size_t *large;     /* indices of large particles, ascending */
+	uint8_t *level;    /* 0 for large particles, 1 for the others */
 	size_t hcap;       /* hash slots, a power of two */
 	int64_t *hkey;     /* 3 per slot */
 	size_t *hval;      /* cell id per slot, NO_CELL when empty */
@@ -49,9 +48,17 @@ void mrdem_grid_free(struct mrdem_grid *g)
 	free(g->start);
 	free(g->member);
 	free(g->large);
+	free(g->level);
 	free(g->hkey);
 	free(g->hval);
 	free(g);
+}
+
+size_t mrdem_grid_bytes(const struct mrdem_grid *g)
+{
+	return g->cap * (3 * sizeof *g->coord + sizeof *g->cell_of + sizeof *g->start +
+			 sizeof *g->member + sizeof *g->large + sizeof *g->level) +
+	       g->hcap * (3 * sizeof *g->hkey + sizeof *g->hval);
 }
 
 static void grid_reserve(struct mrdem_grid *g, size_t n)
@@ -62,6 +69,7 @@ static void grid_reserve(struct mrdem_grid *g, size_t n)
 		g->start = mrdem_xrealloc(g->start, (n + 1) * sizeof *g->start);
 		g->member = mrdem_xrealloc(g->member, n * sizeof *g->member);
 		g->large = mrdem_xrealloc(g->large, n * sizeof *g->large);
+		g->level = mrdem_xrealloc(g->level, n * sizeof *g->level);
 		g->cap = n;
 	}
 	size_t want = 16;
@@ -134,42 +142,24 @@ static void emit_row(size_t i, size_t *cand, size_t ncand, const double *pos,
 static size_t bin_particles(struct mrdem_grid *g, const double *pos, const double *radius,
 			    size_t n, size_t *nlarge, double *cell_size)
 {
-	double mean = 0;
-	for (size_t i = 0; i < n; i++)
-		mean += radius[i];
-	mean = n ? mean / (double)n : 0;
-	double limit = LARGE_FACTOR * mean;
-
-	double rmax = 0, big = 0, lo[3] = {INFINITY, INFINITY, INFINITY};
+	double rmax, big, lo[3] = {INFINITY, INFINITY, INFINITY};
+	mrdem_broad_split_large(pos, radius, n, g->level, &rmax, &big);
 	*nlarge = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (radius[i] > limit) {
+		if (!g->level[i]) {
 			g->large[(*nlarge)++] = i;
 			continue;
 		}
-		if (radius[i] > rmax)
-			rmax = radius[i];
-		for (int a = 0; a < 3; a++) {
-			double x = pos[3 * i + a];
-			if (x < lo[a])
-				lo[a] = x;
-			if (fabs(x) > big)
-				big = fabs(x);
-		}
+		for (int a = 0; a < 3; a++)
+			lo[a] = fmin(lo[a], pos[3 * i + a]);
 	}
-	/* The margin above 2 rmax covers rounding in the cell coordinates and
-	 * in the overlap test: two touching spheres never land two cells
-	 * apart. It also bounds the coordinates by about 2^48 cells. */
-	double h = 2 * rmax + 32 * DBL_EPSILON * (big + rmax);
-	if (!(h > 0))
-		h = 1;
-	*cell_size = h;
+	double h = *cell_size = mrdem_broad_cell_edge(rmax, big);
 
 	for (size_t s = 0; s < g->hcap; s++)
 		g->hval[s] = NO_CELL;
 	size_t ncells = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (radius[i] > limit) {
+		if (!g->level[i]) {
 			g->cell_of[i] = NO_CELL;
 			continue;
 		}

@@ -58,6 +58,10 @@ struct mrdem_setup {
 	uint64_t steps;
 	int scheme;                      /* enum mrdem_scheme */
 	uint64_t output_every;           /* write a frame every N steps */
+	/* enum mrdem_broad_method (common/broad/broad.h), from a scene file's
+	 * contact.broad: a choice of algorithm, not of physics (every method
+	 * gives the same pairs), so streams do not carry it */
+	int broad;
 	uint32_t nplanes;
 	struct mrdem_plane *planes;
 };

@@ -9,7 +9,7 @@
 
 void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *s)
 {
-	o->broad = MRDEM_BROAD_GRID;
+	o->broad = s->broad;
 	mrdem_contact_opts_default(&o->contact);
 	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 	mrdem_step_opts_default(&o->step, s);

@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "common/broad/broad.h"
 #include "common/geom/quat.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
@@ -461,8 +462,8 @@ static int parse_shapes(struct loader *L)
 
 /* Enum names: the one table of each, in common/scene/scene.h. */
 static const char *const contact_keys[] = {"epsilon", "epsilon_abs", "stiffness", "model",
-					   "damping", "friction", "plane_epsilon"};
-enum { C_EPS, C_EPS_ABS, C_STIFFNESS, C_MODEL, C_DAMPING, C_FRICTION, C_PLANE_EPS, C_N };
+					   "damping", "friction", "plane_epsilon", "broad"};
+enum { C_EPS, C_EPS_ABS, C_STIFFNESS, C_MODEL, C_DAMPING, C_FRICTION, C_PLANE_EPS, C_BROAD, C_N };
 
 static int parse_contact(struct loader *L)
 {
@@ -476,6 +477,12 @@ static int parse_contact(struct loader *L)
 	while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
 		if (id == C_MODEL) {
 			if (mrdem_yaml_enum(&L->y, k.cur, mrdem_force_model_names, MRDEM_NFORCE_MODELS, &st->force_model))
+				return -1;
+			continue;
+		}
+		if (id == C_BROAD) {
+			if (mrdem_yaml_enum(&L->y, k.cur, mrdem_broad_method_names,
+					    MRDEM_BROAD_NMETHODS, &st->broad))
 				return -1;
 			continue;
 		}

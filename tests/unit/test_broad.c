@@ -1,5 +1,6 @@
-/* Broad phase: analytic cases, and the property that the grid method
- * returns exactly the brute-force list on many random scenes. */
+/* Broad phase: analytic cases, and the property that every method returns
+ * exactly the brute-force list on many random scenes, and on scenes in
+ * motion where the incremental methods repair their state step by step. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -83,18 +84,26 @@ static int has_pair(const struct mrdem_pairs *p, uint64_t a, uint64_t b)
 	return 0;
 }
 
-/* Both methods agree and return `want` pairs; returns the grid list. */
+/* Every method agrees with brute force and returns `want` pairs; returns
+ * the grid list. */
 static void check_both(const struct mrdem_scene *s, struct mrdem_pairs *grid, size_t want,
 		       const char *what)
 {
-	struct mrdem_pairs brute;
+	struct mrdem_pairs brute, other;
 	mrdem_pairs_init(&brute);
+	mrdem_pairs_init(&other);
 	int rb = run(s, MRDEM_BROAD_BRUTE, &brute, NULL);
 	int rg = run(s, MRDEM_BROAD_GRID, grid, NULL);
-	tap_ok(rb == 0 && rg == 0, "%s: both methods succeed", what);
+	tap_ok(rb == 0 && rg == 0, "%s: brute and grid succeed", what);
 	tap_eq_int(grid->n, want, "%s: pair count", what);
 	tap_ok(same_pairs(&brute, grid), "%s: grid == brute", what);
+	for (int m = MRDEM_BROAD_SAP; m < MRDEM_BROAD_NMETHODS; m++) {
+		int rc = run(s, m, &other, NULL);
+		tap_ok(rc == 0 && same_pairs(&brute, &other), "%s: %s == brute", what,
+		       mrdem_broad_method_name(m));
+	}
 	mrdem_pairs_release(&brute);
+	mrdem_pairs_release(&other);
 }
 
 static void test_touching(void)
@@ -196,10 +205,22 @@ static void test_bad_input(void)
 	err = tap_capture_end();
 	tap_ok(rc == -1 && strstr(err, "particle 2 has eps -1"),
 	       "a negative eps is an error naming the particle: %s", err);
-	tap_ok(mrdem_broad_method_parse("octree") == -1 &&
-		       mrdem_broad_method_parse("grid") == MRDEM_BROAD_GRID &&
-		       mrdem_broad_method_parse("brute") == MRDEM_BROAD_BRUTE,
-	       "method names");
+	int names_ok = mrdem_broad_method_parse("octree") == -1 && !mrdem_broad_method_name(-1) &&
+		       !mrdem_broad_method_name(MRDEM_BROAD_NMETHODS);
+	const char *names[] = {"grid", "brute", "sap", "mr", "mmr"};
+	for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++)
+		names_ok &= mrdem_broad_method_parse(names[m]) == m &&
+			    !strcmp(mrdem_broad_method_name(m), names[m]);
+	tap_ok(names_ok, "method names");
+	for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++) {
+		s.frame.p.eps[1] = 0;
+		s.frame.p.pos[3] = INFINITY;
+		tap_capture_begin();
+		rc = run(&s, m, &p, NULL);
+		err = tap_capture_end();
+		tap_ok(rc == -1 && strstr(err, "particle 2 has a non-finite position"),
+		       "%s: an infinite position is an error", names[m]);
+	}
 	mrdem_pairs_release(&p);
 	mrdem_scene_release(&s);
 }
@@ -308,7 +329,7 @@ static void test_random_scenes(void)
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 20240501);
 	const int per_flavour = 60;
-	int agree = 0, ref_ok = 0, total = 0, nonempty = 0;
+	int agree = 0, ref_ok = 0, total = 0, nonempty = 0, others_bad = 0;
 	size_t max_pairs = 0;
 	uint64_t brute_tests = 0, grid_tests = 0;
 	for (int flavour = 0; flavour < 4; flavour++) {
@@ -321,6 +342,14 @@ static void test_random_scenes(void)
 			mrdem_pairs_init(&ref);
 			struct mrdem_broad_stats sb, sg;
 			int rc = run(&s, MRDEM_BROAD_BRUTE, &b, &sb);
+			for (int m = MRDEM_BROAD_SAP; m < MRDEM_BROAD_NMETHODS; m++) {
+				int ro = run(&s, m, &g, NULL);
+				if (ro || !same_pairs(&b, &g)) {
+					tap_diag("flavour %d scene %d: brute %zu pairs, %s %zu", flavour,
+						 k, b.n, mrdem_broad_method_name(m), g.n);
+					others_bad++;
+				}
+			}
 			rc |= run(&s, MRDEM_BROAD_GRID, &g, &sg);
 			double *radius = malloc(s.frame.p.n * sizeof *radius);
 			rc |= mrdem_broad_bounds(&s, radius);
@@ -344,12 +373,119 @@ static void test_random_scenes(void)
 		}
 	}
 	tap_eq_int(agree, total, "random scenes: grid == brute exactly (%d scenes)", total);
+	tap_eq_int(others_bad, 0, "random scenes: sap, mr and mmr == brute exactly");
 	tap_eq_int(ref_ok, total, "random scenes: brute == pair-by-pair definition");
 	tap_ok(nonempty > total * 3 / 4 && max_pairs > 500,
 	       "random scenes are not trivial (%d with pairs, up to %zu pairs)", nonempty, max_pairs);
 	tap_ok(grid_tests * 3 < brute_tests,
 	       "grid evaluates far fewer sphere tests (%llu vs %llu)",
 	       (unsigned long long)grid_tests, (unsigned long long)brute_tests);
+}
+
+/* Scenes in motion: each method keeps one workspace over many steps
+ * (so sap, mr and mmr repair their sorted state from the last step),
+ * particles drift, some jump far, one step shuffles all positions (too
+ * much to repair: a rebuild), a particle is added half way (a new count
+ * rebuilds), and every step the list must be brute force's, and the
+ * reported statistics those of a fresh workspace (no dependence on the
+ * history). */
+static void test_moving_scenes(void)
+{
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 777);
+	const int steps = 50;
+	int bad = 0, stats_bad = 0, checked = 0, jumps = 0;
+	uint64_t moves[MRDEM_BROAD_NMETHODS] = {0}, rebuilds[MRDEM_BROAD_NMETHODS] = {0};
+	for (int flavour = 0; flavour < 4; flavour++) {
+		for (int k = 0; k < 5; k++) {
+			struct mrdem_scene s;
+			random_scene(&s, &rng, flavour);
+			struct mrdem_particles *p = &s.frame.p;
+			size_t n0 = p->n;
+			double *vel = malloc(3 * (n0 + 1) * sizeof *vel);
+			double span = cbrt((double)n0) * 2;
+			for (size_t i = 0; i < 3 * (n0 + 1); i++)
+				vel[i] = 0.05 * mrdem_rng_normal(&rng);
+			struct mrdem_broad *keep[MRDEM_BROAD_NMETHODS];
+			for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++)
+				keep[m] = mrdem_broad_new();
+			struct mrdem_pairs ref, got, fresh;
+			mrdem_pairs_init(&ref);
+			mrdem_pairs_init(&got);
+			mrdem_pairs_init(&fresh);
+			for (int step = 0; step < steps; step++) {
+				if (step == steps / 2)
+					add_particle(&s, 999999, 0, p->pos[0] + 0.5, p->pos[1], p->pos[2],
+						     0.1);
+				if (step == steps / 3)
+					/* an unrelated frame: positions shuffled */
+					for (size_t i = 0; i < p->n; i++) {
+						size_t j = (size_t)(mrdem_rng_uniform(&rng) * (double)p->n);
+						for (int a = 0; a < 3; a++) {
+							double t = p->pos[3 * i + a];
+							p->pos[3 * i + a] = p->pos[3 * j + a];
+							p->pos[3 * j + a] = t;
+						}
+					}
+				for (size_t i = 0; i < p->n; i++) {
+					if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+						continue;
+					for (int a = 0; a < 3; a++)
+						p->pos[3 * i + a] += vel[3 * i + a];
+					if (mrdem_rng_uniform(&rng) < 0.02) {
+						/* a jump across the scene, or far out of it */
+						double far = mrdem_rng_uniform(&rng) < 0.2 ? 100 : 1;
+						for (int a = 0; a < 3; a++)
+							p->pos[3 * i + a] += far * mrdem_rng_range(&rng, -span, span);
+						jumps++;
+					}
+				}
+				s.frame.step = (uint64_t)step;
+				struct mrdem_broad_stats sr;
+				if (run(&s, MRDEM_BROAD_BRUTE, &ref, &sr)) {
+					bad++;
+					continue;
+				}
+				for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++) {
+					struct mrdem_broad_stats sk, sf;
+					int rc = mrdem_broad_phase(keep[m], &s, m, &got, &sk);
+					rc |= run(&s, m, &fresh, &sf);
+					checked++;
+					if (rc || !same_pairs(&ref, &got)) {
+						tap_diag("flavour %d scene %d step %d: %s kept %zu pairs, brute %zu",
+							 flavour, k, step, mrdem_broad_method_name(m), got.n,
+							 ref.n);
+						bad++;
+					}
+					if (sk.sphere_tests != sf.sphere_tests || sk.cells != sf.cells ||
+					    sk.cell_size != sf.cell_size || sk.particle_pairs != sf.particle_pairs)
+						stats_bad++;
+					moves[m] += sk.moves;
+					rebuilds[m] += (uint64_t)sk.rebuilt;
+				}
+			}
+			for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++)
+				mrdem_broad_free(keep[m]);
+			free(vel);
+			mrdem_pairs_release(&ref);
+			mrdem_pairs_release(&got);
+			mrdem_pairs_release(&fresh);
+			mrdem_scene_release(&s);
+		}
+	}
+	tap_eq_int(bad, 0, "moving scenes: every method == brute at every step (%d lists, %d jumps)",
+		   checked, jumps);
+	tap_eq_int(stats_bad, 0, "moving scenes: statistics as with a fresh workspace");
+	int repaired = 1;
+	for (int m = MRDEM_BROAD_SAP; m < MRDEM_BROAD_NMETHODS; m++) {
+		tap_diag("%s: %llu entries moved or relocated, %llu rebuilds in %d steps",
+			 mrdem_broad_method_name(m), (unsigned long long)moves[m],
+			 (unsigned long long)rebuilds[m], 20 * steps);
+		/* the first step and the added particle rebuild, and the shuffle
+		 * (in all but the smallest scenes); most steps repair */
+		repaired &= moves[m] > 0 && rebuilds[m] >= 50 && rebuilds[m] < 20 * (uint64_t)steps / 2;
+	}
+	tap_ok(repaired, "sap, mr and mmr mostly repair their lists instead of rebuilding");
 }
 
 /* A 10x10x10 lattice of spheres spaced by their diameter: every particle
@@ -403,7 +539,7 @@ static void test_threads(void)
 	int saved = omp_get_max_threads(), ok = 1;
 	for (int threads = 1; threads <= 4; threads++) {
 		omp_set_num_threads(threads);
-		for (int method = 0; method < 2; method++) {
+		for (int method = 0; method < MRDEM_BROAD_NMETHODS; method++) {
 			int rc = run(&s, method, &got, NULL);
 			if (rc || !same_pairs(&ref, &got)) {
 				tap_diag("%s with %d threads: %zu pairs, want %zu",
@@ -413,7 +549,7 @@ static void test_threads(void)
 		}
 	}
 	omp_set_num_threads(saved);
-	tap_ok(ok && ref.n > 5000, "6000 particles, 1-4 threads, both methods: the definition's %zu pairs",
+	tap_ok(ok && ref.n > 5000, "6000 particles, 1-4 threads, every method: the definition's %zu pairs",
 	       ref.n);
 	free(radius);
 	mrdem_pairs_release(&ref);
@@ -429,6 +565,7 @@ int main(void)
 	test_bad_input();
 	test_lattice_counts();
 	test_random_scenes();
+	test_moving_scenes();
 	test_threads();
 	return tap_done();
 }

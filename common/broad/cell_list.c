@@ -1,0 +1,181 @@
+/* MR-linear sort (seed 002): the cell list and its O(N) repair. */
+#include "common/broad/cell_list.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util/error.h"
+
+/* Repairing stops and a sort from scratch takes over when more than
+ * 1/REPAIR_MAX_OUT of the entries are out of place or the list needs more
+ * than REPAIR_MAX_PASSES passes: a list scrambled by a new frame. */
+#define REPAIR_MAX_OUT 4
+#define REPAIR_MAX_PASSES 8
+
+void mrdem_cell_list_release(struct mrdem_cell_list *cl)
+{
+	free(cl->key);
+	free(cl->idx);
+	free(cl->out);
+	memset(cl, 0, sizeof *cl);
+}
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct mrdem_cell_keyed *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void sort_from_scratch(struct mrdem_cell_list *cl)
+{
+	struct mrdem_cell_keyed *t = mrdem_xmalloc_array(cl->n ? cl->n : 1, sizeof *t);
+	for (size_t k = 0; k < cl->n; k++)
+		t[k] = (struct mrdem_cell_keyed){cl->key[k], cl->idx[k]};
+	qsort(t, cl->n, sizeof *t, cmp_keyed);
+	for (size_t k = 0; k < cl->n; k++)
+		cl->key[k] = t[k].key, cl->idx[k] = t[k].idx;
+	free(t);
+	cl->rebuilt = 1;
+}
+
+/* MR-linear sort (seed 002, Sec. 4) relocates each entry that moved to
+ * another cell straight into its place, using pointers to the cells
+ * around its old one. The same in arrays, O(N + k log k) for k entries
+ * that changed cell: passes that take out every entry out of order with
+ * a neighbour, until the rest is sorted; the k taken out are sorted and
+ * merged back. Returns 0, or -1 when the list is too scrambled for this
+ * (it then holds every entry, unsorted). */
+static int repair(struct mrdem_cell_list *cl, struct mrdem_cell_keyed **out, size_t *out_cap)
+{
+	size_t nout = 0, total = cl->n;
+	for (int pass = 0;; pass++) {
+		size_t m = cl->n, kept = 0, before = nout;
+		uint64_t prev = 0;
+		for (size_t k = 0; k < m; k++) {
+			uint64_t key = cl->key[k];
+			int misplaced = (k > 0 && key < prev) || (k + 1 < m && key > cl->key[k + 1]);
+			prev = key;
+			if (!misplaced) {
+				cl->key[kept] = key;
+				cl->idx[kept++] = cl->idx[k];
+				continue;
+			}
+			if (nout == *out_cap) {
+				*out_cap = *out_cap ? 2 * *out_cap : 256;
+				*out = mrdem_xrealloc(*out, *out_cap * sizeof **out);
+			}
+			(*out)[nout++] = (struct mrdem_cell_keyed){key, cl->idx[k]};
+		}
+		cl->n = kept;
+		if (nout == before)
+			break;
+		if (nout > total / REPAIR_MAX_OUT + 64 || pass == REPAIR_MAX_PASSES) {
+			for (size_t k = 0; k < nout; k++)
+				cl->key[cl->n] = (*out)[k].key, cl->idx[cl->n++] = (*out)[k].idx;
+			return -1;
+		}
+	}
+	cl->shifts = nout;
+	if (nout)
+		qsort(*out, nout, sizeof **out, cmp_keyed);
+	/* Merge from the back: kept entries [0, cl->n) and the sorted out. */
+	size_t a = cl->n, b = nout, to = total;
+	while (b > 0) {
+		if (a > 0 && cl->key[a - 1] > (*out)[b - 1].key) {
+			to--, a--;
+			cl->key[to] = cl->key[a], cl->idx[to] = cl->idx[a];
+		} else {
+			to--, b--;
+			cl->key[to] = (*out)[b].key, cl->idx[to] = (*out)[b].idx;
+		}
+	}
+	cl->n = total;
+	return 0;
+}
+
+/* Does the list hold exactly the members? Its entries are distinct (a
+ * permutation kept from the last update), so it does when every entry is
+ * a member and the counts agree. */
+static int lists_members(const struct mrdem_cell_list *cl, size_t n, const uint8_t *level,
+			 uint8_t min_level, size_t members)
+{
+	if (cl->n != members)
+		return 0;
+	for (size_t k = 0; k < cl->n; k++)
+		if (cl->idx[k] >= n || level[cl->idx[k]] < min_level)
+			return 0;
+	return 1;
+}
+
+void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, size_t n,
+			    const uint8_t *level, uint8_t min_level, double h)
+{
+	size_t members = 0;
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (size_t i = 0; i < n; i++) {
+		if (level[i] < min_level)
+			continue;
+		members++;
+		for (int a = 0; a < 3; a++) {
+			lo[a] = fmin(lo[a], pos[3 * i + a]);
+			hi[a] = fmax(hi[a], pos[3 * i + a]);
+		}
+	}
+	const double max_cells = (double)((1u << MRDEM_CELL_BITS) - 8);
+	for (int a = 0; a < 3 && members; a++)
+		if ((hi[a] - lo[a]) / h > max_cells)
+			h = (hi[a] - lo[a]) / max_cells * (1 + 1e-9);
+	cl->h = h;
+	cl->shifts = 0;
+	cl->rebuilt = 0;
+
+	int keep = lists_members(cl, n, level, min_level, members);
+	if (!keep) {
+		if (members > cl->cap) {
+			cl->key = mrdem_xrealloc(cl->key, members * sizeof *cl->key);
+			cl->idx = mrdem_xrealloc(cl->idx, members * sizeof *cl->idx);
+			cl->cap = members;
+		}
+		cl->n = 0;
+		for (size_t i = 0; i < n; i++)
+			if (level[i] >= min_level)
+				cl->idx[cl->n++] = (uint32_t)i;
+	}
+	/* Coordinates from 1: the base is one cell below the lowest. */
+	int64_t base[3];
+	for (int a = 0; a < 3; a++)
+		base[a] = members ? (int64_t)floor(lo[a] / h) - 1 : 0;
+	for (size_t k = 0; k < cl->n; k++) {
+		const double *x = &pos[3 * (size_t)cl->idx[k]];
+		uint64_t c[3];
+		for (int a = 0; a < 3; a++)
+			c[a] = (uint64_t)((int64_t)floor(x[a] / h) - base[a]);
+		cl->key[k] = MRDEM_CELL_KEY(c[0], c[1], c[2]);
+	}
+	if (!keep || repair(cl, &cl->out, &cl->out_cap))
+		sort_from_scratch(cl);
+}
+
+size_t mrdem_cell_list_lower_bound(const struct mrdem_cell_list *cl, size_t from, uint64_t key)
+{
+	size_t lo = from, hi = cl->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cl->key[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t mrdem_cell_list_cells(const struct mrdem_cell_list *cl)
+{
+	size_t cells = 0;
+	for (size_t k = 0; k < cl->n; k++)
+		cells += k == 0 || cl->key[k] != cl->key[k - 1];
+	return cells;
+}

@@ -1,0 +1,162 @@
+/* Multi-step MR (MMR, Munjiza & Rougier, seed 002) for polydisperse
+ * sizes: particles fall into size groups that halve in radius, group 0
+ * the largest. Step k sorts every particle of groups k and smaller into
+ * cells sized for group k (MR-linear sort, repaired from the step's last
+ * order) and searches the 27 cells around each particle of group k: its
+ * pairs with its own group (each once) and with all smaller groups. A pair
+ * is thus found in the step of its larger member, in cells sized for it,
+ * and small particles never share a cell sized for a big one with each
+ * other's search. Time: about (number of groups) x one MR pass. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+
+#include "common/broad/broad_methods.h"
+#include "common/broad/cell_list.h"
+#include "common/util/error.h"
+
+#define NGROUPS 16
+
+struct mrdem_mmr {
+	size_t cap;
+	uint8_t *group;
+	struct mrdem_cell_list cells[NGROUPS];
+	struct mrdem_pair_sort sort;
+};
+
+struct mrdem_mmr *mrdem_mmr_new(void)
+{
+	return mrdem_xcalloc(1, sizeof(struct mrdem_mmr));
+}
+
+void mrdem_mmr_free(struct mrdem_mmr *m)
+{
+	if (!m)
+		return;
+	free(m->group);
+	for (int g = 0; g < NGROUPS; g++)
+		mrdem_cell_list_release(&m->cells[g]);
+	free(m->sort.start);
+	free(m);
+}
+
+size_t mrdem_mmr_bytes(const struct mrdem_mmr *m)
+{
+	size_t b = m->cap * sizeof *m->group + m->sort.cap * sizeof *m->sort.start;
+	for (int g = 0; g < NGROUPS; g++)
+		b += m->cells[g].cap * (sizeof *m->cells[g].key + sizeof *m->cells[g].idx);
+	return b;
+}
+
+uint64_t mrdem_mmr_moves(const struct mrdem_mmr *m, int *rebuilt)
+{
+	uint64_t moves = 0;
+	*rebuilt = 0;
+	for (int g = 0; g < NGROUPS; g++) {
+		moves += m->cells[g].shifts;
+		*rebuilt |= m->cells[g].rebuilt;
+	}
+	return moves;
+}
+
+/* Group of radius r: g with rmax / 2^(g+1) < r <= rmax / 2^g (exact:
+ * scaling by powers of two does not round), the last group below. */
+static uint8_t size_group(double r, double rmax)
+{
+	int g = 0;
+	while (g < NGROUPS - 1 && ldexp(r, g + 1) <= rmax)
+		g++;
+	return (uint8_t)g;
+}
+
+/* The 27-cell search around the entries of group g in [lo, hi) of cl. */
+static void search_group(const struct mrdem_cell_list *cl, const uint8_t *group, uint8_t g,
+			 size_t lo, size_t hi, const double *pos, const double *radius,
+			 const uint32_t *flags, struct mrdem_ipairs *out, uint64_t *tests)
+{
+	uint64_t offset[9];
+	size_t row[9];
+	for (int r = 0; r < 9; r++) {
+		/* cell (-1, dy, dz) relative to the entry's; coordinates start at 1 */
+		int dy = r % 3 - 1, dz = r / 3 - 1;
+		offset[r] = MRDEM_CELL_KEY(0, 1 + dy, 1 + dz) - MRDEM_CELL_KEY(1, 1, 1);
+		row[r] = lo < hi ? mrdem_cell_list_lower_bound(cl, 0, cl->key[lo] + offset[r]) : 0;
+	}
+	for (size_t k = lo; k < hi; k++) {
+		size_t a = cl->idx[k];
+		if (group[a] != g)
+			continue;
+		for (int r = 0; r < 9; r++) {
+			uint64_t first = cl->key[k] + offset[r], last = first + 2;
+			size_t q = row[r];
+			while (q < cl->n && cl->key[q] < first)
+				q++;
+			row[r] = q;
+			for (; q < cl->n && cl->key[q] <= last; q++) {
+				size_t b = cl->idx[q];
+				/* a pair within the group from its earlier entry only */
+				if (q == k || (group[b] == g && q < k))
+					continue;
+				size_t i = a < b ? a : b, j = a < b ? b : a;
+				if (flags && mrdem_both_fixed(flags, i, j))
+					continue;
+				++*tests;
+				if (mrdem_spheres_touch(&pos[3 * i], radius[i], &pos[3 * j], radius[j]))
+					mrdem_ipairs_push(out, i, j);
+			}
+		}
+	}
+}
+
+void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double *radius,
+			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			   uint64_t *tests, uint64_t *cells, double *cell_size)
+{
+	if (n > m->cap) {
+		m->group = mrdem_xrealloc(m->group, n * sizeof *m->group);
+		m->cap = n;
+	}
+	double rmax = 0, gmax[NGROUPS] = {0}, big[NGROUPS] = {0};
+	size_t count[NGROUPS] = {0};
+	for (size_t i = 0; i < n; i++)
+		rmax = fmax(rmax, radius[i]);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t g = m->group[i] = size_group(radius[i], rmax);
+		count[g]++;
+		gmax[g] = fmax(gmax[g], radius[i]);
+		for (int a = 0; a < 3; a++)
+			big[g] = fmax(big[g], fabs(pos[3 * i + a]));
+	}
+	int nparts = omp_get_max_threads();
+	struct mrdem_ipairs *part = mrdem_xcalloc((size_t)nparts, sizeof *part);
+	uint64_t ntests = 0;
+	*cells = 0;
+	*cell_size = 0;
+	double big_below = 0; /* coordinates of groups g and smaller */
+	for (int g = NGROUPS - 1; g >= 0; g--) {
+		big_below = fmax(big_below, big[g]);
+		struct mrdem_cell_list *cl = &m->cells[g];
+		if (!count[g]) {
+			/* an empty group keeps no list */
+			if (cl->cap)
+				mrdem_cell_list_release(cl);
+			continue;
+		}
+		mrdem_cell_list_update(cl, pos, n, m->group, (uint8_t)g,
+				       mrdem_broad_cell_edge(gmax[g], big_below));
+		*cells += mrdem_cell_list_cells(cl);
+		if (*cell_size == 0)
+			*cell_size = cl->h;
+#pragma omp parallel num_threads(nparts) if (cl->n >= MRDEM_BROAD_PARALLEL_MIN) \
+	reduction(+ : ntests)
+		{
+			int t = omp_get_thread_num(), nt = omp_get_num_threads();
+			size_t lo = cl->n * (size_t)t / (size_t)nt, hi = cl->n * (size_t)(t + 1) / (size_t)nt;
+			search_group(cl, m->group, (uint8_t)g, lo, hi, pos, radius, flags, &part[t],
+				     &ntests);
+		}
+	}
+	mrdem_ipairs_sort_parts(out, part, nparts, n, &m->sort);
+	free(part);
+	*tests = ntests;
+}

@@ -1,0 +1,77 @@
+/* The canonical pair order for methods that find pairs in another order
+ * (cell order, sweep order): a counting sort by the first index, then
+ * each row by the second. O(n + pairs) for short rows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/broad/broad_methods.h"
+#include "common/util/error.h"
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void sort_row(size_t *j, size_t len)
+{
+	if (len > 32) {
+		qsort(j, len, sizeof *j, cmp_size);
+		return;
+	}
+	for (size_t k = 1; k < len; k++) {
+		size_t v = j[k], m = k;
+		for (; m > 0 && j[m - 1] > v; m--)
+			j[m] = j[m - 1];
+		j[m] = v;
+	}
+}
+
+void mrdem_ipairs_sort_parts(struct mrdem_ipairs *out, struct mrdem_ipairs *part, int nparts,
+			     size_t n, struct mrdem_pair_sort *scratch)
+{
+	if (n + 1 > scratch->cap) {
+		scratch->start = mrdem_xrealloc(scratch->start, (n + 1) * sizeof *scratch->start);
+		scratch->cap = n + 1;
+	}
+	size_t *start = scratch->start, total = 0;
+	memset(start, 0, (n + 1) * sizeof *start);
+	for (int t = 0; t < nparts; t++) {
+		total += part[t].n;
+		for (size_t k = 0; k < part[t].n; k++)
+			start[part[t].ij[2 * k] + 1]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	if (total > out->cap) {
+		out->ij = mrdem_xrealloc(out->ij, 2 * total * sizeof *out->ij);
+		out->cap = total;
+	}
+	out->n = total;
+	/* Place second indices by row (start[i] advances to the row's end). */
+	for (int t = 0; t < nparts; t++) {
+		for (size_t k = 0; k < part[t].n; k++) {
+			size_t i = part[t].ij[2 * k];
+			out->ij[2 * start[i]++ + 1] = part[t].ij[2 * k + 1];
+		}
+		mrdem_ipairs_release(&part[t]);
+	}
+	size_t from = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t to = start[i];
+		for (size_t k = from; k < to; k++)
+			out->ij[2 * k] = i;
+		if (to - from > 1) {
+			/* Sort the row's second indices, then spread them out. */
+			size_t len = to - from, *row = &out->ij[2 * from];
+			for (size_t k = 0; k < len; k++)
+				row[k] = row[2 * k + 1];
+			sort_row(row, len);
+			for (size_t k = len; k-- > 0;) {
+				row[2 * k + 1] = row[k];
+				row[2 * k] = i;
+			}
+		}
+		from = to;
+	}
+}
