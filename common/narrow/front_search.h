@@ -13,12 +13,27 @@
  *     beneath is replaced by the pair again (the topmost such pair wins)
  *     and the pair goes into the memory set. Testing the pair itself, not
  *     only its members, matters: a child surrogate's halo need not lie in
- *     its parent's, so members can report contact beneath a separate pair;
+ *     its parent's, so members can report contact beneath a separate pair.
+ *     An unfolded pair with a real contact beneath cannot separate and is
+ *     not tested;
  *   - a pair unfolded again after it was narrowed in the same step is
  *     pinned: neither it nor a pair above it narrows again in the step
  *     (remark 5), so that unfolding and narrowing cannot cycle.
  * Real pairs use the flat search's kernels, halos and float triangles, with
  * the comparison fallback for undecided pairs; node pairs never fall back.
+ *
+ * Motion bound: a front keeps a certificate pose of b (in a's frame). A
+ * pair new since then is first tested with both halos widened by a margin
+ * (a quarter of the two particles' halos) plus b's motion since the
+ * certificate; found apart, it is FAR and not tested again while every
+ * point of b stays within the margin of where it was at the certificate
+ * (|R - Rc|_F r + |t - tc|, r bounding b's tree about its origin). Between
+ * Picard iterations, and across warm-started steps, b moves far less than
+ * a halo, so most of the front is FAR. When b has moved further, a new
+ * certificate is taken and every pair is tested again. FAR pairs would
+ * test apart with the true halos as well, so contacts, guesses and
+ * unfolding are exactly those of testing every pair. Steady iterations
+ * (nothing unfolds or narrows) touch only the pairs that are not FAR.
  * A separate node pair has no real contact beneath it (conservative halos),
  * so once an iteration unfolds nothing, its real contacts are exactly the
  * flat search's (Lemma 5.7). Node pairs in contact are handed back as
@@ -47,6 +62,8 @@ struct mrdem_front_counts {
 	uint64_t pinned;   /* unfolds of a pair narrowed before in the step */
 	uint64_t guesses;  /* node pairs in contact */
 	uint64_t size;     /* pairs on the front when tested */
+	uint64_t skipped;  /* pairs not tested: apart by the motion bound */
+	uint64_t certificates; /* poses the motion bound was taken from anew */
 };
 void mrdem_front_counts_add(struct mrdem_front_counts *dst, const struct mrdem_front_counts *src);
 

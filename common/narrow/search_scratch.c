@@ -18,7 +18,7 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 	mrdem_tri_batch_free(s->batch);
 	void *arrays[] = { s->cur, s->next, s->real, s->keep, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
-			   s->leaf_stamp, s->slot, s->res2, s->tally };
+			   s->leaf_stamp, s->slot, s->res2, s->tally, s->wide_a, s->wide_b, s->items };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(s);
