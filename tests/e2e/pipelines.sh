@@ -95,24 +95,30 @@ expect_success "table 5: surrogate iterations, checked against flat, multiscale 
 	multiscale_ok $md "| multiscale Picard |"
 '
 
-expect_success "table 6: flat, surrogate and multiscale rows per scene and kernel" '
+expect_success "table 6: flat, surrogate, multiscale and warm-started rows per scene and kernel, the warm saving" '
 	md=out/table6/table6.md &&
 	for s in particle-particle particle-on-plane; do
 		for m in comparison hybrid; do
 			assert_grep "^| $s | flat | $m | 1 | [0-9]" $md &&
 			assert_grep "^| $s | surrogate | $m | 3 | [0-9]" $md &&
-			multiscale_ok $md "| $s | multiscale | $m |" || exit 1
+			multiscale_ok $md "| $s | multiscale | $m |" &&
+			multiscale_ok $md "| $s | multiscale-warm | $m |" &&
+			multiscale_ok $md "| $s | $m | [0-9.]* | [0-9.]* | [0-9.e+]* | [0-9.e+]* | -*[0-9]* % |" ||
+				exit 1
 		done
 		assert_grep "^| $s | surrogate | [0-9.]* | [0-9.]* | [0-9.]*x |" $md &&
-		multiscale_ok $md "| $s | multiscale | [0-9.]* |" || exit 1
+		multiscale_ok $md "| $s | multiscale | [0-9.]* |" &&
+		multiscale_ok $md "| $s | multiscale-warm | [0-9.]* |" || exit 1
 	done
 '
 
-expect_success "table 8: scales 1 and 2 of 80 and 320 triangles, the growth" '
+expect_success "table 8: scales 1 and 2 of 80 and 320 triangles, cold and warm, the growth" '
 	md=out/table8/table8.md &&
 	assert_grep "^| surrogate | 1 | 80 | [0-9.]* | [0-9]" $md &&
 	assert_grep "^| surrogate | 2 | 320 | [0-9.]* | [0-9]" $md &&
 	multiscale_ok $md "| multiscale | 2 | 320 |" &&
+	multiscale_ok $md "| multiscale-warm | 2 | 320 |" &&
+	multiscale_ok $md "| 2 | 320 | [0-9.]* | [0-9.]* | [0-9.e+]* | [0-9.e+]* | -*[0-9]* % |" &&
 	assert_grep "^| surrogate | [0-9.]*x | [0-9.]*x | [0-9.]*x | \(yes\|no\) |" $md
 '
 
