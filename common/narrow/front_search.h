@@ -24,7 +24,7 @@
  *
  * Motion bound: a front keeps a certificate pose of b (in a's frame). A
  * pair new since then is first tested with both halos widened by a margin
- * (a quarter of the two particles' halos) plus b's motion since the
+ * (a tenth of the two particles' halos) plus b's motion since the
  * certificate; found apart, it is FAR and not tested again while every
  * point of b stays within the margin of where it was at the certificate
  * (|R - Rc|_F r + |t - tc|, r bounding b's tree about its origin). Between

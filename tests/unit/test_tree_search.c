@@ -259,15 +259,15 @@ static void test_motion_bound(struct shape *shapes, int nshapes, int paths)
 			axis[c] /= an;
 		float ea = (float)(0.02 * a->radius), eb = (float)(0.02 * b->radius);
 		double sum = a->radius + b->radius, spin[4];
-		/* per step: a translation of 5e-4 of the radii, and a rotation
-		 * moving b's surface by as much (the margin is 5e-3 of them) */
-		quat_from_axis_angle(spin, axis, 5e-4 * sum / b->radius);
+		/* per step: a translation of 2e-4 of the radii, and a rotation
+		 * moving b's surface by as much (the margin is 2e-3 of them) */
+		quat_from_axis_angle(spin, axis, 2e-4 * sum / b->radius);
 		struct mrdem_narrow_opts o;
 		mrdem_narrow_opts_default(&o);
 		o.method = k % 3;
 		mrdem_front_reset(fr);
 		for (int step = 0; step < 160; step++) {
-			double s = s0 + 5e-4 * step, pb2[3], q[4];
+			double s = s0 + 2e-4 * step, pb2[3], q[4];
 			for (int c = 0; c < 3; c++)
 				pb2[c] = pa[c] + s * sum * dir[c];
 			quat_mul(q, spin, qb);
