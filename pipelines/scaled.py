@@ -13,7 +13,7 @@ time per step, the growth of the cost from the first scale to the last
 import sys
 
 sys.dont_write_bytecode = True
-from runs import fmt, load, unavailable  # noqa: E402
+from runs import WARM_CELLS, WARM_HEADER, fmt, load, unavailable, warm_cells  # noqa: E402
 from scenes import scaled_name  # noqa: E402
 
 TABLE, DIR, STEPS = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
@@ -95,20 +95,10 @@ print()
 print("## Warm start\n")
 print("Multiscale Picard with fronts from the roots every step (`cold`, the paper's) and"
       " warm-started (`warm`): per step; `saving`: 1 - warm / cold.\n")
-print("| scale | triangles | cold iterations | warm iterations | cold comparisons |"
-      " warm comparisons | saving | cold step ms | warm step ms | saving | cold median ms |"
-      " warm median ms | saving |")
-print("|---" * 13 + "|")
-saving = lambda c, w: "%.0f %%" % (100 * (1 - w / c)) if c else "–"
+print("| scale | triangles | %s |" % WARM_HEADER)
+print("|---" * (2 + WARM_CELLS) + "|")
 for s in SCALES:
     c, w = run("multiscale", s), run("multiscale-warm", s)
     na = unavailable([c, w])
-    if na:
-        print("| %d | %d | %s |" % (s, triangles(s), na) + " |" * 10)
-        continue
-    cc, wc = c.mean("picard_comparisons"), w.mean("picard_comparisons")
-    print("| %d | %d | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        s, triangles(s), c.mean("picard_iterations"), w.mean("picard_iterations"), fmt(cc),
-        fmt(wc), saving(cc, wc), fmt(c["step_ms"]), fmt(w["step_ms"]),
-        saving(c["step_ms"], w["step_ms"]), fmt(c["median_ms"]), fmt(w["median_ms"]),
-        saving(c["median_ms"], w["median_ms"])))
+    cells = [na] + [""] * (WARM_CELLS - 1) if na else warm_cells(c, w)
+    print("| %d | %d | %s |" % (s, triangles(s), " | ".join(cells)))

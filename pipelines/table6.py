@@ -12,7 +12,7 @@ multiscale against surrogate comparisons, and what warm start saves.
 import sys
 
 sys.dont_write_bytecode = True
-from runs import fmt, load, unavailable  # noqa: E402
+from runs import WARM_CELLS, WARM_HEADER, fmt, load, unavailable, warm_cells  # noqa: E402
 from scenes import SCENES  # noqa: E402
 
 DIR, STEPS, FLAT_STEPS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -145,21 +145,11 @@ print("Multiscale Picard with fronts from the roots every step (`cold`, the pape
       " and warm-started from the last step's fronts (`warm`, `--warm-start`): per step,"
       " Picard iterations, triangle comparisons and wall time (mean and median step, as"
       " above); `saving`: 1 - warm / cold.\n")
-print("| scene | kernel | cold iterations | warm iterations | cold comparisons |"
-      " warm comparisons | saving | cold step ms | warm step ms | saving | cold median ms |"
-      " warm median ms | saving |")
-print("|---" * 13 + "|")
-saving = lambda c, w: "%.0f %%" % (100 * (1 - w / c)) if c else "–"
+print("| scene | kernel | %s |" % WARM_HEADER)
+print("|---" * (2 + WARM_CELLS) + "|")
 for scene in SCENES:
     for m in ("comparison", "hybrid"):
         c, w = run(scene, "multiscale", m), run(scene, "multiscale-warm", m)
         na = unavailable([c, w])
-        if na:
-            print("| %s | %s | %s |" % (scene, m, na) + " |" * 10)
-            continue
-        ci, wi = c.mean("picard_iterations"), w.mean("picard_iterations")
-        cc, wc = c.mean("picard_comparisons"), w.mean("picard_comparisons")
-        print("| %s | %s | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            scene, m, ci, wi, fmt(cc), fmt(wc), saving(cc, wc), fmt(c["step_ms"]),
-            fmt(w["step_ms"]), saving(c["step_ms"], w["step_ms"]), fmt(c["median_ms"]),
-            fmt(w["median_ms"]), saving(c["median_ms"], w["median_ms"])))
+        cells = [na] + [""] * (WARM_CELLS - 1) if na else warm_cells(c, w)
+        print("| %s | %s | %s |" % (scene, m, " | ".join(cells)))
