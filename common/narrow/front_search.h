@@ -30,10 +30,12 @@
  * (|R - Rc|_F r + |t - tc|, r bounding b's tree about its origin). Between
  * Picard iterations, and across warm-started steps, b moves far less than
  * a halo, so most of the front is FAR. When b has moved further, a new
- * certificate is taken and every pair is tested again. FAR pairs would
- * test apart with the true halos as well, so contacts, guesses and
- * unfolding are exactly those of testing every pair. Steady iterations
- * (nothing unfolds or narrows) touch only the pairs that are not FAR.
+ * certificate is taken and every pair is tested again. A FAR pair is
+ * apart with the true halos too, so no contact beneath it is lost (Lemma
+ * 5.7 holds); testing it would find it apart as well, except that the
+ * iterative kernel can leave a node pair undecided (not converged), which
+ * then unfolds: the bound spares such unfolds. Steady iterations (nothing
+ * unfolds or narrows) touch only the pairs that are not FAR.
  * A separate node pair has no real contact beneath it (conservative halos),
  * so once an iteration unfolds nothing, its real contacts are exactly the
  * flat search's (Lemma 5.7). Node pairs in contact are handed back as
