@@ -122,6 +122,20 @@ expect_success "table 8: scales 1 and 2 of 80 and 320 triangles, cold and warm, 
 	assert_grep "^| surrogate | [0-9.]*x | [0-9.]*x | [0-9.]*x | \(yes\|no\) |" $md
 '
 
+expect_success "step-cpu: CPU time per step and ratio to explicit Euler for every run of both scenes" '
+	pmake IMPLICIT_STEPS=3 CPU_REPS=2 step-cpu >cpu.log &&
+	md=out/step-cpu/step-cpu.md &&
+	v="-*[0-9.]* ± [0-9.]*" &&
+	for s in particle-particle particle-on-plane; do
+		assert_grep "^| $s | explicit Euler, surrogate | $v | \(1.00x\|–\) |" $md &&
+		assert_grep "^| $s | implicit, surrogate within Picard | $v | \(-*[0-9.]*x\|–\) |" $md &&
+		for h in "from the roots" warm-started; do
+			assert_grep "^| $s | implicit, multiscale $h | $v | \(-*[0-9.]*x | <= 3x: \(yes\|no\)\|– | not measured: raise IMPLICIT_STEPS or CPU_REPS\) |\$" $md ||
+				exit 1
+		done
+	done
+'
+
 expect_success "figure4-implicit: comparisons per Picard iteration per step, the plot skipped" '
 	f=out/figure4-implicit/figure4-implicit-particle-particle-surrogate.csv &&
 	head -1 $f | grep -q "^step,time,iteration_1,.*,later,total\$" &&
