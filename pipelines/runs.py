@@ -95,3 +95,20 @@ def unavailable(runs):
         if not r["available"]:
             return "not available: " + r["error"]
     return None
+
+
+# The cells of a warm-start row: cold and warm runs of multiscale Picard.
+WARM_HEADER = ("cold iterations | warm iterations | cold comparisons | warm comparisons | saving |"
+               " cold step ms | warm step ms | saving | cold median ms | warm median ms | saving")
+WARM_CELLS = WARM_HEADER.count("|") + 1
+
+
+def warm_cells(cold, warm):
+    """Iterations, comparisons, mean and median step time of a cold and a
+    warm run, each with the saving 1 - warm / cold."""
+    saving = lambda c, w: "%.0f %%" % (100 * (1 - w / c)) if c else "–"
+    cc, wc = cold.mean("picard_comparisons"), warm.mean("picard_comparisons")
+    return ["%.2f" % cold.mean("picard_iterations"), "%.2f" % warm.mean("picard_iterations"),
+            fmt(cc), fmt(wc), saving(cc, wc)] + \
+        [x for k in ("step_ms", "median_ms")
+         for x in (fmt(cold[k]), fmt(warm[k]), saving(cold[k], warm[k]))]

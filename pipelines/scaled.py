@@ -3,21 +3,23 @@
 sphere of 80 triangles pressed onto a fixed sphere scaled 1, 2, 4, 8 times,
 of 80 triangles (Table 7) or subdivided to keep the triangle size, 80 * S^2
 triangles (Table 8); implicit Euler, hybrid kernel, multiscale Picard (the
-paper's) and surrogate within Picard (for reference): Picard iterations,
-comparisons, iterative comparisons, fallbacks per step, wall time per step,
-and the growth of the cost from the first scale to the last (paper: 1 to 8).
+paper's), multiscale Picard warm-started (`multiscale-warm`, --warm-start,
+beyond the paper) and surrogate within Picard (for reference): Picard
+iterations, comparisons, iterative comparisons, fallbacks per step, wall
+time per step, the growth of the cost from the first scale to the last
+(paper: 1 to 8), and what warm start saves.
 
   scaled.py 7|8 DIR STEPS SCALE...   (the paper's scales: 1 2 4 8)"""
 import sys
 
 sys.dont_write_bytecode = True
-from runs import fmt, load, unavailable  # noqa: E402
+from runs import WARM_CELLS, WARM_HEADER, fmt, load, unavailable, warm_cells  # noqa: E402
 from scenes import scaled_name  # noqa: E402
 
 TABLE, DIR, STEPS = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 SCALES = [int(s) for s in sys.argv[4:]]
 GOAL = 4.0  # cost growth from scale 1 to 8 (paper: bounded by four)
-HIERARCHIES = ("multiscale", "surrogate")
+HIERARCHIES = ("multiscale", "multiscale-warm", "surrogate")
 # Noble & Weinzierl, Tables 7 and 8: scale -> (triangles, Picard iterations,
 # "#tri. comp." = comparison-based fallbacks, iterative, s per step).
 PAPER = {
@@ -45,6 +47,8 @@ print("Command: `make -C pipelines table%d`. A free unit sphere of 80 triangles 
       " iterations, `step ms`: the run loop less output per step on this machine (`median"
       " ms`: the median step's). The"
       " paper's \"#tri. comp.\" of the hybrid kernel are its comparison-based fallbacks."
+      " `multiscale-warm`: fronts start each step where the last one left them"
+      " (`--warm-start`)."
       " Paper: Noble & Weinzierl, Table %d, multiscale Picard, seconds.\n"
       % (TABLE, STEPS, TABLE))
 print("| hierarchy | scale | triangles | Picard iterations | comparisons | iterative |"
@@ -87,3 +91,14 @@ for h in HIERARCHIES:
     tm = b["median_ms"] / a["median_ms"]
     print("| %s | %.2fx | %.2fx | %.2fx | %s | %s |" % (
         h, c, t, tm, "yes" if max(c, min(t, tm)) <= GOAL else "no", paper))
+print()
+print("## Warm start\n")
+print("Multiscale Picard with fronts from the roots every step (`cold`, the paper's) and"
+      " warm-started (`warm`): per step; `saving`: 1 - warm / cold.\n")
+print("| scale | triangles | %s |" % WARM_HEADER)
+print("|---" * (2 + WARM_CELLS) + "|")
+for s in SCALES:
+    c, w = run("multiscale", s), run("multiscale-warm", s)
+    na = unavailable([c, w])
+    cells = [na] + [""] * (WARM_CELLS - 1) if na else warm_cells(c, w)
+    print("| %d | %d | %s |" % (s, triangles(s), " | ".join(cells)))

@@ -2,19 +2,22 @@
 """Paper Table 6 from the implicit runs of implicit.mk: per implicit Euler
 step, the triangle comparisons of all Picard iterations, iterative
 comparisons and fallbacks (hybrid kernel), and the wall time per step, for
-flat search, surrogate within Picard and multiscale Picard; then the wall
-time of an implicit step against an explicit surrogate step of the same
-scene (paper Observation 6) and multiscale against surrogate comparisons.
+flat search, surrogate within Picard and multiscale Picard, from the roots
+every step (the paper's) and warm-started from the last step's fronts
+(`multiscale-warm`: --warm-start); then the wall time of an implicit step
+against an explicit surrogate step of the same scene (paper Observation 6),
+multiscale against surrogate comparisons, and what warm start saves.
 
   table6.py DIR STEPS FLAT_STEPS   (FLAT_STEPS 0: flat not run)"""
 import sys
 
 sys.dont_write_bytecode = True
-from runs import fmt, load, unavailable  # noqa: E402
+from runs import WARM_CELLS, WARM_HEADER, fmt, load, unavailable, warm_cells  # noqa: E402
 from scenes import SCENES  # noqa: E402
 
 DIR, STEPS, FLAT_STEPS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-HIERARCHIES = ("flat", "surrogate", "multiscale")
+HIERARCHIES = ("flat", "surrogate", "multiscale", "multiscale-warm")
+MULTISCALE = ("multiscale", "multiscale-warm")
 GOAL = 3.0  # this project's bound on implicit / explicit step time; paper Obs. 6: 4
 # Noble & Weinzierl, Table 6 (text): per hierarchy (comparison-based
 # comparisons, s; hybrid: comparison-based fallbacks, iterative, s).
@@ -28,6 +31,7 @@ PAPER = {
 }
 # Paper Table 4: explicit surrogate step, hybrid kernel, s.
 PAPER_EXPLICIT = {"particle-particle": 1.80e-2, "particle-on-plane": 4.00e-2}
+NO_PAPER = (None,) * 5  # warm start is beyond the paper
 
 
 def steps(h):
@@ -45,7 +49,9 @@ print("Command: `make -C pipelines table6`. Means per step of all its Picard ite
       " `step ms`: mrdem-run's run loop less writing the frames, per step (`--log-view`),"
       " `median ms`: the median step's, this machine, %s OpenMP thread(s). The hybrid"
       " kernel tests every triangle pair iteratively (`iterative` = `comparisons`) and falls back to the comparison-based"
-      " test for some (`fallbacks`: the paper's hybrid \"#tri. comp.\"). Paper: Noble &"
+      " test for some (`fallbacks`: the paper's hybrid \"#tri. comp.\"). `multiscale-warm`:"
+      " multiscale Picard whose fronts start each step where the last one left them"
+      " (`--warm-start`, beyond the paper). Paper: Noble &"
       " Weinzierl, Table 6, 100 steps, Broadwell 2.4 GHz, one core, seconds.\n"
       % (run(SCENES[0], "surrogate", "hybrid") or {}).get("threads", "?"))
 print("| scene | hierarchy | kernel | steps | Picard iterations | comparisons | iterative |"
@@ -56,7 +62,7 @@ for scene in SCENES:
     for h in HIERARCHIES:
         for m in ("comparison", "hybrid"):
             r = run(scene, h, m)
-            pc, ps, pf, pi, phs = PAPER[scene][h]
+            pc, ps, pf, pi, phs = PAPER[scene].get(h, NO_PAPER)
             paper = (fmt(pc), "–", "–", fmt(ps)) if m == "comparison" else \
                 ("–", fmt(pi), fmt(pf), fmt(phs))
             if r is None:
@@ -84,9 +90,10 @@ print("| scene | implicit hierarchy | explicit step ms | implicit step ms | rati
 print("|---" * 10 + "|")
 for scene in SCENES:
     e = run(scene, "surrogate", "hybrid", "explicit-euler")
-    for h in ("surrogate", "multiscale"):
+    for h in ("surrogate",) + MULTISCALE:
         r = run(scene, h, "hybrid")
-        paper = "%.1fx" % (PAPER[scene][h][4] / PAPER_EXPLICIT[scene])
+        paper = "%.1fx" % (PAPER[scene][h][4] / PAPER_EXPLICIT[scene]) if h in PAPER[scene] \
+            else "–"
         if not r["available"]:
             print("| %s | %s | %s | %s | | %s | | | | %s |" % (
                 scene, h, fmt(e["step_ms"]), unavailable([r]), fmt(e["median_ms"]), paper))
@@ -95,7 +102,7 @@ for scene in SCENES:
         mratio = r["median_ms"] / e["median_ms"]
         yes = lambda x: "yes" if x <= GOAL else "no"
         goal = "<= %gx: %s (means), %s (medians)" % (GOAL, yes(ratio), yes(mratio)) \
-            if h == "multiscale" else ""
+            if h in MULTISCALE else ""
         print("| %s | %s | %s | %s | %.1fx | %s | %s | %.1fx | %s | %s |" % (
             scene, h, fmt(e["step_ms"]), fmt(r["step_ms"]), ratio, fmt(e["median_ms"]),
             fmt(r["median_ms"]), mratio, goal, paper))
@@ -104,24 +111,45 @@ print()
 print("## Multiscale Picard against surrogate within Picard\n")
 print("Triangle comparisons per implicit step (all Picard iterations). Paper: its Table 6,"
       " same kernel (comparison-based, particle-particle: 1.82e6 against 3.97e6). Per step,"
-      " multiscale Picard's unfolds and narrows of the active set and the surrogate contacts"
-      " it used as force guesses (`–`: the run does not record them).\n")
-print("| scene | kernel | surrogate | multiscale | multiscale / surrogate | paper | unfolds |"
-      " narrows | guesses |")
-print("|---" * 9 + "|")
+      " multiscale Picard's unfolds and narrows of the active set, the surrogate contacts"
+      " it used as force guesses, and the pairs of its fronts not tested because the motion"
+      " bound proves them apart (`skipped`, of `front pairs` summed over the iterations;"
+      " docs/dynamics.md; `–`: the run does not record them).\n")
+print("| scene | kernel | hierarchy | surrogate | multiscale | multiscale / surrogate | paper |"
+      " unfolds | narrows | guesses | front pairs | skipped |")
+print("|---" * 12 + "|")
+COUNTS = ("unfolds", "narrows", "guesses", "front_pairs", "front_skipped")
 for scene in SCENES:
     for m in ("comparison", "hybrid"):
-        s, ms = run(scene, "surrogate", m), run(scene, "multiscale", m)
-        p = PAPER[scene]
-        i = 0 if m == "comparison" else 3
-        paper = "%.2f" % (p["multiscale"][i] / p["surrogate"][i])
+        s = run(scene, "surrogate", m)
         sc = s.mean("picard_comparisons")
-        if not ms["available"]:
-            print("| %s | %s | %s | %s | | %s | | | |" % (scene, m, fmt(sc), unavailable([ms]),
-                                                         paper))
-            continue
-        mc = ms.mean("picard_comparisons")
-        extra = [fmt(ms.mean("picard_" + c)) if ms.has("picard_" + c) else "–"
-                 for c in ("unfolds", "narrows", "guesses")]
-        print("| %s | %s | %s | %s | %.2f | %s | %s |" % (scene, m, fmt(sc), fmt(mc), mc / sc,
-                                                          paper, " | ".join(extra)))
+        for h in MULTISCALE:
+            ms = run(scene, h, m)
+            p = PAPER[scene]
+            i = 0 if m == "comparison" else 3
+            paper = "%.2f" % (p["multiscale"][i] / p["surrogate"][i]) if h == "multiscale" \
+                else "–"
+            if not ms["available"]:
+                print("| %s | %s | %s | %s | %s | | %s | | | | | |" % (
+                    scene, m, h, fmt(sc), unavailable([ms]), paper))
+                continue
+            mc = ms.mean("picard_comparisons")
+            extra = [fmt(ms.mean("picard_" + c)) if ms.has("picard_" + c) else "–"
+                     for c in COUNTS]
+            print("| %s | %s | %s | %s | %s | %.2f | %s | %s |" % (
+                scene, m, h, fmt(sc), fmt(mc), mc / sc, paper, " | ".join(extra)))
+print()
+
+print("## Warm start\n")
+print("Multiscale Picard with fronts from the roots every step (`cold`, the paper's Alg. 6)"
+      " and warm-started from the last step's fronts (`warm`, `--warm-start`): per step,"
+      " Picard iterations, triangle comparisons and wall time (mean and median step, as"
+      " above); `saving`: 1 - warm / cold.\n")
+print("| scene | kernel | %s |" % WARM_HEADER)
+print("|---" * (2 + WARM_CELLS) + "|")
+for scene in SCENES:
+    for m in ("comparison", "hybrid"):
+        c, w = run(scene, "multiscale", m), run(scene, "multiscale-warm", m)
+        na = unavailable([c, w])
+        cells = [na] + [""] * (WARM_CELLS - 1) if na else warm_cells(c, w)
+        print("| %s | %s | %s |" % (scene, m, " | ".join(cells)))

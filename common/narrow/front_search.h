@@ -13,12 +13,29 @@
  *     beneath is replaced by the pair again (the topmost such pair wins)
  *     and the pair goes into the memory set. Testing the pair itself, not
  *     only its members, matters: a child surrogate's halo need not lie in
- *     its parent's, so members can report contact beneath a separate pair;
+ *     its parent's, so members can report contact beneath a separate pair.
+ *     An unfolded pair with a real contact beneath cannot separate and is
+ *     not tested;
  *   - a pair unfolded again after it was narrowed in the same step is
  *     pinned: neither it nor a pair above it narrows again in the step
  *     (remark 5), so that unfolding and narrowing cannot cycle.
  * Real pairs use the flat search's kernels, halos and float triangles, with
  * the comparison fallback for undecided pairs; node pairs never fall back.
+ *
+ * Motion bound: a front keeps a certificate pose of b (in a's frame). A
+ * pair new since then is first tested with both halos widened by a margin
+ * (a tenth of the two particles' halos) plus b's motion since the
+ * certificate; found apart, it is FAR and not tested again while every
+ * point of b stays within the margin of where it was at the certificate
+ * (|R - Rc|_F r + |t - tc|, r bounding b's tree about its origin). Between
+ * Picard iterations, and across warm-started steps, b moves far less than
+ * a halo, so most of the front is FAR. When b has moved further, a new
+ * certificate is taken and every pair is tested again. A FAR pair is
+ * apart with the true halos too, so no contact beneath it is lost (Lemma
+ * 5.7 holds); testing it would find it apart as well, except that the
+ * iterative kernel can leave a node pair undecided (not converged), which
+ * then unfolds: the bound spares such unfolds. Steady iterations (nothing
+ * unfolds or narrows) touch only the pairs that are not FAR.
  * A separate node pair has no real contact beneath it (conservative halos),
  * so once an iteration unfolds nothing, its real contacts are exactly the
  * flat search's (Lemma 5.7). Node pairs in contact are handed back as
@@ -70,6 +87,8 @@ struct mrdem_front_counts {
 	uint64_t pinned;   /* unfolds of a pair narrowed before in the step */
 	uint64_t guesses;  /* node pairs in contact */
 	uint64_t size;     /* pairs on the front when tested */
+	uint64_t skipped;  /* pairs not tested: apart by the motion bound */
+	uint64_t certificates; /* poses the motion bound was taken from anew */
 };
 void mrdem_front_counts_add(struct mrdem_front_counts *dst, const struct mrdem_front_counts *src);
 

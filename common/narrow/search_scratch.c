@@ -18,7 +18,7 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 	mrdem_tri_batch_free(s->batch);
 	void *arrays[] = { s->cur, s->next, s->real, s->keep, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
-			   s->leaf_stamp, s->slot, s->res2, s->tally };
+			   s->leaf_stamp, s->slot, s->res2, s->tally, s->wide_a, s->wide_b, s->items };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(s);
@@ -102,12 +102,9 @@ void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree 
 	}
 }
 
-static int cmp_hit(const void *p, const void *q)
+static int hit_before(const struct mrdem_tri_hit *a, const struct mrdem_tri_hit *b)
 {
-	const struct mrdem_tri_hit *a = p, *b = q;
-	if (a->ta != b->ta)
-		return a->ta < b->ta ? -1 : 1;
-	return a->tb < b->tb ? -1 : a->tb > b->tb;
+	return a->ta != b->ta ? a->ta < b->ta : a->tb < b->tb;
 }
 
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,
@@ -122,8 +119,45 @@ struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t
 	return h;
 }
 
+/* Insertion sort of runs, then bottom-up merges through the spare room at
+ * the end of the array: no allocation per call (glibc's qsort allocates a
+ * buffer for arrays this size, once per pair and Picard iteration). The
+ * keys (ta, tb) are unique, so the order is the one any sort gives. */
 void mrdem_search_sort_hits(struct mrdem_tri_hits *hits, size_t first)
 {
-	if (hits->n > first + 1)
-		qsort(hits->h + first, hits->n - first, sizeof *hits->h, cmp_hit);
+	enum { RUN = 16 };
+	size_t m = hits->n - first;
+	if (m < 2)
+		return;
+	if (hits->cap < hits->n + m) {
+		hits->cap = hits->n + m;
+		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
+	}
+	struct mrdem_tri_hit *a = hits->h + first, *src = a, *dst = hits->h + hits->n;
+	for (size_t lo = 0; lo < m; lo += RUN) {
+		size_t hi = lo + RUN < m ? lo + RUN : m;
+		for (size_t i = lo + 1; i < hi; i++) {
+			struct mrdem_tri_hit x = a[i];
+			size_t j = i;
+			for (; j > lo && hit_before(&x, &a[j - 1]); j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+	}
+	for (size_t w = RUN; w < m; w *= 2) {
+		for (size_t lo = 0; lo < m; lo += 2 * w) {
+			size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = hit_before(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct mrdem_tri_hit *t = src;
+		src = dst, dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, m * sizeof *a);
 }

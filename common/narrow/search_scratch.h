@@ -43,6 +43,12 @@ struct mrdem_tree_search {
 	size_t res2_cap;
 	uint32_t *tally;
 	size_t tally_cap;
+	/* front search: node halos widened to certify pairs apart */
+	float *wide_a, *wide_b;
+	size_t wide_a_cap, wide_b_cap;
+	/* front search: the items an iteration tests */
+	uint32_t *items;
+	size_t items_cap;
 };
 
 /* Grow a scratch array to hold at least n elements of size sz. */

@@ -594,6 +594,8 @@ void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats 
 	mrdem_stats_add(out, "picard_pinned", (double)c->front.pinned);
 	mrdem_stats_add(out, "picard_guesses", (double)c->front.guesses);
 	mrdem_stats_add(out, "picard_front_pairs", (double)c->front.size);
+	mrdem_stats_add(out, "picard_front_skipped", (double)c->front.skipped);
+	mrdem_stats_add(out, "picard_front_certificates", (double)c->front.certificates);
 	/* Comparisons by round (summed over the iterations) up to the deepest
 	 * one used, then per iteration and round where not zero (Figure 4). */
 	uint64_t round[MRDEM_SEARCH_ROUNDS + 1] = {0};

@@ -75,6 +75,16 @@ expect_success "the implicit run does not depend on the number of threads" '
 	OMP_NUM_THREADS=2 mrdem-run -q rand.yaml --steps 80 -o t2.mrd &&
 	python3 frames.py t1.mrd >t1.json && python3 frames.py t2.mrd >t2.json && cmp t1.json t2.json'
 
+# The fronts of multiscale Picard, their motion bound and warm start are per
+# pair of particles: the run is the same on any number of threads.
+expect_success "multiscale Picard, from the roots and warm-started, does not depend on the number of threads" '
+	for w in "" --warm-start; do
+		OMP_NUM_THREADS=1 mrdem-run -q rand.yaml --steps 80 --hierarchy multiscale $w -o m1.mrd &&
+		OMP_NUM_THREADS=2 mrdem-run -q rand.yaml --steps 80 --hierarchy multiscale $w -o m2.mrd &&
+		python3 frames.py m1.mrd >m1.json && python3 frames.py m2.mrd >m2.json &&
+		cmp m1.json m2.json && grep -q picard_iterations m1.json || exit 1
+	done'
+
 cat >headon.yaml <<'Y'
 shapes:
   ball: {sphere: {triangles: 80, radius: 1.0}}

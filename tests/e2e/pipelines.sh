@@ -95,25 +95,45 @@ expect_success "table 5: surrogate iterations, checked against flat, multiscale 
 	multiscale_ok $md "| multiscale Picard |"
 '
 
-expect_success "table 6: flat, surrogate and multiscale rows per scene and kernel" '
+expect_success "table 6: flat, surrogate, multiscale and warm-started rows per scene and kernel, the warm saving" '
 	md=out/table6/table6.md &&
 	for s in particle-particle particle-on-plane; do
 		for m in comparison hybrid; do
 			assert_grep "^| $s | flat | $m | 1 | [0-9]" $md &&
 			assert_grep "^| $s | surrogate | $m | 3 | [0-9]" $md &&
-			multiscale_ok $md "| $s | multiscale | $m |" || exit 1
+			multiscale_ok $md "| $s | multiscale | $m |" &&
+			multiscale_ok $md "| $s | multiscale-warm | $m |" &&
+			multiscale_ok $md "| $s | $m | [0-9.]* | [0-9.]* | [0-9.e+]* | [0-9.e+]* | -*[0-9]* % |" ||
+				exit 1
 		done
 		assert_grep "^| $s | surrogate | [0-9.]* | [0-9.]* | [0-9.]*x |" $md &&
-		multiscale_ok $md "| $s | multiscale | [0-9.]* |" || exit 1
+		multiscale_ok $md "| $s | multiscale | [0-9.]* |" &&
+		multiscale_ok $md "| $s | multiscale-warm | [0-9.]* |" || exit 1
 	done
 '
 
-expect_success "table 8: scales 1 and 2 of 80 and 320 triangles, the growth" '
+expect_success "table 8: scales 1 and 2 of 80 and 320 triangles, cold and warm, the growth" '
 	md=out/table8/table8.md &&
 	assert_grep "^| surrogate | 1 | 80 | [0-9.]* | [0-9]" $md &&
 	assert_grep "^| surrogate | 2 | 320 | [0-9.]* | [0-9]" $md &&
 	multiscale_ok $md "| multiscale | 2 | 320 |" &&
+	multiscale_ok $md "| multiscale-warm | 2 | 320 |" &&
+	multiscale_ok $md "| 2 | 320 | [0-9.]* | [0-9.]* | [0-9.e+]* | [0-9.e+]* | -*[0-9]* % |" &&
 	assert_grep "^| surrogate | [0-9.]*x | [0-9.]*x | [0-9.]*x | \(yes\|no\) |" $md
+'
+
+expect_success "step-cpu: CPU time per step and ratio to explicit Euler for every run of both scenes" '
+	pmake IMPLICIT_STEPS=3 CPU_REPS=2 step-cpu >cpu.log &&
+	md=out/step-cpu/step-cpu.md &&
+	v="-*[0-9.]* ± [0-9.]*" &&
+	for s in particle-particle particle-on-plane; do
+		assert_grep "^| $s | explicit Euler, surrogate | $v | \(1.00x\|–\) |" $md &&
+		assert_grep "^| $s | implicit, surrogate within Picard | $v | \(-*[0-9.]*x\|–\) |" $md &&
+		for h in "from the roots" warm-started; do
+			assert_grep "^| $s | implicit, multiscale $h | $v | \(-*[0-9.]*x | <= 3x: \(yes\|no\)\|– | not measured: raise IMPLICIT_STEPS or CPU_REPS\) |\$" $md ||
+				exit 1
+		done
+	done
 '
 
 expect_success "figure4-implicit: comparisons per Picard iteration per step, the plot skipped" '

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""CPU time of an implicit Euler step against an explicit one (the goal of
+issue 8: multiscale Picard at most 3x the explicit surrogate step), robust
+to a loaded machine: each run starts from a stream that already holds the
+surrogate trees (no tree build), writes no frame but the last, runs on one
+OpenMP thread, and the step's cost is the process CPU time of 1 + STEPS
+steps less that of 1 step. Configurations are interleaved, REPS times; the
+kernel accounts CPU time in ticks, so single runs are coarse and the table
+gives means with their standard error.
+
+  step_cpu.py BIN DIR STEPS REPS SCENE...   (DIR/SCENE/scene.yaml, scenes.py)"""
+import os
+import resource
+import statistics
+import subprocess
+import sys
+
+BIN, DIR, STEPS, REPS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+SCENES = sys.argv[5:]
+GOAL = 3.0
+CONFIGS = (("explicit Euler, surrogate", ["--scheme", "explicit-euler", "--hierarchy", "surrogate"]),
+           ("implicit, surrogate within Picard", ["--scheme", "implicit-euler", "--hierarchy",
+                                                 "surrogate"]),
+           ("implicit, multiscale from the roots", ["--scheme", "implicit-euler", "--hierarchy",
+                                                   "multiscale"]),
+           ("implicit, multiscale warm-started", ["--scheme", "implicit-euler", "--hierarchy",
+                                                 "multiscale", "--warm-start"]))
+ENV = dict(os.environ, OMP_NUM_THREADS="1")
+
+
+def cpu(start, args, steps):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([BIN + "/mrdem-run", start, "-o", os.devnull, "--steps", str(steps),
+                    "--every", "1000000000", "-q"] + args, env=ENV, check=True,
+                   stderr=subprocess.DEVNULL)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+
+
+print("# CPU time per step: implicit against explicit Euler\n")
+print("Command: `make -C pipelines step-cpu` (IMPLICIT_STEPS=%d, CPU_REPS=%d). Process CPU"
+      " time per step, one OpenMP thread, of %d steps from the scene's start (its trees"
+      " built beforehand, one frame written), less that of one step; means of %d interleaved"
+      " repetitions (± standard error). Goal of this project: multiscale Picard at most %gx"
+      " the explicit surrogate step. Load average at the start: %s.\n"
+      % (STEPS, REPS, STEPS, REPS, GOAL, " ".join("%.2f" % x for x in os.getloadavg())))
+print("| scene | run | CPU ms per step | ratio to explicit | goal |")
+print("|---" * 5 + "|")
+for scene in SCENES:
+    start = os.path.join(DIR, scene, "start.mrd")
+    subprocess.run([BIN + "/mrdem-run", os.path.join(DIR, scene, "scene.yaml"), "-o", start,
+                    "--steps", "0", "-q"], env=ENV, check=True)
+    t = {name: [] for name, _ in CONFIGS}
+    for _ in range(REPS):
+        for name, args in CONFIGS:
+            t[name].append(1e3 * (cpu(start, args, 1 + STEPS) - cpu(start, args, 1)) / STEPS)
+    explicit = statistics.mean(t[CONFIGS[0][0]])
+    for name, _ in CONFIGS:
+        m = statistics.mean(t[name])
+        se = statistics.stdev(t[name]) / len(t[name]) ** 0.5 if len(t[name]) > 1 else 0
+        if explicit > 0:
+            ratio = "%.2fx" % (m / explicit)
+            goal = ("<= %gx: %s" % (GOAL, "yes" if m / explicit <= GOAL else "no")) \
+                if "multiscale" in name else ""
+        else:
+            # The ticks of CPU accounting missed the explicit steps: no ratio.
+            ratio, goal = "–", "not measured: raise IMPLICIT_STEPS or CPU_REPS"
+        print("| %s | %s | %.4f ± %.4f | %s | %s |" % (scene, name, m, se, ratio, goal))
