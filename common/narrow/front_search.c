@@ -550,7 +550,7 @@ void mrdem_front_save(const struct mrdem_front *fr, struct mrdem_front_arrays *o
 	for (size_t k = 0; k < fr->n; k++) {
 		const struct front_pair *p = &fr->p[k];
 		uint32_t *v = &out->pairs[MRDEM_FRONT_PAIR_VALUES * k];
-		v[0] = p->a, v[1] = p->b, v[2] = p->group, v[3] = p->real;
+		v[0] = p->a, v[1] = p->b, v[2] = p->group, v[3] = p->real, v[4] = p->standing;
 	}
 	for (size_t u = 0; u < fr->ng; u++) {
 		const struct front_group *g = &fr->g[u];
@@ -559,6 +559,11 @@ void mrdem_front_save(const struct mrdem_front *fr, struct mrdem_front_arrays *o
 	}
 	if (fr->nmem)
 		memcpy(out->memory, fr->memory, fr->nmem * sizeof(uint64_t));
+	out->certified = fr->certified;
+	out->cert_eps = fr->cert_eps;
+	out->radius_b = fr->radius_b;
+	memcpy(out->cert, fr->cert.r, sizeof fr->cert.r);
+	memcpy(out->cert + 9, fr->cert.t, sizeof fr->cert.t);
 }
 
 void mrdem_front_arrays_release(struct mrdem_front_arrays *a)
@@ -586,11 +591,23 @@ struct mrdem_front *mrdem_front_load(const struct mrdem_front_arrays *in, const 
 	}
 	for (size_t k = 0; k < in->npairs; k++) {
 		const uint32_t *v = &in->pairs[MRDEM_FRONT_PAIR_VALUES * k];
-		if ((v[2] != NO_GROUP && v[2] >= ng) || v[3] > 1 || (v[3] && v[2] == NO_GROUP)) {
-			mrdem_error("%s: pair %zu: group %u or real flag %u is invalid", what, k, v[2],
-				    v[3]);
+		if ((v[2] != NO_GROUP && v[2] >= ng) || v[3] > 1 || (v[3] && v[2] == NO_GROUP) ||
+		    v[4] > NEAR) {
+			mrdem_error("%s: pair %zu: group %u, real flag %u or standing %u is invalid",
+				    what, k, v[2], v[3], v[4]);
 			return NULL;
 		}
+	}
+	for (int k = 0; k < 12; k++)
+		if (!isfinite(in->cert[k])) {
+			mrdem_error("%s: the certificate pose is not finite", what);
+			return NULL;
+		}
+	if (in->certified > 1 || !(in->cert_eps >= 0) || !(in->radius_b >= 0) ||
+	    !isfinite(in->radius_b)) {
+		mrdem_error("%s: certificate flag %d, halos %g or radius %g is invalid", what,
+			    in->certified, in->cert_eps, in->radius_b);
+		return NULL;
 	}
 	if (in->npairs == 0 && (ng || in->nmemory)) {
 		mrdem_error("%s: an empty front with %zu unfolded pairs", what, ng);
@@ -603,7 +620,8 @@ struct mrdem_front *mrdem_front_load(const struct mrdem_front_arrays *in, const 
 				       sizeof *fr->memory);
 	for (size_t k = 0; k < in->npairs; k++) {
 		const uint32_t *v = &in->pairs[MRDEM_FRONT_PAIR_VALUES * k];
-		fr->p[k] = (struct front_pair){v[0], v[1], v[2], v[3]};
+		fr->p[k] = (struct front_pair){v[0], v[1], v[2], (uint16_t)v[3], (uint16_t)v[4]};
+		fr->uncertified += v[4] == UNCERTIFIED;
 	}
 	for (size_t u = 0; u < ng; u++) {
 		const uint32_t *v = &in->groups[MRDEM_FRONT_GROUP_VALUES * u];
@@ -614,6 +632,11 @@ struct mrdem_front *mrdem_front_load(const struct mrdem_front_arrays *in, const 
 	fr->n = in->npairs;
 	fr->ng = ng;
 	fr->nmem = in->nmemory;
+	fr->certified = in->certified;
+	fr->cert_eps = in->cert_eps;
+	fr->radius_b = in->radius_b;
+	memcpy(fr->cert.r, in->cert, sizeof fr->cert.r);
+	memcpy(fr->cert.t, in->cert + 9, sizeof fr->cert.t);
 	return fr;
 }
 

@@ -59,15 +59,21 @@ void mrdem_front_new_step(struct mrdem_front *fr);
 size_t mrdem_front_size(const struct mrdem_front *fr);
 
 /* A front as plain arrays, for the fronts record (docs/stream-format.md):
- * its pairs (a, b, group, real: 4 values each; group UINT32_MAX for the
- * roots'), its unfolded pairs (a, b, group, members, pinned: 5 each, parents
- * first) and its memory set (a << 32 | b). */
+ * its pairs (a, b, group, real, standing: 5 values each; group UINT32_MAX
+ * for the roots'; standing 0 uncertified, 1 far, 2 near), its unfolded
+ * pairs (a, b, group, members, pinned: 5 each, parents first), its memory
+ * set (a << 32 | b) and the motion bound's certificate: whether there is
+ * one, the halos then, the radius of b's tree and b's pose in a's frame
+ * (rotation row-major, translation). */
 struct mrdem_front_arrays {
 	size_t npairs, ngroups, nmemory;
 	uint32_t *pairs, *groups;
 	uint64_t *memory;
+	int certified;
+	float cert_eps;
+	double radius_b, cert[12];
 };
-#define MRDEM_FRONT_PAIR_VALUES 4
+#define MRDEM_FRONT_PAIR_VALUES 5
 #define MRDEM_FRONT_GROUP_VALUES 5
 /* Copy of the front's arrays (malloc'd; mrdem_front_arrays_release). */
 void mrdem_front_save(const struct mrdem_front *fr, struct mrdem_front_arrays *out);

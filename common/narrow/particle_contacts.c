@@ -982,5 +982,7 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 		mrdem_stats_add(out, "front_pinned", (double)c->front.pinned);
 		mrdem_stats_add(out, "front_guesses", (double)c->front.guesses);
 		mrdem_stats_add(out, "front_size", (double)c->front.size);
+		mrdem_stats_add(out, "front_skipped", (double)c->front.skipped);
+		mrdem_stats_add(out, "front_certificates", (double)c->front.certificates);
 	}
 }

@@ -183,7 +183,8 @@ int mrdem_picard_work_of_stats(struct mrdem_picard_work *w, const struct mrdem_s
 	struct { const char *name; uint64_t *v; } front[] = {
 		{"front_unfolds", &w->front.unfolds}, {"front_narrows", &w->front.narrows},
 		{"front_pinned", &w->front.pinned}, {"front_guesses", &w->front.guesses},
-		{"front_size", &w->front.size},
+		{"front_size", &w->front.size}, {"front_skipped", &w->front.skipped},
+		{"front_certificates", &w->front.certificates},
 	};
 	for (size_t k = 0; k < sizeof front / sizeof front[0]; k++)
 		rc |= stats_count(st, front[k].name, front[k].v);

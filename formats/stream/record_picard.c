@@ -15,6 +15,8 @@
  * gross_prev 1, kinetic 1. */
 #define PARTICLE_VALUES 29
 #define SUBSTEP_BYTES (8 + 8 + 4)
+/* A front's certificate: flag, halos, radius, pose. */
+#define CERT_BYTES (4 + 4 + 8 + 12 * 8)
 
 static void put_substep(struct mrdem_buf *b, const struct mrdem_picard_substep *u)
 {
@@ -94,7 +96,7 @@ void mrdem_encode_picard(struct mrdem_buf *b, const struct mrdem_picard *pc,
 		mrdem_buf_u64s(b, k->comparisons_round[i], MRDEM_SEARCH_ROUNDS + 1);
 	uint64_t more[] = { k->iterative, k->fallbacks, k->retries, k->substeps, k->contacts,
 			    k->front.unfolds, k->front.narrows, k->front.pinned, k->front.guesses,
-			    k->front.size };
+			    k->front.size, k->front.skipped, k->front.certificates };
 	mrdem_buf_u64s(b, more, sizeof more / sizeof more[0]);
 	mrdem_buf_f64(b, k->residual);
 	/* particles */
@@ -207,11 +209,12 @@ int mrdem_decode_picard(const struct mrdem_record *rec, const char *src, struct 
 					  MRDEM_SEARCH_ROUNDS + 1);
 	for (int i = 0; i < MRDEM_PICARD_ITER_COUNTERS; i++)
 		mrdem_get_u64s(&c, k->comparisons_round[i], MRDEM_SEARCH_ROUNDS + 1);
-	uint64_t more[10];
-	mrdem_get_u64s(&c, more, 10);
+	uint64_t more[12];
+	mrdem_get_u64s(&c, more, 12);
 	k->iterative = more[0], k->fallbacks = more[1], k->retries = more[2];
 	k->substeps = more[3], k->contacts = more[4];
-	k->front = (struct mrdem_front_counts){ more[5], more[6], more[7], more[8], more[9] };
+	k->front = (struct mrdem_front_counts){ more[5], more[6], more[7], more[8], more[9],
+						more[10], more[11] };
 	k->residual = mrdem_get_f64(&c);
 	uint64_t n = mrdem_get_u64(&c);
 	if (!mrdem_cursor_has(&c, n, PARTICLE_VALUES * sizeof(double))) {
@@ -250,6 +253,10 @@ void mrdem_encode_fronts(struct mrdem_buf *b, const struct mrdem_fronts *fr)
 		mrdem_buf_u32s(b, a->pairs, MRDEM_FRONT_PAIR_VALUES * a->npairs);
 		mrdem_buf_u32s(b, a->groups, MRDEM_FRONT_GROUP_VALUES * a->ngroups);
 		mrdem_buf_u64s(b, a->memory, a->nmemory);
+		mrdem_buf_u32(b, (uint32_t)a->certified);
+		mrdem_buf_f32(b, a->cert_eps);
+		mrdem_buf_f64(b, a->radius_b);
+		mrdem_buf_f64s(b, a->cert, 12);
 	}
 	mrdem_fronts_entries_free(v, n);
 }
@@ -271,8 +278,8 @@ int mrdem_decode_fronts(const struct mrdem_record *rec, const char *src,
 	mrdem_cursor_init(&c, rec->data, rec->len);
 	struct mrdem_fronts *fr = mrdem_fronts_new();
 	uint64_t n = mrdem_get_u64(&c);
-	/* the smallest entry: ids, flags and three counts */
-	if (!mrdem_cursor_has(&c, n, 8 + 8 + 4 * 4))
+	/* the smallest entry: ids, flags, three counts and the certificate */
+	if (!mrdem_cursor_has(&c, n, 8 + 8 + 4 * 4 + CERT_BYTES))
 		c.bad = 1;
 	for (uint64_t i = 0; i < n && !c.bad; i++) {
 		struct mrdem_fronts_entry e = { 0 };
@@ -285,7 +292,7 @@ int mrdem_decode_fronts(const struct mrdem_record *rec, const char *src,
 		a->nmemory = mrdem_get_u32(&c);
 		if (c.bad || !mrdem_cursor_has(&c, MRDEM_FRONT_PAIR_VALUES * (uint64_t)a->npairs +
 						   MRDEM_FRONT_GROUP_VALUES * (uint64_t)a->ngroups +
-						   2 * (uint64_t)a->nmemory, 4)) {
+						   2 * (uint64_t)a->nmemory + CERT_BYTES / 4, 4)) {
 			c.bad = 1;
 			break;
 		}
@@ -301,6 +308,10 @@ int mrdem_decode_fronts(const struct mrdem_record *rec, const char *src,
 		mrdem_get_u32s(&c, a->pairs, MRDEM_FRONT_PAIR_VALUES * a->npairs);
 		mrdem_get_u32s(&c, a->groups, MRDEM_FRONT_GROUP_VALUES * a->ngroups);
 		mrdem_get_u64s(&c, a->memory, a->nmemory);
+		a->certified = (int)mrdem_get_u32(&c);
+		a->cert_eps = mrdem_get_f32(&c);
+		a->radius_b = mrdem_get_f64(&c);
+		mrdem_get_f64s(&c, a->cert, 12);
 		char what[160];
 		snprintf(what, sizeof what, "%s: record %llu (fronts) at byte %llu: front %llu "
 			 "(particles %llu and %llu)", src ? src : "<stream>",

@@ -153,7 +153,7 @@ static void random_front(struct mrdem_rng *r, struct mrdem_front_arrays *f)
 	f->npairs = 1 + mrdem_rng_u64(r) % 12;
 	f->nmemory = mrdem_rng_u64(r) % 3;
 	f->groups = malloc((5 * f->ngroups + 1) * sizeof *f->groups);
-	f->pairs = malloc((4 * f->npairs + 1) * sizeof *f->pairs);
+	f->pairs = malloc((5 * f->npairs + 1) * sizeof *f->pairs);
 	f->memory = malloc((f->nmemory + 1) * sizeof *f->memory);
 	for (size_t u = 0; u < f->ngroups; u++) {
 		uint32_t *g = &f->groups[5 * u];
@@ -164,12 +164,18 @@ static void random_front(struct mrdem_rng *r, struct mrdem_front_arrays *f)
 		g[4] = (uint32_t)(mrdem_rng_u64(r) % 2);
 	}
 	for (size_t k = 0; k < f->npairs; k++) {
-		uint32_t *p = &f->pairs[4 * k];
+		uint32_t *p = &f->pairs[5 * k];
 		p[0] = (uint32_t)(mrdem_rng_u64(r) % 20);
 		p[1] = (uint32_t)(mrdem_rng_u64(r) % 20);
 		p[2] = f->ngroups ? (uint32_t)(mrdem_rng_u64(r) % f->ngroups) : UINT32_MAX;
 		p[3] = f->ngroups ? (uint32_t)(mrdem_rng_u64(r) % 2) : 0;
+		p[4] = (uint32_t)(mrdem_rng_u64(r) % 3);
 	}
+	f->certified = (int)(mrdem_rng_u64(r) % 2);
+	f->cert_eps = (float)mrdem_rng_uniform(r);
+	f->radius_b = mrdem_rng_uniform(r);
+	for (int k = 0; k < 12; k++)
+		f->cert[k] = uni(r);
 	for (size_t k = 0; k < f->nmemory; k++)
 		f->memory[k] = mrdem_rng_u64(r);
 }
@@ -213,7 +219,11 @@ static void test_fronts(struct mrdem_rng *r)
 	f.groups = realloc(f.groups, 10 * sizeof *f.groups);
 	uint32_t good[10] = { 0, 0, UINT32_MAX, 4, 0, 1, 1, 0, 4, 0 };
 	memcpy(f.groups, good, sizeof good);
+	for (size_t k = 0; k < f.npairs; k++)
+		if (f.pairs[5 * k + 2] != UINT32_MAX)
+			f.pairs[5 * k + 2] %= 2;
 	f.pairs[2] = 1;
+	f.pairs[4] = 1;
 	struct mrdem_front *ok = mrdem_front_load(&f, "test");
 	tap_ok(ok != NULL, "a front whose pairs and groups refer to existing groups loads");
 	mrdem_front_free(ok);
@@ -227,10 +237,14 @@ static void test_fronts(struct mrdem_rng *r)
 	f.pairs[2] = UINT32_MAX;
 	f.pairs[3] = 1; /* a real pair of the roots */
 	int bad_real = mrdem_front_load(&f, "test") == NULL;
+	f.pairs[3] = 0;
+	f.pairs[4] = 3; /* no such standing */
+	int bad_standing = mrdem_front_load(&f, "test") == NULL;
 	fclose(stderr);
 	stderr = saved;
-	tap_ok(bad_parent && bad_group && bad_real,
-	       "a parent that is not earlier, a missing group and a real pair at the roots are refused");
+	tap_ok(bad_parent && bad_group && bad_real && bad_standing,
+	       "a parent that is not earlier, a missing group, a real pair at the roots and an "
+	       "unknown standing are refused");
 	mrdem_front_arrays_release(&f);
 }
 
