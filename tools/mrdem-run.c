@@ -489,9 +489,12 @@ static void summary(struct run *r)
 	}
 	if (r->have_energy) {
 		double drift = r->e_last - r->e_first;
-		fprintf(stderr, "  energy: %.9g J at the first step, %.9g J at the last (drift %.3g J, "
-			"%.3g relative)\n", r->e_first, r->e_last, drift,
-			r->e_first != 0 ? drift / fabs(r->e_first) : 0.0);
+		const char *contacts, *integrator;
+		mrdem_energy_expectation(&r->scene.setup, r->opts.step.scheme, &contacts, &integrator);
+		fprintf(stderr, "  energy (kinetic + gravitational + elastic): %.9g J at the first step, "
+			"%.9g J at the last (change %.3g J, %.3g relative)\n    expected: %s;\n    %s\n",
+			r->e_first, r->e_last, drift, r->e_first != 0 ? drift / fabs(r->e_first) : 0.0,
+			contacts, integrator);
 	}
 }
 
