@@ -60,7 +60,7 @@ expect_success "every pipelines/*.py compiles" '
 # scales 1 and 2 (Table 7 differs from 8 only in the scenes it names).
 expect_success "tables 5, 6, 8 and figure4-implicit on short runs" '
 	pmake IMPLICIT_STEPS=3 FLAT_STEPS=1 SCALES="1 2" GNUPLOT=no-such-gnuplot \
-		table5 table6 table8 figure4-implicit >tables.log
+		table5 table6 table8 figure4-implicit table6-plot >tables.log
 '
 
 expect_success "tables 5, 6, 8 and figure4-implicit: every Markdown row as wide as its header" '
@@ -128,6 +128,53 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 	assert_grep "^plot .*/figure4-implicit-particle-particle-surrogate.png skipped" tables.log
 '
+
+expect_success "table6-plot: the comparisons of every scene and hierarchy beside the paper's, the plot skipped" '
+	python3 - out/table6/table6-comparisons.csv <<PY &&
+import csv, sys
+rows = {r["case"]: r for r in csv.DictReader(open(sys.argv[1]))}
+paper = {"particle-particle flat": 6.89e8, "particle-on-plane multiscale": 3.50e6}
+assert len(rows) == 6, rows
+for case, want in paper.items():
+    assert float(rows[case]["paper"]) == want, rows[case]
+for s in ("particle-particle", "particle-on-plane"):
+    f, su = rows[s + " flat"], rows[s + " surrogate"]
+    assert f["steps"] == "1" and su["steps"] == "3", (f, su)
+    assert float(f["ours"]) > float(su["ours"]) > 0, (f, su)
+PY
+	assert_grep "^plot .*/table6-comparisons.png skipped: no-such-gnuplot not installed" tables.log
+'
+
+# Flat search compares every pair of triangles: T^2 per step, exactly.
+expect_success "scaling: flat comparisons are T^2, the surrogate search fewer, the plot skipped" '
+	pmake scaling SCALING_TRIANGLES="80 320" SCALING_STEPS=3 GNUPLOT=no-such-gnuplot >scaling.log &&
+	python3 - out/scaling/scaling.csv <<PY &&
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [int(r["triangles"]) for r in rows] == [80, 320], rows
+for r in rows:
+    t = int(r["triangles"])
+    assert float(r["flat_comparisons"]) == t * t and float(r["flat_sphere_pruned"]) == 0, r
+    assert 0 < float(r["surrogate_comparisons"]) < float(r["flat_comparisons"]), r
+    assert float(r["comparison_reduction"]) > 1 and float(r["flat_ms"]) > 0, r
+PY
+	assert_grep "^| 320 | 1.02e+05 | " scaling.log &&
+	assert_grep "flat p = 2.00" scaling.log &&
+	assert_grep "^plot .*/scaling.png skipped: no-such-gnuplot not installed" scaling.log
+'
+if command -v gnuplot >/dev/null 2>&1; then
+	expect_success "scaling and table6-plot with gnuplot: PNGs" '
+		pmake scaling table6-plot SCALING_TRIANGLES="80 320" SCALING_STEPS=3 IMPLICIT_STEPS=3 \
+			FLAT_STEPS=1 >plots.log &&
+		for f in scaling/scaling table6/table6-comparisons; do
+			assert_grep "^plot: .*/$f.png" plots.log &&
+			assert_eq "$(head -c 8 out/$f.png | od -An -tx1 | tr -d " \n")" \
+				89504e470d0a1a0a "$f PNG signature" || exit 1
+		done'
+else
+	_n=$((_n + 1))
+	echo "ok $_n - scaling and table6-plot with gnuplot: PNGs # skip gnuplot not installed"
+fi
 
 expect_success "nothing written under the source tree" '
 	find "$TOP/pipelines" -newer stamp >new && test ! -s new || { cat new; false; }
