@@ -13,10 +13,18 @@ time_output of the --log-view stats records; robust to a step that the
 machine delayed); `rows`, the statistics of steps 0 .. STEPS-1 as numbers,
 None where a run left a cell empty. mean(COL), column(COL), has(COL) read
 them; a column a run does not write counts 0.
+
+  explicit(BIN, YAML, OUT, STEPS, ARGS, ENV) -> (detection ms, rows)
+
+runs mrdem-run on the scene file YAML into OUT (Tables 4, scaling): the
+contact detection wall time per step of its summary and the mrdem-stats
+rows of steps 0 .. STEPS-1, as strings.
 """
 import csv
+import io
 import os
 import re
+import subprocess
 import sys
 
 
@@ -69,6 +77,20 @@ def load(dirname, scene, scheme, hierarchy, method, steps):
                       (x.get("time_io_wait") or 0)) for x in r["rows"])
     r["median_ms"] = (t[(len(t) - 1) // 2] + t[len(t) // 2]) / 2 if t else None
     return r
+
+
+def explicit(bindir, yaml, out, steps, args=(), env=None):
+    p = subprocess.run([os.path.join(bindir, "mrdem-run"), yaml, "-o", out] + list(args),
+                       capture_output=True, text=True, check=True, env=env)
+    ms = float(re.search(r"contact detection .*: ([0-9.e+-]+) ms per step", p.stderr).group(1))
+    text = subprocess.run([os.path.join(bindir, "mrdem-stats"), out], capture_output=True,
+                          text=True, check=True).stdout
+    return ms, [r for r in csv.DictReader(io.StringIO(text)) if int(r["step"]) < steps]
+
+
+def mean_of(rows, col):
+    """Mean of a column of string rows; an empty cell counts 0."""
+    return sum(float(r[col] or 0) for r in rows) / len(rows)
 
 
 class Run(dict):

@@ -9,14 +9,13 @@ surrogate trees should grow about linearly in T (paper Sec. 4-5).
 usage: scaling.py BINDIR OUTDIR STEPS T...   writes OUTDIR/scaling.csv, prints Markdown
 """
 import csv
-import io
+import math
 import os
-import re
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts
 import scenes  # noqa: E402
+from runs import explicit, mean_of  # noqa: E402
 
 BIN, OUT, STEPS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 SIZES = [int(t) for t in sys.argv[4:]]
@@ -29,17 +28,10 @@ def run(triangles, hierarchy):
     with open(yaml, "w") as f:
         f.write(scenes.scene(name, STEPS))
     out = os.path.join(OUT, "%s-%s.mrd" % (name, hierarchy))
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    p = subprocess.run([os.path.join(BIN, "mrdem-run"), yaml, "-o", out, "--hierarchy",
-                        hierarchy, "--method", "hybrid"], capture_output=True, text=True,
-                       check=True, env=env)
-    ms = float(re.search(r"contact detection .*: ([0-9.e+-]+) ms per step", p.stderr).group(1))
-    text = subprocess.run([os.path.join(BIN, "mrdem-stats"), out], capture_output=True,
-                          text=True, check=True).stdout
-    rows = [r for r in csv.DictReader(io.StringIO(text)) if int(r["step"]) < STEPS]
-    mean = lambda k: sum(float(r[k] or 0) for r in rows) / len(rows)
-    return {"comparisons": mean("comparisons"), "sphere_pruned": mean("sphere_pruned"),
-            "ms": ms}
+    ms, rows = explicit(BIN, yaml, out, STEPS, ["--hierarchy", hierarchy, "--method", "hybrid"],
+                        dict(os.environ, OMP_NUM_THREADS="1"))
+    return {"comparisons": mean_of(rows, "comparisons"),
+            "sphere_pruned": mean_of(rows, "sphere_pruned"), "ms": ms}
 
 
 res = {(t, h): run(t, h) for t in SIZES for h in HIERARCHIES}
@@ -69,7 +61,6 @@ for t in SIZES:
         t, fl["comparisons"], su["comparisons"], fl["comparisons"] / su["comparisons"],
         fl["ms"], su["ms"], fl["ms"] / su["ms"]))
 if len(SIZES) > 1:
-    import math
     a, b = SIZES[0], SIZES[-1]
     slope = lambda h, k: (math.log(res[b, h][k] / res[a, h][k]) / math.log(b / a))
     print("\nGrowth exponents from T = %d to %d (comparisons ~ T^p): flat p = %.2f, "

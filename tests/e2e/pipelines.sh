@@ -13,6 +13,12 @@ pmake() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TOP/pipelines" \
 		OUT="$T/out" ENERGY_STEPS=200 ENERGY_EVERY=20 "$@"
 }
+# plotted LOG NAME: LOG says out/NAME.png was drawn, and that file is a PNG.
+plotted() {
+	assert_grep "^plot: .*/$2.png" "$1" &&
+	assert_eq "$(head -c 8 "out/$2.png" | od -An -tx1 | tr -d " \n")" 89504e470d0a1a0a \
+		"$2 PNG signature"
+}
 touch stamp
 cols=step,time,kinetic,gravity,contact,total,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z
 
@@ -41,11 +47,7 @@ PY'
 if command -v gnuplot >/dev/null 2>&1; then
 	expect_success "energy with gnuplot: a PNG per example" '
 		pmake energy >log &&
-		for s in two-spheres sphere-on-plane; do
-			assert_grep "^plot: .*/energy-$s.png" log &&
-			assert_eq "$(head -c 8 out/energy-$s.png | od -An -tx1 | tr -d " \n")" \
-				89504e470d0a1a0a "$s PNG signature" || exit 1
-		done'
+		for s in two-spheres sphere-on-plane; do plotted log energy-$s || exit 1; done'
 else
 	_n=$((_n + 1))
 	echo "ok $_n - energy with gnuplot: a PNG per example # skip gnuplot not installed"
@@ -166,11 +168,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	expect_success "scaling and table6-plot with gnuplot: PNGs" '
 		pmake scaling table6-plot SCALING_TRIANGLES="80 320" SCALING_STEPS=3 IMPLICIT_STEPS=3 \
 			FLAT_STEPS=1 >plots.log &&
-		for f in scaling/scaling table6/table6-comparisons; do
-			assert_grep "^plot: .*/$f.png" plots.log &&
-			assert_eq "$(head -c 8 out/$f.png | od -An -tx1 | tr -d " \n")" \
-				89504e470d0a1a0a "$f PNG signature" || exit 1
-		done'
+		plotted plots.log scaling/scaling && plotted plots.log table6/table6-comparisons'
 else
 	_n=$((_n + 1))
 	echo "ok $_n - scaling and table6-plot with gnuplot: PNGs # skip gnuplot not installed"
