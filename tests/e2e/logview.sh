@@ -132,11 +132,14 @@ expect_success "mrdem-stats tables the stage times per step" '
 		grep -qx "time_$s" cols || { echo "no time_$s column"; exit 1; }
 	done'
 
-# A reader that starts 2 s late: once the pipe's buffer (64 KiB) is full,
+# A reader that starts 3 s late: once the pipe's buffer (64 KiB) is full,
 # every write blocks until it reads, off the CPU; that is I/O wait, not
-# output. 400 frames of 3 particles are far more than the buffer.
+# output. 400 frames of 3 particles (210 kB) are far more than the buffer,
+# which one thread fills in well under a second (0.2 s under ASan), so at
+# least 2 s of the wait are certain.
 expect_success "io_wait: the time blocked on a pipe whose reader sleeps" '
-	mrdem-run --log-view scene.yaml --steps 400 -o - 2>log | { sleep 2; cat >slow.mrd; } &&
+	OMP_NUM_THREADS=1 mrdem-run --log-view scene.yaml --steps 400 -o - 2>log |
+		{ sleep 3; cat >slow.mrd; } &&
 	python3 - log <<PY
 import re, sys
 row = {m.group(1): float(m.group(3)) for m in

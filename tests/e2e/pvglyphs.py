@@ -10,8 +10,8 @@ usage: pvpython pvglyphs.py INSTDIR SURFDIR GLYPHS.py
 """
 import importlib.util, sys
 
-from paraview.simple import (ColorBy, CreateView, Delete, GetActiveViewOrCreate, Hide, Render,
-                             SetActiveView, Show, XMLPolyDataReader)
+from paraview.simple import (ColorBy, GetActiveViewOrCreate, Hide, Render, Show,
+                             XMLPolyDataReader)
 from vtkmodules.vtkRenderingCore import vtkWindowToImageFilter
 
 SIZE = 320
@@ -22,7 +22,7 @@ def fail(msg):
     sys.exit(1)
 
 
-def silhouette(view, disp):
+def silhouette(disp):
     """Flat white on black: lighting off, so only coverage counts."""
     ColorBy(disp, None)
     disp.AmbientColor = disp.DiffuseColor = [1, 1, 1]
@@ -55,7 +55,7 @@ view.EnableRenderOnInteraction = 0
 
 surf = XMLPolyDataReader(FileName=[surf_dir + "/frame-000000.vtp"])
 sd = Show(surf, view)
-silhouette(view, sd)
+silhouette(sd)
 # from the side: the floor of randscene.py's scenes is an edge, not a cover
 view.CameraPosition, view.CameraFocalPoint, view.CameraViewUp = [0, -1, 0.3], [0, 0, 0], [0, 0, 1]
 view.ResetCamera()
@@ -67,7 +67,7 @@ spec = importlib.util.spec_from_file_location("mrdem_glyphs", glyphs)
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
 _, _, disp = mod.setup(inst_dir, render=False)
-silhouette(view, disp)
+silhouette(disp)
 got = picture(view)
 covered = sum(want)
 if covered < 0.02 * SIZE * SIZE:
