@@ -119,6 +119,9 @@ install: $(TOOLS) $(LIB) $(MANS)
 	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/mrdem/$$h || exit 1; done
 	install -m 644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/mrdem/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/mrdem/paraview $(DESTDIR)$(PREFIX)/share/doc/mrdem/figures
+	install -m 644 docs/paraview/* $(DESTDIR)$(PREFIX)/share/doc/mrdem/paraview/
+	install -m 644 docs/figures/* $(DESTDIR)$(PREFIX)/share/doc/mrdem/figures/
 
 uninstall:
 	rm -f $(TOOL_SRC:tools/%.c=$(DESTDIR)$(PREFIX)/bin/%) \

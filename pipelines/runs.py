@@ -13,10 +13,18 @@ time_output of the --log-view stats records; robust to a step that the
 machine delayed); `rows`, the statistics of steps 0 .. STEPS-1 as numbers,
 None where a run left a cell empty. mean(COL), column(COL), has(COL) read
 them; a column a run does not write counts 0.
+
+  explicit(BIN, YAML, OUT, STEPS, ARGS, ENV) -> (detection ms, rows)
+
+runs mrdem-run on the scene file YAML into OUT (Tables 4, scaling): the
+contact detection wall time per step of its summary and the mrdem-stats
+rows of steps 0 .. STEPS-1, as strings.
 """
 import csv
+import io
 import os
 import re
+import subprocess
 import sys
 
 
@@ -44,10 +52,11 @@ def timing(log, name):
         sys.exit("runs.py: no --log-view report in %s" % name)
     n, loop, threads = int(m.group(1)), float(m.group(2)), int(m.group(3))
     stage = lambda s: re.search(r"^%s\s+\d+\s+([0-9.e+-]+)" % s, log, re.M)
-    out, picard = stage("output"), stage("picard")
+    out, wait, picard = stage("output"), stage("io_wait"), stage("picard")
+    writing = sum(float(m.group(1)) for m in (out, wait) if m)  # CPU and I/O wait
     per = lambda s: 1e3 * s / max(n, 1)
     return {"steps_run": n, "loop_ms": per(loop),
-            "step_ms": per(loop - (float(out.group(1)) if out else 0.0)),
+            "step_ms": per(loop - writing),
             "picard_ms": per(float(picard.group(1))) if picard else None, "threads": threads}
 
 
@@ -64,9 +73,24 @@ def load(dirname, scene, scheme, hierarchy, method, steps):
         r["rows"] = [{k: number(v) for k, v in row.items() if k}
                      for row in csv.DictReader(f)
                      if row.get("step") and int(row["step"]) < steps and row.get("time")]
-    t = sorted(1e3 * ((x.get("time_step") or 0) - (x.get("time_output") or 0)) for x in r["rows"])
+    t = sorted(1e3 * ((x.get("time_step") or 0) - (x.get("time_output") or 0) -
+                      (x.get("time_io_wait") or 0)) for x in r["rows"])
     r["median_ms"] = (t[(len(t) - 1) // 2] + t[len(t) // 2]) / 2 if t else None
     return r
+
+
+def explicit(bindir, yaml, out, steps, args=(), env=None):
+    p = subprocess.run([os.path.join(bindir, "mrdem-run"), yaml, "-o", out] + list(args),
+                       capture_output=True, text=True, check=True, env=env)
+    ms = float(re.search(r"contact detection .*: ([0-9.e+-]+) ms per step", p.stderr).group(1))
+    text = subprocess.run([os.path.join(bindir, "mrdem-stats"), out], capture_output=True,
+                          text=True, check=True).stdout
+    return ms, [r for r in csv.DictReader(io.StringIO(text)) if int(r["step"]) < steps]
+
+
+def mean_of(rows, col):
+    """Mean of a column of string rows; an empty cell counts 0."""
+    return sum(float(r[col] or 0) for r in rows) / len(rows)
 
 
 class Run(dict):

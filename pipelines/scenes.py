@@ -7,6 +7,7 @@ scene last changed).
 
   particle-particle    two spheres of 1,280 triangles already inside each
                        other's halo, approaching head-on (Tables 4, 5, 6)
+  particle-particle-T  the same with spheres of T triangles (scaling.py)
   particle-on-plane    a sphere of 1,280 triangles reaching a tilted plane
                        mesh of 512 triangles (Tables 4, 5, 6)
   scaled-S-T           a sphere of 80 triangles and unit diameter pressed
@@ -25,7 +26,7 @@ _TILT = math.radians(15)
 _N = (0.0, -math.sin(_TILT), math.cos(_TILT))
 
 _PARTICLE_PARTICLE = """shapes:
-  ball: {sphere: {triangles: 1280, radius: 1.0}}
+  ball: {sphere: {triangles: %(triangles)d, radius: 1.0}}
 particles:
   - {shape: ball, position: [-1.005, 0, 0], velocity: [0.5, 0, 0]}
   - {shape: ball, position: [1.005, 0, 0], velocity: [-0.5, 0, 0]}
@@ -71,8 +72,10 @@ def scaled_name(scale, triangles):
 
 def scene(name, steps, scheme="explicit-euler"):
     """The YAML text of scene NAME, STEPS steps of SCHEME, a frame per step."""
-    if name == "particle-particle":
-        return _PARTICLE_PARTICLE % {"steps": steps, "scheme": scheme}
+    m = re.fullmatch(r"particle-particle(-([0-9]+))?", name)
+    if m:
+        return _PARTICLE_PARTICLE % {"triangles": int(m.group(2) or 1280), "steps": steps,
+                                     "scheme": scheme}
     if name == "particle-on-plane":
         p = [1.02 * c for c in _N]
         v = [-0.5 * c for c in _N]

@@ -3,15 +3,12 @@
 per step of triangle comparisons, iterative comparisons and fallbacks (from
 the stats records) and of contact detection wall time (mrdem-run's
 summary). Usage: table4.py BINDIR OUTDIR."""
-import csv
-import io
 import os
-import re
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts
 import scenes  # noqa: E402
+from runs import explicit, mean_of  # noqa: E402
 
 BIN, OUT = sys.argv[1], sys.argv[2]
 STEPS = 100
@@ -32,14 +29,8 @@ def run(scene, hierarchy, method):
     with open(yaml, "w") as f:
         f.write(SCENES[scene])
     out = os.path.join(OUT, "%s-%s-%s.mrd" % (scene, hierarchy, method))
-    p = subprocess.run([os.path.join(BIN, "mrdem-run"), yaml, "-o", out, "--hierarchy",
-                        hierarchy, "--method", method], capture_output=True, text=True,
-                       check=True)
-    ms = float(re.search(r"contact detection .*: ([0-9.e+-]+) ms per step", p.stderr).group(1))
-    csvtext = subprocess.run([os.path.join(BIN, "mrdem-stats"), out], capture_output=True,
-                             text=True, check=True).stdout
-    rows = [r for r in csv.DictReader(io.StringIO(csvtext)) if int(r["step"]) < STEPS]
-    mean = lambda k: sum(float(r[k] or 0) for r in rows) / len(rows)
+    ms, rows = explicit(BIN, yaml, out, STEPS, ["--hierarchy", hierarchy, "--method", method])
+    mean = lambda k: mean_of(rows, k)
     return {"comparisons": mean("comparisons"), "iterative": mean("iterative"),
             "fallbacks": mean("fallbacks"), "contacts": mean("contacts"), "ms": ms}
 

@@ -16,3 +16,19 @@ table6: $(T6_DIR)/table6.md
 $(T6_DIR)/table6.md: table6.py runs.py $(T6_RUNS)
 	@mkdir -p $(T6_DIR)
 	python3 table6.py $(I_DIR) $(IMPLICIT_STEPS) $(FLAT_STEPS) >$@.tmp && mv $@.tmp $@
+
+# table6-plot: the comparisons per implicit step of Table 6 (comparison
+# kernel), ours beside the paper's, as a log-scale bar chart:
+# out/table6/table6-comparisons.csv, .md and .png.
+.PHONY: table6-plot
+table6-plot: $(T6_DIR)/table6-comparisons.md table6.gp plot.sh
+	@cat $<
+	@sh plot.sh table6.gp $(T6_DIR)/table6-comparisons.png $(T6_DIR)/table6-comparisons.csv \
+	  "Table 6: triangle comparisons per implicit step (comparison kernel)"
+
+T6P_RUNS := $(call i_run,$(I_SCENES),implicit-euler,surrogate multiscale,comparison,$(IMPLICIT_STEPS)) \
+	$(if $(filter-out 0,$(FLAT_STEPS)),$(call i_run,$(I_SCENES),implicit-euler,flat,comparison,$(FLAT_STEPS)))
+
+$(T6_DIR)/table6-comparisons.md: table6_plot.py table6_paper.py runs.py $(T6P_RUNS)
+	@mkdir -p $(T6_DIR)
+	python3 table6_plot.py $(I_DIR) $(IMPLICIT_STEPS) $(FLAT_STEPS) $(T6_DIR) >$@.tmp && mv $@.tmp $@

@@ -98,7 +98,7 @@ struct run {
 	/* stages of the whole run, with the output stage of this driver; the
 	 * loop's wall time; output seconds of the step under way */
 	struct mrdem_stage_log log;
-	double t_loop, out_step;
+	double t_loop, out_step, io_step; /* output CPU and I/O wait of the step */
 };
 
 static int has_suffix(const char *s, const char *suffix)
@@ -495,7 +495,8 @@ static void log_view(const struct run *r)
 		"imbalance, job list). Share: of the run loop's wall time; the stages and\n"
 		"'other' add up to it. Calls: broad phase runs; pairs searched; kernel batches\n"
 		"(and plane pairs); fallback blocks; pairs' contact points; narrow phases;\n"
-		"force evaluations; steps; output steps.\n\n",
+		"force evaluations; steps; output steps. output is the CPU time writing,\n"
+		"io_wait the rest of its wall time (blocked on a full pipe or a slow disk).\n\n",
 		(unsigned long long)r->nsteps, r->t_loop, 1e3 * r->t_loop / n, omp_get_max_threads(),
 		mrdem_scheme_name(r->opts.step.scheme));
 	fprintf(stderr, "%-12s %12s %12s %12s %8s\n", "Stage", "Calls", "Time (s)", "ms/step",
@@ -581,25 +582,47 @@ static void summary(struct run *r)
 	}
 	if (r->have_energy) {
 		double drift = r->e_last - r->e_first;
-		fprintf(stderr, "  energy: %.9g J at the first step, %.9g J at the last (drift %.3g J, "
-			"%.3g relative)\n", r->e_first, r->e_last, drift,
-			r->e_first != 0 ? drift / fabs(r->e_first) : 0.0);
+		const char *contacts, *integrator;
+		mrdem_energy_expectation(&r->scene.setup, r->opts.step.scheme, &contacts, &integrator);
+		fprintf(stderr, "  energy (kinetic + gravitational + elastic): %.9g J at the first step, "
+			"%.9g J at the last (change %.3g J, %.3g relative)\n    expected: %s;\n    %s\n",
+			r->e_first, r->e_last, drift, r->e_first != 0 ? drift / fabs(r->e_first) : 0.0,
+			contacts, integrator);
 	}
 }
 
 /* ---- the run */
 
-/* Output stage: t0 from mrdem_clock() when the writing began. */
-static void output_done(struct run *r, double t0)
+/* Output: the thread's CPU time writing is the output stage, the rest of
+ * the wall time waiting for the pipe or disk (I/O wait). */
+struct out_mark {
+	double wall, cpu;
+};
+
+static struct out_mark output_begin(void)
 {
-	double t = mrdem_clock() - t0;
-	r->out_step += t;
-	r->log.seconds[MRDEM_STAGE_OUTPUT] += t;
+	return (struct out_mark){mrdem_clock(), mrdem_thread_cpu_clock()};
+}
+
+static void output_done(struct run *r, struct out_mark m)
+{
+	double wall = mrdem_clock() - m.wall;
+	double cpu = fmax(0.0, fmin(mrdem_thread_cpu_clock() - m.cpu, wall));
+	r->out_step += cpu;
+	r->io_step += wall - cpu;
+	r->log.seconds[MRDEM_STAGE_OUTPUT] += cpu;
+	r->log.seconds[MRDEM_STAGE_IO_WAIT] += wall - cpu;
+}
+
+static void output_call(struct run *r)
+{
+	r->log.calls[MRDEM_STAGE_OUTPUT]++;
+	r->log.calls[MRDEM_STAGE_IO_WAIT]++;
 }
 
 static int write_frame(struct run *r)
 {
-	double t0 = mrdem_clock();
+	struct out_mark t0 = output_begin();
 	int rc = mrdem_write_frame(&r->w, &r->scene.frame);
 	output_done(r, t0);
 	if (rc)
@@ -637,6 +660,7 @@ static int write_log_stats(struct run *r, double t_iter)
 	struct mrdem_stats st;
 	struct mrdem_stage_log l = r->sim.log;
 	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
+	l.seconds[MRDEM_STAGE_IO_WAIT] = r->io_step;
 	mrdem_stats_init(&st, "mrdem-run", r->sim.log.calls[MRDEM_STAGE_INTEGRATE] ?
 			 r->sim.stepper.step : r->scene.frame.step);
 	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
@@ -655,19 +679,19 @@ static void log_step(struct run *r)
 static int simulate(struct run *r)
 {
 	struct mrdem_writer *w = &r->w;
-	double t0 = mrdem_clock();
+	struct out_mark t0 = output_begin();
 	int rc = mrdem_scene_write(w, &r->scene);
 	output_done(r, t0);
-	r->log.calls[MRDEM_STAGE_OUTPUT]++;
+	output_call(r);
 	if (rc)
 		return -1;
 	r->frames_written = 1;
 	for (uint64_t i = 0;; i++) {
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
 		double t_iter = mrdem_clock();
-		r->out_step = 0;
+		r->out_step = r->io_step = 0;
 		if (output && !r->via_pipes)
-			r->log.calls[MRDEM_STAGE_OUTPUT]++;
+			output_call(r);
 		if (output && i > 0 && write_frame(r))
 			return -1;
 		if (stop_signal) {
@@ -679,13 +703,13 @@ static int simulate(struct run *r)
 		}
 		if (r->via_pipes ? pipe_detect(r, output) : mrdem_sim_detect(&r->sim))
 			return -1;
-		t0 = mrdem_clock();
+		t0 = output_begin();
 		rc = output && !r->via_pipes && write_detection(&r->sim, w);
 		output_done(r, t0);
 		if (rc)
 			return -1;
 		if (i == r->steps) {
-			t0 = mrdem_clock();
+			t0 = output_begin();
 			if (!r->via_pipes)
 				log_step(r);
 			rc = r->log_view && write_log_stats(r, t_iter);
@@ -705,7 +729,7 @@ static int simulate(struct run *r)
 		if (!r->via_pipes) {
 			account(r);
 			log_step(r);
-			t0 = mrdem_clock();
+			t0 = output_begin();
 			rc = output && write_step_stats(&r->sim, w);
 			output_done(r, t0);
 			if (rc)
@@ -713,7 +737,7 @@ static int simulate(struct run *r)
 		} else {
 			r->nsteps++;
 		}
-		t0 = mrdem_clock();
+		t0 = output_begin();
 		rc = output && r->log_view && write_log_stats(r, t_iter);
 		rc = rc || (output && mrdem_writer_flush(w));
 		output_done(r, t0);

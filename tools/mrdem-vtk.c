@@ -22,11 +22,14 @@ static const char usage[] =
 	"relative to the centre of mass), and DIR/frame-NNNNNN.vtp one point per\n"
 	"particle of the N-th frame at its centre of mass, with point data particle_id,\n"
 	"shape, fixed, orientation (quaternion w x y z), velocity, angular_velocity and,\n"
-	"when the frame has contacts, contacts (contact points per particle); show them\n"
-	"as oriented glyphs of the shapes (docs/paraview/mrdem_glyphs.py).\n"
+	"when the frame has contacts, contacts (contact points per particle), force and\n"
+	"torque (totals with gravity); show them as oriented glyphs of the shapes\n"
+	"(docs/paraview/mrdem_glyphs.py).\n"
 	"DIR/contacts-NNNNNN.vtp holds the frame's contact points when the stream has\n"
 	"contacts records for its step (point data normal, overlap = depth * normal,\n"
-	"dist, depth, particle_a, particle_b, plane, tri_a, tri_b); DIR/series.pvd is the\n"
+	"force on particle a, dist, depth, particle_a, particle_b, plane, tri_a, tri_b).\n"
+	"Forces are the scene's force model's for the frame's state and contacts, the\n"
+	"same library call a step makes (docs/dynamics.md). DIR/series.pvd is the\n"
 	"time series of both (contacts are part 1), DIR/particles.pvd that of the\n"
 	"particles alone. Every file is written under a temporary name and renamed when\n"
 	"complete; on an error the files and directories this run created are removed.\n"
@@ -193,25 +196,26 @@ static int write_shapes(struct run *r, const struct mrdem_filter *f, struct shap
 }
 
 static int write_frame(struct run *r, const struct mrdem_scene *s, const struct mrdem_contacts *c,
-		       size_t index)
+		       const struct mrdem_forces *forces, size_t index)
 {
 	char name[64];
 	snprintf(name, sizeof name, "frame-%06zu.vtp", index);
 	char *path = path_in(r->dir, name);
 	int ret = r->surfaces ? mrdem_vtk_write_surfaces(path, s, r->enc)
-			      : mrdem_vtk_write_instances(path, s, c, r->enc, r->flags);
+			      : mrdem_vtk_write_instances(path, s, c, forces, r->enc, r->flags);
 	free(path);
 	if (!ret)
 		add_file(r, name, s->frame.time, 0);
 	return ret;
 }
 
-static int write_contacts(struct run *r, const struct mrdem_contacts *c, double time, size_t index)
+static int write_contacts(struct run *r, const struct mrdem_contacts *c, const double *force,
+			  double time, size_t index)
 {
 	char name[64];
 	snprintf(name, sizeof name, "contacts-%06zu.vtp", index);
 	char *path = path_in(r->dir, name);
-	int ret = mrdem_vtk_write_contacts(path, c, time, r->enc);
+	int ret = mrdem_vtk_write_contacts(path, c, force, time, r->enc);
 	free(path);
 	if (!ret)
 		add_file(r, name, time, 1);
@@ -234,6 +238,9 @@ struct job {
 	struct mrdem_contacts pending;  /* contacts of that frame */
 	int have_pending;
 	struct shape_files shapes;      /* instances */
+	struct mrdem_forces forces;     /* of the frame's contacts, as a step applies them */
+	struct mrdem_bodies bodies;
+	struct mrdem_id_index index;
 	size_t nframes, ncontact_files;
 	uint64_t unmatched, first_unmatched;
 };
@@ -247,13 +254,21 @@ static int flush_frame(struct mrdem_filter *f)
 	const struct mrdem_scene *s = &f->scene;
 	if (!j->run->surfaces && write_shapes(j->run, f, &j->shapes))
 		return -1;
-	if (write_frame(j->run, s, j->have_pending ? &j->pending : NULL, j->nframes))
+	if (j->have_pending &&
+	    mrdem_forces_of_frame(&j->forces, &j->bodies, &j->index, s, &j->pending))
+		return mrdem_error("%s: record %llu: no forces for the contacts of the frame of "
+				   "step %llu",
+				   f->src, (unsigned long long)j->frame_record,
+				   (unsigned long long)s->frame.step);
+	if (write_frame(j->run, s, j->have_pending ? &j->pending : NULL,
+			j->have_pending ? &j->forces : NULL, j->nframes))
 		return mrdem_error("%s: record %llu: frame of step %llu not written", f->src,
 				   (unsigned long long)j->frame_record,
 				   (unsigned long long)s->frame.step);
 	j->nframes++;
 	if (j->have_pending) {
-		if (write_contacts(j->run, &j->pending, s->frame.time, j->nframes - 1))
+		if (write_contacts(j->run, &j->pending, j->forces.cf, s->frame.time,
+				   j->nframes - 1))
 			return -1;
 		j->ncontact_files++;
 	}
@@ -348,6 +363,9 @@ static int convert(struct run *run, int argc, char **argv)
 	run->pvd_path = path_in(run->dir, "series.pvd");
 	struct job j = {.run = run};
 	mrdem_contacts_init(&j.pending);
+	mrdem_forces_init(&j.forces);
+	mrdem_bodies_init(&j.bodies);
+	mrdem_id_index_init(&j.index);
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-vtk");
 	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
@@ -393,6 +411,9 @@ static int convert(struct run *run, int argc, char **argv)
 	if (rc != 0 && !f.damaged)
 		remove_created(run);
 	mrdem_contacts_release(&j.pending);
+	mrdem_forces_release(&j.forces);
+	mrdem_bodies_release(&j.bodies);
+	mrdem_id_index_release(&j.index);
 	shape_files_release(&j.shapes);
 	mrdem_filter_release(&f);
 	return rc;

@@ -43,3 +43,29 @@ double mrdem_energy_total(const struct mrdem_energy *e)
 {
 	return e->translational + e->rotational + e->gravity + e->contact;
 }
+
+void mrdem_energy_expectation(const struct mrdem_setup *s, int scheme, const char **contacts,
+			      const char **integrator)
+{
+	int damped = s->force_model == MRDEM_FORCE_SPRING_DASHPOT && s->damping > 0;
+	int rubs = s->friction > 0;
+	*contacts = damped && rubs ? "contact damping and friction dissipate energy at every contact"
+		    : damped   ? "contact damping dissipates energy at every contact"
+		    : rubs     ? "friction dissipates energy at sliding contacts"
+			       : "no contact damping or friction: contacts return the energy they store";
+	switch (scheme) {
+	case MRDEM_SCHEME_EXPLICIT_EULER:
+		*integrator = "explicit Euler (first order, paper Alg. 1) adds energy at every "
+			      "contact, more with larger dt";
+		break;
+	case MRDEM_SCHEME_SYMPLECTIC_EULER:
+		*integrator = "symplectic Euler adds an error that shrinks as dt";
+		break;
+	case MRDEM_SCHEME_VELOCITY_VERLET:
+		*integrator = "velocity Verlet (symplectic) adds an error that shrinks as dt^2";
+		break;
+	default:
+		*integrator = "implicit Euler takes energy at every contact (numerical damping)";
+		break;
+	}
+}

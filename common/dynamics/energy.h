@@ -26,4 +26,10 @@ double mrdem_energy_kinetic(const struct mrdem_scene *s, const struct mrdem_bodi
 /* translational + rotational + gravity + contact */
 double mrdem_energy_total(const struct mrdem_energy *e);
 
+/* What change of the total energy a run of setup s with this scheme should
+ * show, in two phrases for a run's summary: whether the contacts dissipate
+ * (damping, friction) and what the integrator adds (docs/dynamics.md). */
+void mrdem_energy_expectation(const struct mrdem_setup *s, int scheme, const char **contacts,
+			      const char **integrator);
+
 #endif

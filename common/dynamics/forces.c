@@ -238,6 +238,15 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 	return 0;
 }
 
+int mrdem_forces_of_frame(struct mrdem_forces *f, struct mrdem_bodies *b,
+			  struct mrdem_id_index *ix, const struct mrdem_scene *s,
+			  const struct mrdem_contacts *c)
+{
+	if (mrdem_bodies_compute(b, s) || mrdem_id_index_build(ix, &s->frame.p))
+		return -1;
+	return mrdem_forces_compute(f, s, b, ix, c);
+}
+
 int mrdem_forces_add_guesses(struct mrdem_forces *f, const struct mrdem_scene *s,
 			     const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
 			     const struct mrdem_contacts *g, double damping)

@@ -53,6 +53,15 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
 			 const struct mrdem_contacts *c);
 
+/* The forces of a frame as a step from it applies them (for output:
+ * mrdem-vtk): the bodies b and index ix of s's frame, then
+ * mrdem_forces_compute with its contacts c. Afterwards f->cf holds the
+ * force on particle a of every contact of c, f->force and f->torque the
+ * totals per particle (gravity included). */
+int mrdem_forces_of_frame(struct mrdem_forces *f, struct mrdem_bodies *b,
+			  struct mrdem_id_index *ix, const struct mrdem_scene *s,
+			  const struct mrdem_contacts *c);
+
 /* Add damped force guesses of multiscale Picard (paper Alg. 6, remark 5)
  * to the forces of the last mrdem_forces_compute: each guess is a contact
  * of two surrogate triangles (common/narrow/particle_contacts.h), its halo

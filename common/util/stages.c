@@ -1,7 +1,8 @@
 #include "common/util/stages.h"
 
 static const char *const names[MRDEM_STAGES] = {
-	"broad", "search", "kernels", "fallback", "merge", "parallel", "forces", "integrate", "output", "picard",
+	"broad", "search", "kernels", "fallback", "merge", "parallel", "forces", "integrate", "output",
+	"io_wait", "picard",
 };
 
 const char *mrdem_stage_name(int stage)

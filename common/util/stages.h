@@ -19,7 +19,11 @@ enum mrdem_stage {
 				* list, thread start and join, load imbalance */
 	MRDEM_STAGE_FORCES,    /* contact forces and torques */
 	MRDEM_STAGE_INTEGRATE, /* half kicks, energies, advance, guard */
-	MRDEM_STAGE_OUTPUT,    /* encoding and writing records (the driver) */
+	MRDEM_STAGE_OUTPUT,    /* encoding, compressing and writing records (the
+				* driver): its thread's CPU time */
+	MRDEM_STAGE_IO_WAIT,   /* the rest of the output's wall time: off the CPU,
+				* blocked on a full pipe or a slow disk (or
+				* preempted by other processes) */
 	MRDEM_STAGE_PICARD,    /* implicit Euler: the Picard loop as a whole */
 	MRDEM_STAGES
 };
@@ -34,7 +38,7 @@ struct mrdem_stage_log {
 };
 
 /* "broad", "search", "kernels", "fallback", "merge", "parallel", "forces",
- * "integrate", "output", "picard" (stats name time_<name>). */
+ * "integrate", "output", "io_wait", "picard" (stats name time_<name>). */
 const char *mrdem_stage_name(int stage);
 void mrdem_stage_log_add(struct mrdem_stage_log *dst, const struct mrdem_stage_log *src);
 
@@ -43,6 +47,15 @@ static inline double mrdem_clock(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* CPU seconds of the calling thread: against mrdem_clock() it tells
+ * computing from waiting. */
+static inline double mrdem_thread_cpu_clock(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 

@@ -531,6 +531,7 @@ int mrdem_vtk_write_shape(const char *path, const struct mrdem_shape *sh, int en
 struct instances {
 	const struct mrdem_scene *s;
 	const uint32_t *ncontacts; /* per particle, NULL: no contacts known */
+	const struct mrdem_forces *f; /* NULL: no forces known */
 	int dbl;
 };
 
@@ -590,9 +591,10 @@ static int write_instances(struct vtk_out *o, const void *ctx)
 	for (size_t k = 0; k < 4 * n; k++)
 		put_real(o, x->dbl, p->quat[k]);
 	array_end(o, in);
-	static const char *const vec_names[2] = {"velocity", "angular_velocity"};
-	for (int k = 0; k < 2; k++) {
-		const double *v = k ? p->angvel : p->vel;
+	static const char *const vec_names[4] = {"velocity", "angular_velocity", "force", "torque"};
+	for (int k = 0; k < (x->f ? 4 : 2); k++) {
+		const double *v = k == 0 ? p->vel : k == 1 ? p->angvel
+				: k == 2 ? x->f->force : x->f->torque;
 		array_begin(o, in, real, vec_names[k], 3, 3 * n, 0);
 		for (size_t i = 0; i < 3 * n; i++)
 			put_real(o, x->dbl, v[i]);
@@ -634,11 +636,12 @@ static int count_contacts(const struct mrdem_scene *s, const struct mrdem_contac
 }
 
 int mrdem_vtk_write_instances(const char *path, const struct mrdem_scene *s,
-			      const struct mrdem_contacts *c, int encoding, unsigned flags)
+			      const struct mrdem_contacts *c, const struct mrdem_forces *f,
+			      int encoding, unsigned flags)
 {
 	if (check_state(s))
 		return -1;
-	struct instances x = {.s = s, .dbl = (flags & MRDEM_VTK_DOUBLE) != 0};
+	struct instances x = {.s = s, .f = f, .dbl = (flags & MRDEM_VTK_DOUBLE) != 0};
 	uint32_t *count = NULL;
 	if (c) {
 		count = mrdem_xmalloc_array(s->frame.p.n ? s->frame.p.n : 1, sizeof *count);
@@ -674,6 +677,7 @@ static int check_contacts(const struct mrdem_contacts *c)
 
 struct contacts_file {
 	const struct mrdem_contacts *c;
+	const double *force; /* 3 per contact, NULL: not known */
 	double time;
 };
 
@@ -688,8 +692,8 @@ static int write_contacts(struct vtk_out *o, const void *ctx)
 	fprintf(o->f,
 		"    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"0\" "
 		"NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
-		"      <PointData Scalars=\"depth\" Normals=\"normal\">\n",
-		n, n);
+		"      <PointData Scalars=\"depth\" Normals=\"normal\"%s>\n",
+		n, n, cf->force ? " Vectors=\"force\"" : "");
 	array_begin(o, in, "Float64", "normal", 3, 3 * n, 0);
 	for (size_t k = 0; k < n; k++)
 		for (int a = 0; a < 3; a++)
@@ -728,6 +732,12 @@ static int write_contacts(struct vtk_out *o, const void *ctx)
 	for (size_t k = 0; k < n; k++)
 		put_i64(o, c->c[k].tri_b == UINT32_MAX ? -1 : (int64_t)c->c[k].tri_b);
 	array_end(o, in);
+	if (cf->force) {
+		array_begin(o, in, "Float64", "force", 3, 3 * n, 0);
+		for (size_t k = 0; k < 3 * n; k++)
+			put_f64(o, cf->force[k]);
+		array_end(o, in);
+	}
 	fputs("      </PointData>\n      <Points>\n", o->f);
 	array_begin(o, in, "Float64", "Points", 3, 3 * n, 0);
 	for (size_t k = 0; k < n; k++)
@@ -737,12 +747,12 @@ static int write_contacts(struct vtk_out *o, const void *ctx)
 	return write_vertex_cells(o, in, n);
 }
 
-int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, double time,
-			     int encoding)
+int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c,
+			     const double *force, double time, int encoding)
 {
 	if (check_contacts(c))
 		return -1;
-	struct contacts_file cf = {.c = c, .time = time};
+	struct contacts_file cf = {.c = c, .force = force, .time = time};
 	return write_file(path, encoding, "contacts", write_contacts, &cf);
 }
 

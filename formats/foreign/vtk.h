@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "common/dynamics/forces.h"
 #include "common/scene/scene.h"
 #include "formats/stream/records.h"
 
@@ -32,11 +33,14 @@ int mrdem_vtk_write_shape(const char *path, const struct mrdem_shape *sh, int en
 /* The scene's frame as one point per particle at its centre of mass, with
  * one vertex cell each. Point data: particle_id, shape, fixed,
  * orientation (quaternion w x y z, body -> world, as in the stream),
- * velocity, angular_velocity, and contacts (contact points naming the
- * particle) when c is not NULL; field data TIME and STEP. A shape vertex v
- * is at R(orientation) v + position. Returns 0, or -1 with a message. */
+ * velocity, angular_velocity, contacts (contact points naming the
+ * particle) when c is not NULL, and force and torque (per particle, of f:
+ * mrdem_forces_of_frame) when f is not NULL; field data TIME and STEP. A
+ * shape vertex v is at R(orientation) v + position. Returns 0, or -1 with
+ * a message. */
 int mrdem_vtk_write_instances(const char *path, const struct mrdem_scene *s,
-			      const struct mrdem_contacts *c, int encoding, unsigned flags);
+			      const struct mrdem_contacts *c, const struct mrdem_forces *f,
+			      int encoding, unsigned flags);
 
 /* Particle surfaces of the scene's frame in world space: every particle's
  * shape mesh moved by its pose (x = R (v - com) + pos), one polygon per
@@ -48,9 +52,10 @@ int mrdem_vtk_write_surfaces(const char *path, const struct mrdem_scene *s, int 
 /* Contact points as vertices. Point data: normal, overlap (depth *
  * normal: the penetration vector pushing a, m), dist, depth,
  * particle_a, particle_b (ids), plane (index of b's analytic plane, or
- * -1), tri_a, tri_b (-1: none); field data TIME and STEP. */
-int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c, double time,
-			     int encoding);
+ * -1), tri_a, tri_b (-1: none), and force (3 per contact: the force on a,
+ * N) when force is not NULL; field data TIME and STEP. */
+int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c,
+			     const double *force, double time, int encoding);
 
 struct mrdem_pvd_entry {
 	double time;

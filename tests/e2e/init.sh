@@ -64,7 +64,10 @@ assert near(hi[2], 10 * math.sin(t), 1e-9) and near(hi[1], 10 * math.cos(t), 1e-
 plane, s = state()
 assert plane[\"fixed\"] and plane[\"shape\"] == 1 and plane[\"epsilon\"] == 0.01
 assert not s[\"fixed\"] and s[\"position\"] == [0, 0, 2.5] and s[\"epsilon\"] == 0.02 * ball[\"radius\"]
-assert recs(\"setup\")[0][\"gravity\"] == [0, 0, -9.81]
+st = recs(\"setup\")[0]
+assert st[\"gravity\"] == [0, 0, -9.81]
+assert st[\"force_model\"] == \"spring-dashpot\" and st[\"scheme\"] == \"velocity-verlet\"
+assert st[\"stiffness\"] == 1e6 and st[\"damping\"] == 210 and st[\"friction\"] == 0.3
 "'
 
 expect_success "lattice-24576: init, info" '

@@ -16,7 +16,8 @@ expect_success "make install DESTDIR=... PREFIX=/usr/local" '
 	test -s "$R/lib/libmrdem.a" && test -s "$R/lib/pkgconfig/mrdem.pc" &&
 	test -s "$R/include/mrdem/common/scene/scene.h" &&
 	test -s "$R/include/mrdem/formats/stream/stream.h" &&
-	test -s "$R/share/doc/mrdem/README.md"'
+	test -s "$R/share/doc/mrdem/README.md" &&
+	test -s "$R/share/doc/mrdem/paraview/mrdem_glyphs.py" && test -s "$R/share/doc/mrdem/figures/scaling.png"'
 
 expect_success "every tool is installed and runs" '
 	for t in $tools; do

@@ -35,7 +35,7 @@ def total(source, name):
     return sum(r["values"].get(name, 0) for r in stats if r["source"] == source)
 implicit = re.search(r"^\d+ steps, .*, implicit-euler$", log, re.M) is not None
 stages = ["broad", "search", "kernels", "fallback", "merge", "parallel", "forces",
-          "integrate", "output"]
+          "integrate", "output", "io_wait"]
 row = {}
 for line in log.splitlines():
     m = re.match(r"^(\w+)\s+(\d+)?\s+(-?[0-9.]+)\s+(-?[0-9.]+)\s+(-?[0-9.]+)%", line)
@@ -55,6 +55,7 @@ frames = sum(1 for r in d["records"] if r["type"] == "frame")
 assert row["broad"][0] == (steps + 1 + (total("mrdem-step", "picard_iterations") if implicit else 0)), row["broad"]
 assert row["integrate"][0] == steps, row["integrate"]
 assert row["output"][0] == frames + 1, (row["output"], frames)
+assert row["io_wait"][0] == row["output"][0], (row["io_wait"], row["output"])
 counter = {}
 for line in log.splitlines():
     m = re.match(r"^(pairs|comparisons|hits|contacts|picard_iter)\s+(\d+)\s", line)
@@ -109,7 +110,7 @@ expect_success "--log-view -q: the log alone, without the summary" '
 expect_success "the summary has the compact stage line; no timing records without --log-view" '
 	mrdem-run scene.yaml -o b.mrd 2>sum && cat sum &&
 	assert_grep "^  stages, ms per step (share): broad .*, search .*, kernels .*, fallback .*, merge " sum &&
-	assert_grep "^    parallel .*, forces .*, integrate .*, output " sum &&
+	assert_grep "^    parallel .*, forces .*, integrate .*, output .*, io_wait " sum &&
 	! grep -q "performance log" sum &&
 	mrdem-info --json --full b.mrd >b.full && ! grep -q "\"time_broad\"" b.full &&
 	mrdem-run -q scene.yaml -o b2.mrd && same_stream b.mrd b2.mrd'
@@ -127,9 +128,25 @@ expect_success "implicit Euler: the Picard loop line and its iterations" '
 
 expect_success "mrdem-stats tables the stage times per step" '
 	mrdem-stats a.mrd >a.csv && head -1 a.csv | tr , "\n" >cols &&
-	for s in broad search kernels fallback merge parallel forces integrate output step; do
+	for s in broad search kernels fallback merge parallel forces integrate output io_wait step; do
 		grep -qx "time_$s" cols || { echo "no time_$s column"; exit 1; }
 	done'
+
+# A reader that starts 3 s late: once the pipe's buffer (64 KiB) is full,
+# every write blocks until it reads, off the CPU; that is I/O wait, not
+# output. 400 frames of 3 particles (210 kB) are far more than the buffer,
+# which one thread fills in well under a second (0.2 s under ASan), so at
+# least 2 s of the wait are certain.
+expect_success "io_wait: the time blocked on a pipe whose reader sleeps" '
+	OMP_NUM_THREADS=1 mrdem-run --log-view scene.yaml --steps 400 -o - 2>log |
+		{ sleep 3; cat >slow.mrd; } &&
+	python3 - log <<PY
+import re, sys
+row = {m.group(1): float(m.group(3)) for m in
+       re.finditer(r"^(\w+)\s+(\d+)?\s+([0-9.]+)\s", open(sys.argv[1]).read(), re.M)}
+assert row["io_wait"] >= 1.0, row
+assert row["io_wait"] > 2 * row["output"], row
+PY'
 
 expect_success "--log-view with --via-pipes is a usage error" '
 	assert_exit 2 mrdem-run --log-view --via-pipes scene.yaml -o p.mrd &&

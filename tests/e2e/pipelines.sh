@@ -13,6 +13,12 @@ pmake() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TOP/pipelines" \
 		OUT="$T/out" ENERGY_STEPS=200 ENERGY_EVERY=20 "$@"
 }
+# plotted LOG NAME: LOG says out/NAME.png was drawn, and that file is a PNG.
+plotted() {
+	assert_grep "^plot: .*/$2.png" "$1" &&
+	assert_eq "$(head -c 8 "out/$2.png" | od -An -tx1 | tr -d " \n")" 89504e470d0a1a0a \
+		"$2 PNG signature"
+}
 touch stamp
 cols=step,time,kinetic,gravity,contact,total,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z
 
@@ -41,11 +47,7 @@ PY'
 if command -v gnuplot >/dev/null 2>&1; then
 	expect_success "energy with gnuplot: a PNG per example" '
 		pmake energy >log &&
-		for s in two-spheres sphere-on-plane; do
-			assert_grep "^plot: .*/energy-$s.png" log &&
-			assert_eq "$(head -c 8 out/energy-$s.png | od -An -tx1 | tr -d " \n")" \
-				89504e470d0a1a0a "$s PNG signature" || exit 1
-		done'
+		for s in two-spheres sphere-on-plane; do plotted log energy-$s || exit 1; done'
 else
 	_n=$((_n + 1))
 	echo "ok $_n - energy with gnuplot: a PNG per example # skip gnuplot not installed"
@@ -60,7 +62,7 @@ expect_success "every pipelines/*.py compiles" '
 # scales 1 and 2 (Table 7 differs from 8 only in the scenes it names).
 expect_success "tables 5, 6, 8 and figure4-implicit on short runs" '
 	pmake IMPLICIT_STEPS=3 FLAT_STEPS=1 SCALES="1 2" GNUPLOT=no-such-gnuplot \
-		table5 table6 table8 figure4-implicit >tables.log
+		table5 table6 table8 figure4-implicit table6-plot >tables.log
 '
 
 expect_success "tables 5, 6, 8 and figure4-implicit: every Markdown row as wide as its header" '
@@ -148,6 +150,49 @@ for r in csv.DictReader(open(sys.argv[1])):
 PY
 	assert_grep "^plot .*/figure4-implicit-particle-particle-surrogate.png skipped" tables.log
 '
+
+expect_success "table6-plot: the comparisons of every scene and hierarchy beside the paper's, the plot skipped" '
+	python3 - out/table6/table6-comparisons.csv <<PY &&
+import csv, sys
+rows = {r["case"]: r for r in csv.DictReader(open(sys.argv[1]))}
+paper = {"particle-particle flat": 6.89e8, "particle-on-plane multiscale": 3.50e6}
+assert len(rows) == 6, rows
+for case, want in paper.items():
+    assert float(rows[case]["paper"]) == want, rows[case]
+for s in ("particle-particle", "particle-on-plane"):
+    f, su = rows[s + " flat"], rows[s + " surrogate"]
+    assert f["steps"] == "1" and su["steps"] == "3", (f, su)
+    assert float(f["ours"]) > float(su["ours"]) > 0, (f, su)
+PY
+	assert_grep "^plot .*/table6-comparisons.png skipped: no-such-gnuplot not installed" tables.log
+'
+
+# Flat search compares every pair of triangles: T^2 per step, exactly.
+expect_success "scaling: flat comparisons are T^2, the surrogate search fewer, the plot skipped" '
+	pmake scaling SCALING_TRIANGLES="80 320" SCALING_STEPS=3 GNUPLOT=no-such-gnuplot >scaling.log &&
+	python3 - out/scaling/scaling.csv <<PY &&
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [int(r["triangles"]) for r in rows] == [80, 320], rows
+for r in rows:
+    t = int(r["triangles"])
+    assert float(r["flat_comparisons"]) == t * t and float(r["flat_sphere_pruned"]) == 0, r
+    assert 0 < float(r["surrogate_comparisons"]) < float(r["flat_comparisons"]), r
+    assert float(r["comparison_reduction"]) > 1 and float(r["flat_ms"]) > 0, r
+PY
+	assert_grep "^| 320 | 1.02e+05 | " scaling.log &&
+	assert_grep "flat p = 2.00" scaling.log &&
+	assert_grep "^plot .*/scaling.png skipped: no-such-gnuplot not installed" scaling.log
+'
+if command -v gnuplot >/dev/null 2>&1; then
+	expect_success "scaling and table6-plot with gnuplot: PNGs" '
+		pmake scaling table6-plot SCALING_TRIANGLES="80 320" SCALING_STEPS=3 IMPLICIT_STEPS=3 \
+			FLAT_STEPS=1 >plots.log &&
+		plotted plots.log scaling/scaling && plotted plots.log table6/table6-comparisons'
+else
+	_n=$((_n + 1))
+	echo "ok $_n - scaling and table6-plot with gnuplot: PNGs # skip gnuplot not installed"
+fi
 
 expect_success "nothing written under the source tree" '
 	find "$TOP/pipelines" -newer stamp >new && test ! -s new || { cat new; false; }

@@ -6,8 +6,8 @@ what was written and the reference candidate pairs computed here from the
 definition in docs/broad-phase.md.
 
 usage: randscene.py OUT.mrd OUT.json [--seed S] [--n N] [--frames F]
-                    [--planes K] [--contacts] [--flavour uniform|clustered|poly]
-                    [--no-reference]
+                    [--planes K] [--contacts [--bad-depth]]
+                    [--flavour uniform|clustered|poly] [--no-reference]
 """
 import argparse, gzip, json, math, random, struct
 import os, sys
@@ -134,6 +134,8 @@ def main():
     ap.add_argument("--frames", type=int, default=1)
     ap.add_argument("--planes", type=int, default=1)
     ap.add_argument("--contacts", action="store_true")
+    ap.add_argument("--bad-depth", action="store_true",
+                    help="contacts whose depth is not eps_a + eps_b - dist")
     ap.add_argument("--flavour", default="uniform", choices=["uniform", "clustered", "poly"])
     ap.add_argument("--no-reference", action="store_true", help="skip the O(n^2) reference pairs")
     a = ap.parse_args()
@@ -184,10 +186,13 @@ def main():
             for k in range(rng.randrange(1, 6)):
                 n = [rng.gauss(0, 1) for _ in range(3)]
                 ln = math.sqrt(sum(x * x for x in n))
+                # depth = eps_a + eps_b - dist, as for a frame's own contacts
+                eps_b = plane_epsilon if k == 0 else parts[k + 1]["eps"]
                 cs.append({"a": parts[k]["id"], "b": PLANE_ID(0) if k == 0 else parts[k + 1]["id"],
                            "tri_a": k, "tri_b": 0xFFFFFFFF if k == 0 else 7 - k,
                            "x": [rng.uniform(-box, box) for _ in range(3)],
-                           "normal": [x / ln for x in n], "dist": 0.01 * k, "depth": 0.02 - 0.001 * k})
+                           "normal": [x / ln for x in n], "dist": 0.01 * k,
+                           "depth": parts[k]["eps"] + eps_b - 0.01 * k + (0.5 if a.bad_depth else 0)})
             stream += record(6, contacts_payload(step, cs))
             fr["contacts"] = cs
         stream += record(7, stats_payload("randscene", step, [("level0", 2.0 * f), ("level1", 3.0)]))
