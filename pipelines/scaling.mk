@@ -5,15 +5,15 @@
 
 SCALING_TRIANGLES := 80 320 1280 5120
 SCALING_STEPS := 10
-SC_DIR := $(OUT)/scaling
+SCALING_DIR := $(OUT)/scaling
 
 .PHONY: scaling
-scaling: $(SC_DIR)/scaling.md scaling.gp plot.sh
+scaling: $(SCALING_DIR)/scaling.md scaling.gp plot.sh
 	@cat $<
-	@sh plot.sh scaling.gp $(SC_DIR)/scaling.png $(SC_DIR)/scaling.csv \
+	@sh plot.sh scaling.gp $(SCALING_DIR)/scaling.png $(SCALING_DIR)/scaling.csv \
 	  "two spheres of T triangles in contact, $(SCALING_STEPS) explicit steps, one thread"
 
-$(SC_DIR)/scaling.md: scaling.py scenes.py
+$(SCALING_DIR)/scaling.md: scaling.py scenes.py
 	$(TOOLS_MAKE) bin/mrdem-run bin/mrdem-stats
-	@mkdir -p $(SC_DIR)
-	python3 scaling.py $(BIN) $(SC_DIR) $(SCALING_STEPS) $(SCALING_TRIANGLES) >$@.tmp && mv $@.tmp $@
+	@mkdir -p $(SCALING_DIR)
+	python3 scaling.py $(BIN) $(SCALING_DIR) $(SCALING_STEPS) $(SCALING_TRIANGLES) >$@.tmp && mv $@.tmp $@

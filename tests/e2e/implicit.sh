@@ -85,17 +85,7 @@ expect_success "multiscale Picard, from the roots and warm-started, does not dep
 		cmp m1.json m2.json && grep -q picard_iterations m1.json || exit 1
 	done'
 
-cat >headon.yaml <<'Y'
-shapes:
-  ball: {sphere: {triangles: 80, radius: 1.0}}
-particles:
-  - {shape: ball, position: [-1.05, 0, 0], velocity: [1.0, 0, 0]}
-  - {shape: ball, position: [1.05, 0, 0], velocity: [-0.5, 0, 0], density: 2}
-gravity: [0, 0, 0]
-contact: {epsilon: 0.01, stiffness: 1000}
-time: {dt: 1.0e-3, steps: 120, scheme: implicit-euler}
-output: {every: 5}
-Y
+cp "$TOP/tests/lib/headon.yaml" headon.yaml
 # oblique: offset sideways, spring-dashpot with friction, spinning
 cat >oblique.yaml <<'Y'
 shapes:

@@ -85,7 +85,7 @@ PY
 # line of mrdem-run's error (while --hierarchy multiscale is refused).
 multiscale_ok() { # FILE ROW-PREFIX
 	grep "^$2" "$1" >ms || { echo "no row $2 in $1"; return 1; }
-	grep -Eq "^$2 [0-9]" ms || grep -q "^$2 not available: mrdem-run: error: " ms ||
+	grep -q "^$2 [0-9]" ms || grep -q "^$2 not available: mrdem-run: error: " ms ||
 		{ cat ms; return 1; }
 }
 
