@@ -10,6 +10,8 @@
 #                   Picard iteration; default IMPLICIT_STEPS; 0: no flat runs)
 #   SCALE_STEPS     steps of the runs of Tables 7 and 8 (default IMPLICIT_STEPS)
 #   SCALES          the scales of Tables 7 and 8 (default 1 2 4 8)
+#   T9_COUNT        Table 9's lattice, X-Y-Z spheres (default 32-32-24, the
+#                   paper's 24,576)
 
 IMPLICIT_STEPS := 100
 FLAT_STEPS = $(IMPLICIT_STEPS)
@@ -24,6 +26,8 @@ I_METHODS := comparison hybrid
 I_T8 := 1:80 2:320 4:1280 8:5120
 i_t8 = scaled-$1-$(or $(patsubst $1:%,%,$(filter $1:%,$(I_T8))),$(error SCALES: $1 is none of $(I_T8)))
 I_SCALED := $(sort $(foreach s,$(SCALES),scaled-$s-80 $(call i_t8,$s)))
+T9_COUNT := 32-32-24
+I_LATTICE := lattice-$(T9_COUNT) lattice-rotated-$(T9_COUNT)
 
 # $(call i_run,SCENES,SCHEME,HIERARCHIES,METHODS,STEPS): the runs' .log files
 i_run = $(foreach s,$1,$(foreach h,$3,$(foreach m,$4,$(I_DIR)/$s/$2.$h.$m.$5.log)))
@@ -39,7 +43,7 @@ pipelines-force:
 # and only their runs are redone.
 $(I_DIR)/scenes.stamp: scenes.py
 	@mkdir -p $(@D)
-	python3 scenes.py --write $(I_DIR) $(I_SCENES) $(I_SCALED) && touch $@
+	python3 scenes.py --write $(I_DIR) $(I_SCENES) $(I_SCALED) $(I_LATTICE) && touch $@
 
 $(I_DIR)/%/scene.yaml: $(I_DIR)/scenes.stamp
 	@test -e $@ || python3 scenes.py --write $(I_DIR) $*
@@ -49,6 +53,6 @@ define i_scene
 $(I_DIR)/$1/%.log: $(I_DIR)/$1/scene.yaml run.sh $(I_TOOLS)
 	sh run.sh $(BIN) $$< $$(basename $$@) $$(subst ., ,$$*)
 endef
-$(foreach s,$(I_SCENES) $(I_SCALED),$(eval $(call i_scene,$s)))
+$(foreach s,$(I_SCENES) $(I_SCALED) $(I_LATTICE),$(eval $(call i_scene,$s)))
 
 .PRECIOUS: $(I_DIR)/scenes.stamp $(I_DIR)/%/scene.yaml $(I_DIR)/%.log

@@ -7,7 +7,8 @@ error with its --log-view report) and .csv (mrdem-stats). A Run is a dict:
 the run's parameters; `available` (False for a multiscale run that
 mrdem-run refused: `error` is then the first line of its message); the wall
 time per step from the --log-view report (the run loop's less the output
-stage: `step_ms`; the Picard loop's: `picard_ms`; `threads`), the median
+stage: `step_ms`; the Picard loop's: `picard_ms`; `threads`; the summary's
+peak resident memory: `peak_mb`), the median
 over the steps of each step's time (`median_ms`: time_step less
 time_output of the --log-view stats records; robust to a step that the
 machine delayed); `rows`, the statistics of steps 0 .. STEPS-1 as numbers,
@@ -55,9 +56,11 @@ def timing(log, name):
     out, wait, picard = stage("output"), stage("io_wait"), stage("picard")
     writing = sum(float(m.group(1)) for m in (out, wait) if m)  # CPU and I/O wait
     per = lambda s: 1e3 * s / max(n, 1)
+    rss = re.search(r"^  peak resident memory: ([0-9.]+) MB", log, re.M)
     return {"steps_run": n, "loop_ms": per(loop),
             "step_ms": per(loop - writing),
-            "picard_ms": per(float(picard.group(1))) if picard else None, "threads": threads}
+            "picard_ms": per(float(picard.group(1))) if picard else None, "threads": threads,
+            "peak_mb": float(rss.group(1)) if rss else None}
 
 
 def load(dirname, scene, scheme, hierarchy, method, steps):

@@ -13,6 +13,11 @@ scene last changed).
   scaled-S-T           a sphere of 80 triangles and unit diameter pressed
                        onto a fixed sphere S times its diameter of T triangles
                        (Tables 7: T = 80; 8: T = 80 * S^2)
+  lattice-X-Y-Z        Sec. 6.7's lattice (examples/lattice-24576.yaml) cut
+                       to X x Y x Z spheres of 1,224 triangles, at rest,
+                       axis neighbours' halos barely overlapping (Table 9)
+  lattice-rotated-X-Y-Z  the same, each sphere turned at random (the lat-long
+                       spheres' pole slivers then meet at every angle)
 """
 import math
 import os
@@ -66,6 +71,20 @@ output: {every: 1}
 """
 
 
+# Paper Sec. 6.7 (examples/lattice-24576.yaml): spheres of 1,224 triangles
+# on a grid of spacing 2.03, halos 0.02 overlapping by 0.01 between axis
+# neighbours, no gravity.
+_LATTICE = """shapes:
+  ball: {sphere: {triangles: 1224, radius: 1.0}}
+particles:
+  - lattice: {shape: ball, origin: [0, 0, 0], count: [%(x)d, %(y)d, %(z)d], spacing: 2.03%(rotate)s}
+gravity: [0, 0, 0]
+contact: {epsilon: 0.01, stiffness: 1000}
+time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
+output: {every: 1}
+"""
+
+
 def scaled_name(scale, triangles):
     return "scaled-%g-%d" % (scale, triangles)
 
@@ -87,6 +106,11 @@ def scene(name, steps, scheme="explicit-euler"):
         gap = 0.5 * 0.01 * (1 + s)
         return _SCALED % {"triangles": t, "radius": 0.5 * s, "x0": -0.5 - gap / 2,
                           "x1": 0.5 * s + gap / 2, "steps": steps, "scheme": scheme}
+    m = re.fullmatch(r"lattice(-rotated)?-([0-9]+)-([0-9]+)-([0-9]+)", name)
+    if m:
+        return _LATTICE % {"x": int(m.group(2)), "y": int(m.group(3)), "z": int(m.group(4)),
+                           "rotate": ", rotate: true, seed: 1" if m.group(1) else "",
+                           "steps": steps, "scheme": scheme}
     raise ValueError("unknown scene %r" % name)
 
 

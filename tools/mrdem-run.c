@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -555,6 +556,15 @@ static void summary(struct run *r)
 	fprintf(stderr, "mrdem-run: %llu steps in %.3f s (%.3g ms per step), %llu frames to %s\n",
 		(unsigned long long)r->nsteps, wall, 1e3 * wall / n,
 		(unsigned long long)r->frames_written, r->out ? r->out : "standard output");
+	struct rusage ru;
+	size_t np = r->scene.frame.p.n;
+	if (!getrusage(RUSAGE_SELF, &ru)) {
+		fprintf(stderr, "  peak resident memory: %.1f MB", ru.ru_maxrss / 1024.0);
+		if (np >= 100) /* a share worth stating */
+			fprintf(stderr, " (%.0f bytes per particle)", 1024.0 * ru.ru_maxrss / (double)np);
+		fprintf(stderr, "%s\n", r->via_pipes ? ", this process (the tools of --via-pipes "
+			"apart)" : "");
+	}
 	fprintf(stderr, "  per step: %.1f pairs, %.1f contacts, %.4g triangle comparisons "
 		"(real %.4g", r->sum_pairs / n, r->sum_contacts / n, r->sum_comparisons / n,
 		r->sum_real / n);

@@ -168,6 +168,18 @@ PY
 '
 
 # Flat search compares every pair of triangles: T^2 per step, exactly.
+expect_success "table 9: every run of both lattices, the paper beside the unrotated one" '
+	pmake table9 T9_COUNT=2-1-1 T9_STEPS=1 >t9.log && md=out/table9/table9.md &&
+	for s in lattice-2-1-1 lattice-rotated-2-1-1; do
+		for h in surrogate multiscale multiscale-warm; do for m in comparison hybrid; do
+			assert_grep "^| $s | implicit-euler | $h | $m | 1 | [0-9.]* | [0-9]" $md || exit 1
+		done; done
+		assert_grep "^| $s | explicit-euler | surrogate | hybrid | 1 | – | [0-9]" $md || exit 1
+	done &&
+	assert_grep "^| lattice-2-1-1 | implicit-euler | multiscale | comparison | .* | 9.08e+05 | – | 230 | 0.116 |\$" $md &&
+	assert_grep "^| lattice-rotated-2-1-1 | implicit-euler | multiscale | comparison | .* | – | – | – | – |\$" $md &&
+	grep -q "peak MB" $md'
+
 expect_success "scaling: flat comparisons are T^2, the surrogate search fewer, the plot skipped" '
 	pmake scaling SCALING_TRIANGLES="80 320" SCALING_STEPS=3 GNUPLOT=no-such-gnuplot >scaling.log &&
 	python3 - out/scaling/scaling.csv <<PY &&
