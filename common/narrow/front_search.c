@@ -105,15 +105,25 @@ size_t mrdem_front_size(const struct mrdem_front *fr)
 	return fr->n;
 }
 
+const char *const mrdem_front_count_names[MRDEM_FRONT_COUNTS] = {
+	"unfolds", "narrows", "pinned", "guesses", "size", "skipped", "certificates",
+};
+
+void mrdem_front_counts_fields(struct mrdem_front_counts *c, uint64_t *v[MRDEM_FRONT_COUNTS])
+{
+	uint64_t *p[MRDEM_FRONT_COUNTS] = { &c->unfolds, &c->narrows, &c->pinned, &c->guesses,
+					    &c->size, &c->skipped, &c->certificates };
+	memcpy(v, p, sizeof p);
+}
+
 void mrdem_front_counts_add(struct mrdem_front_counts *dst, const struct mrdem_front_counts *src)
 {
-	dst->unfolds += src->unfolds;
-	dst->narrows += src->narrows;
-	dst->pinned += src->pinned;
-	dst->guesses += src->guesses;
-	dst->size += src->size;
-	dst->skipped += src->skipped;
-	dst->certificates += src->certificates;
+	struct mrdem_front_counts s = *src;
+	uint64_t *d[MRDEM_FRONT_COUNTS], *v[MRDEM_FRONT_COUNTS];
+	mrdem_front_counts_fields(dst, d);
+	mrdem_front_counts_fields(&s, v);
+	for (int k = 0; k < MRDEM_FRONT_COUNTS; k++)
+		*d[k] += *v[k];
 }
 
 static void emit(struct mrdem_front *fr, size_t *nq, uint32_t a, uint32_t b, uint32_t group,

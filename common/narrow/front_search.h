@@ -97,6 +97,13 @@ struct mrdem_front_counts {
 	uint64_t certificates; /* poses the motion bound was taken from anew */
 };
 void mrdem_front_counts_add(struct mrdem_front_counts *dst, const struct mrdem_front_counts *src);
+/* The counts one by one, in the order of the struct, and their names
+ * (mrdem-contact's stats prefix them with "front_"): the one list that
+ * adding, the stats and the picard record go through, so that what one
+ * tool writes the next reads. */
+#define MRDEM_FRONT_COUNTS 7
+extern const char *const mrdem_front_count_names[MRDEM_FRONT_COUNTS];
+void mrdem_front_counts_fields(struct mrdem_front_counts *c, uint64_t *v[MRDEM_FRONT_COUNTS]);
 
 /* One iteration on the front of a and b, with b mapped into a's frame by
  * xb: real pairs in contact go to hits (mesh triangle indices, sorted by

@@ -300,27 +300,30 @@ static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t f
 		m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
 		m->cap = n;
 	}
-	/* The grid can hold these points (cell indices fit an int64). */
-	int grid_ok = radius > 0, grid = 0;
-	for (size_t i = 0; grid_ok && i < n; i++)
-		for (int a = 0; a < 3; a++)
-			grid_ok &= fabs(c->c[first + i].x[a] / radius) < MERGE_CELL_MAX;
+	/* grid: in use; tried: decided, once, when the groups got many */
+	int grid = 0, tried = !(radius > 0);
 	for (size_t i = 0; i < n; i++) {
 		const struct mrdem_contact *ci = &c->c[first + i];
 		uint32_t g = MERGE_NONE;
-		if (!grid && grid_ok && kept >= MERGE_GRID_GROUPS) {
-			size_t slots = 64;
-			while (slots < 2 * n)
-				slots *= 2;
-			if (slots > m->slots) {
-				m->head = mrdem_xrealloc(m->head, slots * sizeof *m->head);
-				m->slots = slots;
+		if (!tried && kept >= MERGE_GRID_GROUPS) {
+			/* The grid can hold the points if their cell indices fit. */
+			tried = grid = 1;
+			for (size_t j = 0; grid && j < n; j++)
+				for (int a = 0; a < 3; a++)
+					grid &= fabs(c->c[first + j].x[a] / radius) < MERGE_CELL_MAX;
+			if (grid) {
+				size_t slots = 64;
+				while (slots < 2 * n)
+					slots *= 2;
+				if (slots > m->slots) {
+					m->head = mrdem_xrealloc(m->head, slots * sizeof *m->head);
+					m->slots = slots;
+				}
+				for (size_t k = 0; k < m->slots; k++)
+					m->head[k] = MERGE_NONE;
+				for (size_t h = 0; h < kept; h++)
+					merge_insert(m, h, radius);
 			}
-			for (size_t k = 0; k < m->slots; k++)
-				m->head[k] = MERGE_NONE;
-			for (size_t h = 0; h < kept; h++)
-				merge_insert(m, h, radius);
-			grid = 1;
 		}
 		if (grid) {
 			int64_t k[3];
@@ -977,12 +980,13 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 	mrdem_stats_add(out, "hits", (double)c->hits);
 	mrdem_stats_add(out, "contacts", (double)c->contacts);
 	if (c->front.size) { /* a multiscale iteration */
-		mrdem_stats_add(out, "front_unfolds", (double)c->front.unfolds);
-		mrdem_stats_add(out, "front_narrows", (double)c->front.narrows);
-		mrdem_stats_add(out, "front_pinned", (double)c->front.pinned);
-		mrdem_stats_add(out, "front_guesses", (double)c->front.guesses);
-		mrdem_stats_add(out, "front_size", (double)c->front.size);
-		mrdem_stats_add(out, "front_skipped", (double)c->front.skipped);
-		mrdem_stats_add(out, "front_certificates", (double)c->front.certificates);
+		struct mrdem_front_counts fc = c->front;
+		uint64_t *v[MRDEM_FRONT_COUNTS];
+		mrdem_front_counts_fields(&fc, v);
+		for (int k = 0; k < MRDEM_FRONT_COUNTS; k++) {
+			char name[48];
+			snprintf(name, sizeof name, "front_%s", mrdem_front_count_names[k]);
+			mrdem_stats_add(out, name, (double)*v[k]);
+		}
 	}
 }

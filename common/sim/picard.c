@@ -180,14 +180,12 @@ int mrdem_picard_work_of_stats(struct mrdem_picard_work *w, const struct mrdem_s
 	rc |= stats_count(st, "comparisons_real", &w->round[MRDEM_SEARCH_ROUNDS]);
 	rc |= stats_count(st, "iterative", &w->iterative);
 	rc |= stats_count(st, "fallbacks", &w->fallbacks);
-	struct { const char *name; uint64_t *v; } front[] = {
-		{"front_unfolds", &w->front.unfolds}, {"front_narrows", &w->front.narrows},
-		{"front_pinned", &w->front.pinned}, {"front_guesses", &w->front.guesses},
-		{"front_size", &w->front.size}, {"front_skipped", &w->front.skipped},
-		{"front_certificates", &w->front.certificates},
-	};
-	for (size_t k = 0; k < sizeof front / sizeof front[0]; k++)
-		rc |= stats_count(st, front[k].name, front[k].v);
+	uint64_t *front[MRDEM_FRONT_COUNTS];
+	mrdem_front_counts_fields(&w->front, front);
+	for (int k = 0; k < MRDEM_FRONT_COUNTS; k++) {
+		snprintf(name, sizeof name, "front_%s", mrdem_front_count_names[k]);
+		rc |= stats_count(st, name, front[k]);
+	}
 	if (rc)
 		return -1;
 	for (int r = 0; r <= MRDEM_SEARCH_ROUNDS; r++)

@@ -94,10 +94,13 @@ void mrdem_encode_picard(struct mrdem_buf *b, const struct mrdem_picard *pc,
 	mrdem_buf_u32(b, MRDEM_SEARCH_ROUNDS + 1);
 	for (int i = 0; i < MRDEM_PICARD_ITER_COUNTERS; i++)
 		mrdem_buf_u64s(b, k->comparisons_round[i], MRDEM_SEARCH_ROUNDS + 1);
-	uint64_t more[] = { k->iterative, k->fallbacks, k->retries, k->substeps, k->contacts,
-			    k->front.unfolds, k->front.narrows, k->front.pinned, k->front.guesses,
-			    k->front.size, k->front.skipped, k->front.certificates };
+	uint64_t more[] = { k->iterative, k->fallbacks, k->retries, k->substeps, k->contacts };
 	mrdem_buf_u64s(b, more, sizeof more / sizeof more[0]);
+	struct mrdem_front_counts fc = k->front;
+	uint64_t *front[MRDEM_FRONT_COUNTS];
+	mrdem_front_counts_fields(&fc, front);
+	for (int i = 0; i < MRDEM_FRONT_COUNTS; i++)
+		mrdem_buf_u64(b, *front[i]);
 	mrdem_buf_f64(b, k->residual);
 	/* particles */
 	mrdem_buf_u64(b, pc->n);
@@ -209,12 +212,13 @@ int mrdem_decode_picard(const struct mrdem_record *rec, const char *src, struct 
 					  MRDEM_SEARCH_ROUNDS + 1);
 	for (int i = 0; i < MRDEM_PICARD_ITER_COUNTERS; i++)
 		mrdem_get_u64s(&c, k->comparisons_round[i], MRDEM_SEARCH_ROUNDS + 1);
-	uint64_t more[12];
-	mrdem_get_u64s(&c, more, 12);
+	uint64_t more[5], *front[MRDEM_FRONT_COUNTS];
+	mrdem_get_u64s(&c, more, 5);
 	k->iterative = more[0], k->fallbacks = more[1], k->retries = more[2];
 	k->substeps = more[3], k->contacts = more[4];
-	k->front = (struct mrdem_front_counts){ more[5], more[6], more[7], more[8], more[9],
-						more[10], more[11] };
+	mrdem_front_counts_fields(&k->front, front);
+	for (int i = 0; i < MRDEM_FRONT_COUNTS; i++)
+		*front[i] = mrdem_get_u64(&c);
 	k->residual = mrdem_get_f64(&c);
 	uint64_t n = mrdem_get_u64(&c);
 	if (!mrdem_cursor_has(&c, n, PARTICLE_VALUES * sizeof(double))) {
