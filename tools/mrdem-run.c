@@ -808,11 +808,11 @@ static void remove_tmpdir(const char *dir)
 struct options {
 	const char *scene, *out;
 	const char *steps, *every, *dt, *scheme, *broad, *growth;
-	const char *picard_tol, *picard_max, *picard_retries, *damping; /* as given */
+	/* Picard options given: for implicit-euler, for multiscale only */
+	int picard_given, multiscale_given;
 	struct mrdem_picard_opts picard;
 	uint64_t steps_v, every_v;
 	double dt_v, growth_v;
-	int warm_start;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
 	int via_pipes, quiet, help, log_view;
@@ -823,8 +823,7 @@ struct options {
 static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
-	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD_TOL, OPT_PICARD_MAX, OPT_PICARD_RETRIES,
-	       OPT_LOG_VIEW, OPT_DAMPING, OPT_WARM };
+	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -833,11 +832,11 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"broad", required_argument, NULL, OPT_BROAD},
 		{"max-energy-growth", required_argument, NULL, OPT_GROWTH},
 		{"via-pipes", no_argument, NULL, OPT_PIPES},
-		{"picard-tol", required_argument, NULL, OPT_PICARD_TOL},
-		{"picard-max", required_argument, NULL, OPT_PICARD_MAX},
-		{"picard-retries", required_argument, NULL, OPT_PICARD_RETRIES},
-		{"surrogate-damping", required_argument, NULL, OPT_DAMPING},
-		{"warm-start", no_argument, NULL, OPT_WARM},
+		{"picard-tol", required_argument, NULL, OPT_PICARD},
+		{"picard-max", required_argument, NULL, OPT_PICARD},
+		{"picard-retries", required_argument, NULL, OPT_PICARD},
+		{"surrogate-damping", required_argument, NULL, OPT_MULTISCALE},
+		{"warm-start", no_argument, NULL, OPT_MULTISCALE},
 		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 		{"log-view", no_argument, NULL, OPT_LOG_VIEW},
 		{"hierarchy", required_argument, NULL, OPT_CONTACT},
@@ -864,13 +863,10 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_GROWTH: o->growth = optarg; break;
 		case OPT_PIPES: o->via_pipes = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
-		case OPT_PICARD_TOL: o->picard_tol = optarg; goto picard;
-		case OPT_PICARD_MAX: o->picard_max = optarg; goto picard;
-		case OPT_PICARD_RETRIES: o->picard_retries = optarg; goto picard;
-		case OPT_DAMPING: o->damping = optarg; goto picard;
-		case OPT_WARM: o->warm_start = 1; goto picard;
-		picard:
+		case OPT_PICARD:
+		case OPT_MULTISCALE:
 			bad |= mrdem_picard_opts_set(&o->picard, longopts[li].name, optarg);
+			*(c == OPT_PICARD ? &o->picard_given : &o->multiscale_given) = 1;
 			break;
 		case OPT_NO_MERGE: o->contact.merge = 0; break;
 		case OPT_CONTACT:
@@ -910,7 +906,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
 				  "run apart (use one of the two)");
 	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
-	if ((o->damping || o->warm_start) && !multiscale)
+	if (o->multiscale_given && !multiscale)
 		bad = mrdem_error("--surrogate-damping and --warm-start apply to --hierarchy "
 				  "multiscale only");
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
@@ -951,7 +947,7 @@ static int apply_options(struct run *r, const struct options *o)
 			    mrdem_scheme_name(r->opts.step.scheme));
 		return 2;
 	}
-	if (!implicit && (o->picard_tol || o->picard_max || o->picard_retries)) {
+	if (!implicit && o->picard_given) {
 		mrdem_error("--picard-tol, --picard-max and --picard-retries apply to implicit-euler "
 			    "only, and this run uses %s", mrdem_scheme_name(r->opts.step.scheme));
 		return 2;
