@@ -14,7 +14,7 @@ n = int(args[0]) if args else 1000000
 first = "--particles-first" in sys.argv
 out = sys.stdout
 head = ("shapes:\n  ball: {sphere: {triangles: 80, radius: 0.5}}\n"
-        "contact: {epsilon: 0.01, stiffness: 1000}\n")
+        "contact: {model: paper, epsilon: 0.01, stiffness: 1000}\n")
 if not first:
     out.write(head)
 out.write("particles:\n")

@@ -22,7 +22,7 @@ particles:
   - {shape: ball, position: [-1.05, 0, 0], velocity: [1.0, 0, 0]}
   - {shape: ball, position: [1.05, 0, 0], velocity: [-0.5, 0, 0], density: 2}
 gravity: [0, 0, 0]
-contact: {epsilon: 0.01, stiffness: 1000}
+contact: {model: paper, epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: 1, scheme: implicit-euler}
 """
 

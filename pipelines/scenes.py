@@ -35,7 +35,7 @@ _PARTICLE_PARTICLE = """shapes:
 particles:
   - {shape: ball, position: [-1.005, 0, 0], velocity: [0.5, 0, 0]}
   - {shape: ball, position: [1.005, 0, 0], velocity: [-0.5, 0, 0]}
-contact: {epsilon: 0.01, stiffness: 1000}
+contact: {model: paper, epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
 output: {every: 1}
 """
@@ -49,7 +49,7 @@ particles:
   - {shape: slope, position: [0, 0, 0], fixed: true, epsilon_abs: 0.01}
   - {shape: ball, position: [%(px).12f, %(py).12f, %(pz).12f], velocity: [%(vx).12f, %(vy).12f, %(vz).12f], epsilon: 0.01}
 gravity: [0, 0, -9.81]
-contact: {stiffness: 1000}
+contact: {model: paper, stiffness: 1000}
 time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
 output: {every: 1}
 """
@@ -65,7 +65,7 @@ _SCALED = """shapes:
 particles:
   - {shape: small, position: [%(x0).12g, 0, 0], velocity: [0.1, 0, 0]}
   - {shape: large, position: [%(x1).12g, 0, 0], fixed: true}
-contact: {epsilon: 0.01, stiffness: 100}
+contact: {model: paper, epsilon: 0.01, stiffness: 100}
 time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
 output: {every: 1}
 """
@@ -79,7 +79,7 @@ _LATTICE = """shapes:
 particles:
   - lattice: {shape: ball, origin: [0, 0, 0], count: [%(x)d, %(y)d, %(z)d], spacing: 2.03%(rotate)s}
 gravity: [0, 0, 0]
-contact: {epsilon: 0.01, stiffness: 1000}
+contact: {model: paper, epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
 output: {every: 1}
 """

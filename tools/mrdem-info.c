@@ -95,6 +95,66 @@ static void describe_setup(struct info *in, const struct mrdem_setup *s)
 	mrdem_json_end_array(j);
 }
 
+static void describe_contact_model(struct info *in, const struct mrdem_setup *s)
+{
+	const char *model = mrdem_force_model_name(s->force_model);
+	if (!in->json) {
+		printf("  %s: restitution %g, ", model, s->restitution);
+		if (s->force_model == MRDEM_FORCE_HERTZ)
+			printf("Young's modulus %g Pa, Poisson ratio %g", s->young, s->poisson);
+		else
+			printf("kt/kn %g", s->tangential);
+		printf(", rolling friction %g\n", s->rolling_friction);
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_str(j, "force_model", model);
+	mrdem_json_kv_num(j, "restitution", s->restitution);
+	mrdem_json_kv_num(j, "young", s->young);
+	mrdem_json_kv_num(j, "poisson", s->poisson);
+	mrdem_json_kv_num(j, "tangential", s->tangential);
+	mrdem_json_kv_num(j, "rolling_friction", s->rolling_friction);
+}
+
+static void describe_history(struct info *in, const struct mrdem_frame *f)
+{
+	const struct mrdem_history *h = &f->history;
+	double smax = 0, rmax = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		double s = 0, r = 0;
+		for (int k = 0; k < 3; k++) {
+			s += h->s[i].shear[k] * h->s[i].shear[k];
+			r += h->s[i].roll[k] * h->s[i].roll[k];
+		}
+		smax = s > smax ? s : smax;
+		rmax = r > rmax ? r : rmax;
+	}
+	if (!in->json) {
+		printf("  step %llu: %zu contact springs, longest tangential %g m, largest rolling "
+		       "torque %g N m\n", (unsigned long long)f->step, h->n, sqrt(smax), sqrt(rmax));
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "step", f->step);
+	mrdem_json_kv_uint(j, "springs", h->n);
+	mrdem_json_kv_num(j, "max_shear", sqrt(smax));
+	mrdem_json_kv_num(j, "max_roll", sqrt(rmax));
+	if (!in->full)
+		return;
+	mrdem_json_key(j, "springs_list");
+	mrdem_json_begin_array(j);
+	for (size_t i = 0; i < h->n; i++) {
+		mrdem_json_begin_object(j);
+		mrdem_json_kv_uint(j, "a", h->s[i].a);
+		mrdem_json_kv_uint(j, "b", h->s[i].b);
+		mrdem_json_kv_nums(j, "anchor", h->s[i].anchor, 3);
+		mrdem_json_kv_nums(j, "shear", h->s[i].shear, 3);
+		mrdem_json_kv_nums(j, "roll", h->s[i].roll, 3);
+		mrdem_json_end_object(j);
+	}
+	mrdem_json_end_array(j);
+}
+
 static void describe_mesh(struct info *in, uint32_t id, const char *name,
 			  const struct mrdem_mesh *m)
 {
@@ -430,9 +490,11 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 	int rc = 0;
 	switch (rec->type) {
 	case MRDEM_REC_SETUP:
+	case MRDEM_REC_CONTACT_MODEL:
 	case MRDEM_REC_MESH:
 	case MRDEM_REC_TREE:
 	case MRDEM_REC_FRAME:
+	case MRDEM_REC_HISTORY:
 		/* Absorb into the scene first: frames are checked against shapes. */
 		if (mrdem_scene_absorb(&in->scene, rec, in->src) < 0) {
 			rc = -1;
@@ -440,6 +502,10 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 		}
 		if (rec->type == MRDEM_REC_SETUP)
 			describe_setup(in, &in->scene.setup);
+		else if (rec->type == MRDEM_REC_CONTACT_MODEL)
+			describe_contact_model(in, &in->scene.setup);
+		else if (rec->type == MRDEM_REC_HISTORY)
+			describe_history(in, &in->scene.frame);
 		else if (rec->type == MRDEM_REC_MESH) {
 			const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
 			describe_mesh(in, sh->id, sh->name, &sh->mesh);
@@ -591,7 +657,7 @@ static int show_frame(struct info *in, const char *path, uint64_t want)
 				continue;
 		}
 		if ((got || rec.type == MRDEM_REC_SETUP || rec.type == MRDEM_REC_MESH ||
-		     rec.type == MRDEM_REC_TREE) &&
+		     rec.type == MRDEM_REC_TREE || rec.type == MRDEM_REC_CONTACT_MODEL) &&
 		    mrdem_scene_absorb(&in->scene, &rec, r.name) < 0)
 			rc = -1;
 	}

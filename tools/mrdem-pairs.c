@@ -38,18 +38,19 @@ struct job {
 	int method;
 	struct mrdem_broad *broad;
 	struct mrdem_pairs pairs;
+	int pending;            /* a frame awaits its pairs */
+	uint64_t frame_index;   /* its record */
 };
 
-/* After every frame: its pairs and the broad phase's counters. */
-static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
+/* The pairs of the frame in f->scene and the broad phase's counters. */
+static int write_pairs(struct mrdem_filter *f)
 {
 	struct job *j = f->ctx;
 	struct mrdem_broad_stats st;
-	if (mrdem_filter_pass(f, rec))
-		return -1;
+	j->pending = 0;
 	if (mrdem_broad_phase(j->broad, &f->scene, j->method, &j->pairs, &st))
 		return mrdem_error("%s: record %llu: broad phase of step %llu failed", f->src,
-				   (unsigned long long)rec->index,
+				   (unsigned long long)j->frame_index,
 				   (unsigned long long)f->scene.frame.step);
 	struct mrdem_stats stats;
 	mrdem_stats_init(&stats, f->tool, f->scene.frame.step);
@@ -57,11 +58,35 @@ static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
 	int rc = mrdem_write_pairs(&f->w, &j->pairs) || mrdem_write_stats(&f->w, &stats) ||
 		 mrdem_writer_flush(&f->w);
 	mrdem_stats_release(&stats);
-	return rc ? -1 : 1;
+	return rc ? -1 : 0;
+}
+
+/* A frame's pairs follow the frame and its history record, if it has one
+ * (docs/stream-format.md, "Ordering"). */
+static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct job *j = f->ctx;
+	if (mrdem_filter_pass(f, rec))
+		return -1;
+	if (rec->type == MRDEM_REC_FRAME) {
+		j->pending = 1;
+		j->frame_index = rec->index;
+		return 1;
+	}
+	return j->pending && write_pairs(f) ? -1 : 1;
+}
+
+static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	struct job *j = f->ctx;
+	return j->pending && rec->type != MRDEM_REC_HISTORY ? write_pairs(f) : 0;
 }
 
 static int check_end(struct mrdem_filter *f)
 {
+	struct job *j = f->ctx;
+	if (j->pending && write_pairs(f))
+		return -1;
 	if (f->frames == 0)
 		return mrdem_error("%s: no frame record in the stream (nothing to pair)", f->src);
 	return 0;
@@ -105,7 +130,8 @@ int main(int argc, char **argv)
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-pairs");
 	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
-	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME);
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_HISTORY);
+	f.before = before;
 	f.on_record = pair_frame;
 	f.on_end = check_end;
 	f.ctx = &j;

@@ -274,7 +274,7 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 	if (more)
 		*more = 0;
 	while ((rc = mrdem_reader_next(&rd, &rec)) == 1) {
-		if (rec.type == MRDEM_REC_FRAME) {
+		if (rec.type == MRDEM_REC_FRAME || rec.type == MRDEM_REC_HISTORY) {
 			if (mrdem_scene_absorb(&r->scene, &rec, rd.name) < 0) {
 				rc = -1;
 				break;

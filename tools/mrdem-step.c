@@ -237,6 +237,11 @@ static int iterate_frame(struct mrdem_filter *f)
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
 	struct job *j = f->ctx;
+	/* --no-contacts: the frame's history record (if any) is the last one
+	 * the step needs */
+	if (j->have_frame && j->no_contacts && !implicit(j, f) && rec->type != MRDEM_REC_HISTORY &&
+	    step_frame(f))
+		return -1;
 	j->have_setup |= rec->type == MRDEM_REC_SETUP;
 	if (rec->type != MRDEM_REC_FRAME || !j->have_frame)
 		return 0;
@@ -334,7 +339,7 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 	default: /* stats, fronts, guesses: an implicit iteration's, else passed on */
 		return imp ? take_implicit(f, rec) : 0;
 	}
-	if (!imp && j->have_frame && (j->no_contacts || j->have_contacts))
+	if (!imp && j->have_frame && j->have_contacts)
 		return step_frame(f);
 	return 0;
 }
@@ -343,6 +348,8 @@ static int finish(struct mrdem_filter *f)
 {
 	struct job *j = f->ctx;
 	if (j->have_frame && implicit(j, f) && iterate_frame(f))
+		return -1;
+	if (j->have_frame && j->no_contacts && step_frame(f))
 		return -1;
 	if (j->have_frame)
 		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
@@ -456,11 +463,11 @@ int main(int argc, char **argv)
 		return rc;
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-step");
-	/* The frame is replaced by the stepped one, the contacts are used up
+	/* The frame (and its history) is replaced by the stepped one, the contacts are used up
 	 * and the pairs are stale once the particles have moved; an implicit
 	 * iteration also takes the records of the step in progress. */
 	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) |
-		     MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
+		     MRDEM_TYPE_BIT(MRDEM_REC_PAIRS) | MRDEM_TYPE_BIT(MRDEM_REC_HISTORY);
 	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) |
 		  MRDEM_TYPE_BIT(MRDEM_REC_PICARD) | MRDEM_TYPE_BIT(MRDEM_REC_FRONTS) |
 		  MRDEM_TYPE_BIT(MRDEM_REC_GUESSES) | MRDEM_TYPE_BIT(MRDEM_REC_STATS);

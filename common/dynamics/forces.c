@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dynamics/patch_forces.h"
 #include "common/geom/vec3.h"
 #include "common/util/error.h"
 
@@ -29,6 +30,15 @@ void mrdem_forces_release(struct mrdem_forces *f)
 	free(f->gia);
 	free(f->gib);
 	free(f->gcf);
+	free(f->ct);
+	for (uint32_t i = 0; i < f->nsmooth; i++)
+		mrdem_mesh_smooth_release(&f->smooth[i]);
+	free(f->smooth);
+	free(f->pfirst);
+	free(f->pmember);
+	free(f->pspring);
+	free(f->used);
+	mrdem_history_release(&f->history);
 	mrdem_forces_init(f);
 }
 
@@ -44,6 +54,10 @@ static void reserve(struct mrdem_forces *f, size_t n, size_t nc)
 		f->ib = mrdem_xrealloc(f->ib, nc * sizeof *f->ib);
 		f->cf = mrdem_xrealloc(f->cf, 3 * nc * sizeof *f->cf);
 		f->ce = mrdem_xrealloc(f->ce, nc * sizeof *f->ce);
+		f->ct = mrdem_xrealloc(f->ct, 3 * nc * sizeof *f->ct);
+		f->pfirst = mrdem_xrealloc(f->pfirst, (nc + 1) * sizeof *f->pfirst);
+		f->pmember = mrdem_xrealloc(f->pmember, nc * sizeof *f->pmember);
+		f->pspring = mrdem_xrealloc(f->pspring, nc * sizeof *f->pspring);
 		f->ccap = nc;
 	}
 	f->n = n;
@@ -105,25 +119,14 @@ static int resolve(size_t *ia_out, size_t *ib_out, const struct mrdem_scene *s,
 		return mrdem_error("%s: depth %g does not equal eps_a + eps_b - dist = %g; were "
 				   "the contacts computed for this frame?",
 				   contact_name(name, sizeof name, k, c), c->depth, epssum - c->dist);
-	if (s->setup.force_model == MRDEM_FORCE_SPRING && !(epssum > 0))
-		return mrdem_error("%s: the spring model needs a positive halo (eps_a + eps_b = %g)",
-				   contact_name(name, sizeof name, k, c), epssum);
+	if ((s->setup.force_model == MRDEM_FORCE_SPRING ||
+	     MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model)) && !(epssum > 0))
+		return mrdem_error("%s: the %s model needs a positive halo (eps_a + eps_b = %g)",
+				   contact_name(name, sizeof name, k, c),
+				   mrdem_force_model_name(s->setup.force_model), epssum);
 	*ia_out = ia;
 	*ib_out = ib;
 	return 0;
-}
-
-/* Velocity of the material point at x of particle i (0 for planes). */
-static void point_velocity(double v[3], const struct mrdem_particles *p, size_t i, const double x[3])
-{
-	if (i == MRDEM_NO_INDEX) {
-		vec3_set(v, 0, 0, 0);
-		return;
-	}
-	double r[3], wr[3];
-	vec3_sub(r, x, &p->pos[3 * i]);
-	vec3_cross(wr, &p->angvel[3 * i], r);
-	vec3_add(v, &p->vel[3 * i], wr);
 }
 
 /* Force on particle a of one contact and the elastic energy it stores;
@@ -145,8 +148,8 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 	vec3_copy(n, c->normal);
 	vec3_normalize(n);
 	double va[3], vb[3], vrel[3];
-	point_velocity(va, p, ia, c->x);
-	point_velocity(vb, p, ib, c->x);
+	mrdem_point_velocity(va, p, ia, c->x);
+	mrdem_point_velocity(vb, p, ib, c->x);
 	vec3_sub(vrel, va, vb);
 	double vn = vec3_dot(vrel, n);
 
@@ -192,9 +195,10 @@ static void apply(struct mrdem_forces *f, const struct mrdem_particles *p, size_
 	}
 }
 
+
 int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
-			 const struct mrdem_contacts *c)
+			 const struct mrdem_contacts *c, double dt)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n, nc = c ? c->n : 0;
@@ -211,11 +215,18 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 		if (resolve(&f->ia[k], &f->ib[k], s, ix, &c->c[k], k, 1))
 			return -1;
 
-	/* Each contact's force is independent: compute them in parallel into
-	 * per-contact slots, then sum serially in record order. */
+	/* Each contact's (or patch's) force is independent: compute them in
+	 * parallel into per-contact slots, then sum serially in record order. */
+	f->history.n = 0;
+	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model)) {
+		mrdem_patch_forces(f, s, b, c, dt);
+	} else {
 #pragma omp parallel for schedule(static) if (nc > 4096)
-	for (size_t k = 0; k < nc; k++)
-		contact_force(&f->cf[3 * k], &f->ce[k], s, b, f->ia[k], f->ib[k], &c->c[k]);
+		for (size_t k = 0; k < nc; k++) {
+			contact_force(&f->cf[3 * k], &f->ce[k], s, b, f->ia[k], f->ib[k], &c->c[k]);
+			vec3_set(&f->ct[3 * k], 0, 0, 0);
+		}
+	}
 
 	for (size_t k = 0; k < nc; k++) {
 		const struct mrdem_contact *ck = &c->c[k];
@@ -225,7 +236,8 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 			return mrdem_error("%s: non-finite contact force",
 					   contact_name(name, sizeof name, k, ck));
 		}
-		if (F[0] == 0 && F[1] == 0 && F[2] == 0 && f->ce[k] == 0)
+		const double *T = &f->ct[3 * k];
+		if (F[0] == 0 && F[1] == 0 && F[2] == 0 && f->ce[k] == 0 && !vec3_norm2(T))
 			continue;
 		f->active++;
 		f->plane_active += f->ib[k] == MRDEM_NO_INDEX;
@@ -234,6 +246,9 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 		if (epssum > 0)
 			f->max_overlap = fmax(f->max_overlap, ck->depth / epssum);
 		apply(f, p, f->ia[k], f->ib[k], ck->x, F);
+		vec3_add(&f->torque[3 * f->ia[k]], &f->torque[3 * f->ia[k]], T);
+		if (f->ib[k] != MRDEM_NO_INDEX)
+			vec3_sub(&f->torque[3 * f->ib[k]], &f->torque[3 * f->ib[k]], T);
 	}
 	return 0;
 }
@@ -244,7 +259,7 @@ int mrdem_forces_of_frame(struct mrdem_forces *f, struct mrdem_bodies *b,
 {
 	if (mrdem_bodies_compute(b, s) || mrdem_id_index_build(ix, &s->frame.p))
 		return -1;
-	return mrdem_forces_compute(f, s, b, ix, c);
+	return mrdem_forces_compute(f, s, b, ix, c, s->setup.dt);
 }
 
 int mrdem_forces_add_guesses(struct mrdem_forces *f, const struct mrdem_scene *s,

@@ -1,7 +1,10 @@
 /* Contact forces and torques per particle, from a frame's contact list.
  *
  * Each contact record (formats/stream/records.h) pushes particle a along its
- * normal and b the opposite way. Two normal laws (setup.force_model):
+ * normal and b the opposite way. The patch models (hooke, hertz) first
+ * group the records of each particle pair into contact patches and give
+ * each patch one contact law (common/dynamics/contact_law.h), spread over
+ * its records; the per-record laws (setup.force_model):
  *   spring (paper, Sec. 2): F = Ks (1 - dist/(eps_a+eps_b)) sqrt(m_eff),
  *     the paper's |n|/eps with |n| = dist/2 and eps = (eps_a+eps_b)/2;
  *   spring-dashpot (seed 004): F = kn depth - gamma_n m_eff v_n, never pulling;
@@ -17,6 +20,7 @@
 #include <stddef.h>
 
 #include "common/scene/id_index.h"
+#include "common/mesh/mesh_smooth.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/scene/scene.h"
 #include "common/scene/contacts.h"
@@ -30,6 +34,18 @@ struct mrdem_forces {
 	size_t *ia, *ib;      /* frame indices; ib = MRDEM_NO_INDEX for a plane */
 	double *cf;           /* 3 per contact: force on a */
 	double *ce;           /* elastic energy per contact */
+	double *ct;           /* 3 per contact: torque on a besides cf's (rolling) */
+	/* patch models (hooke, hertz): the patches of the last evaluation, each
+	 * a run of pmember from pfirst[k] to pfirst[k + 1], and the springs
+	 * they leave for the next step (the frame's history after it) */
+	uint32_t nsmooth;
+	struct mrdem_mesh_smooth *smooth; /* per shape */
+	size_t npatch;
+	size_t *pfirst, *pmember;
+	struct mrdem_spring *pspring;
+	unsigned char *used;
+	size_t ucap;
+	struct mrdem_history history;
 	/* per guess (mrdem_forces_add_guesses): the same, damped force on a */
 	size_t nguess, gcap;
 	size_t *gia, *gib;
@@ -42,16 +58,33 @@ struct mrdem_forces {
 };
 
 void mrdem_forces_init(struct mrdem_forces *f);
+
+/* Velocity of the material point at x of particle i of p, m/s (0 for
+ * MRDEM_NO_INDEX: a plane). */
+static inline void mrdem_point_velocity(double v[3], const struct mrdem_particles *p, size_t i,
+					const double x[3])
+{
+	if (i == MRDEM_NO_INDEX) {
+		v[0] = v[1] = v[2] = 0;
+		return;
+	}
+	const double *w = &p->angvel[3 * i], *c = &p->pos[3 * i], *u = &p->vel[3 * i];
+	double r[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+	v[0] = u[0] + w[1] * r[2] - w[2] * r[1];
+	v[1] = u[1] + w[2] * r[0] - w[0] * r[2];
+	v[2] = u[2] + w[0] * r[1] - w[1] * r[0];
+}
 void mrdem_forces_release(struct mrdem_forces *f);
 
 /* Forces and torques on the particles of s->frame from gravity and the
  * contacts c (NULL: none), with bodies b and index ix built for the same
- * frame. Fails with a message naming the contact when it refers to an
- * unknown particle or plane, is inconsistent with the particles' halos, or
- * yields a non-finite force. */
+ * frame; the patch models stretch the springs of s->frame.history over a
+ * step of dt and leave them in f->history. Fails with a message naming
+ * the contact when it refers to an unknown particle or plane, is
+ * inconsistent with the particles' halos, or yields a non-finite force. */
 int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
-			 const struct mrdem_contacts *c);
+			 const struct mrdem_contacts *c, double dt);
 
 /* The forces of a frame as a step from it applies them (for output:
  * mrdem-vtk): the bodies b and index ix of s's frame, then

@@ -33,10 +33,8 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 	mrdem_stepper_init(st);
 }
 
-/* The options of a step; implicit Euler is valid here (its Picard loop
- * calls mrdem_stepper_begin), mrdem_stepper_step refuses it itself. */
-static int check_opts(const struct mrdem_step_opts *o, const struct mrdem_setup *s,
-		      uint64_t step)
+int mrdem_step_opts_check(const struct mrdem_step_opts *o, const struct mrdem_setup *s,
+			  uint64_t step)
 {
 	if (!mrdem_force_model_name(s->force_model))
 		return mrdem_error("step %llu: unknown force model %d", (unsigned long long)step,
@@ -47,6 +45,13 @@ static int check_opts(const struct mrdem_step_opts *o, const struct mrdem_setup 
 	if (!(o->dt > 0) || !isfinite(o->dt))
 		return mrdem_error("step %llu: time step %g is not positive", (unsigned long long)step,
 				   o->dt);
+	if (o->scheme == MRDEM_SCHEME_IMPLICIT_EULER &&
+	    MRDEM_FORCE_MODEL_HAS_PATCHES(s->force_model) &&
+	    (s->friction > 0 || s->rolling_friction > 0))
+		return mrdem_error("step %llu: the %s model's friction keeps springs from step to "
+				   "step, which implicit-euler does not carry yet; use an explicit "
+				   "scheme, or friction 0 and rolling_friction 0",
+				   (unsigned long long)step, mrdem_force_model_name(s->force_model));
 	if (!(o->max_energy_growth >= 0))
 		return mrdem_error("energy growth bound %g is negative", o->max_energy_growth);
 	return 0;
@@ -137,7 +142,7 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	st->dt = o->dt;
 	st->scheme = o->scheme;
 	st->contacts = c ? c->n : 0;
-	if (check_opts(o, &s->setup, fr->step))
+	if (mrdem_step_opts_check(o, &s->setup, fr->step))
 		return -1;
 	if (c && c->step != fr->step)
 		return mrdem_error("the contacts are for step %llu but the frame is at step %llu; "
@@ -146,7 +151,7 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	if (normalise_orientations(p, fr->step) || mrdem_stepper_bind(st, s))
 		return -1;
 	tf = mrdem_clock();
-	if (mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c))
+	if (mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c, o->dt))
 		return -1;
 	tf = mrdem_clock() - tf;
 	st->log.seconds[MRDEM_STAGE_FORCES] += tf;
@@ -205,6 +210,10 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	for (size_t i = 0; i < n; i++)
 		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt);
 	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0;
+	/* the springs stretched over this step go on with the next frame */
+	struct mrdem_history h = s->frame.history;
+	s->frame.history = st->forces.history;
+	st->forces.history = h;
 	return mrdem_stepper_finish(st, s, o);
 }
 

@@ -35,6 +35,11 @@ struct mrdem_step_opts {
 
 /* scheme and dt of the setup, default energy bound. */
 void mrdem_step_opts_default(struct mrdem_step_opts *o, const struct mrdem_setup *s);
+/* 0 when steps of o can run with the setup s, else -1 with a message
+ * naming the step (a bad dt or scheme, or a force model the scheme cannot
+ * carry); implicit Euler is valid here (mrdem_stepper_step refuses it). */
+int mrdem_step_opts_check(const struct mrdem_step_opts *o, const struct mrdem_setup *s,
+			  uint64_t step);
 
 struct mrdem_stepper {
 	struct mrdem_bodies bodies;

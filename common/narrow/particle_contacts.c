@@ -9,6 +9,7 @@
 #include "common/scene/id_index.h"
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"
+#include "common/mesh/mesh_smooth.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/hash.h"
@@ -126,6 +127,10 @@ struct soup {
 	const struct mrdem_mesh *mesh; /* the mesh it was made from */
 	float *v;
 	uint32_t *vertex_tri;          /* a triangle using each vertex */
+	/* how far the smooth surface the mesh samples lies outside it
+	 * (common/mesh/mesh_smooth.h): the patch force models measure
+	 * contacts there, so the search widens this shape's halo by it */
+	double sagitta;
 };
 
 struct mrdem_contact_finder {
@@ -216,7 +221,23 @@ static void prepare_soups(struct mrdem_contact_finder *f, const struct mrdem_sce
 				for (int k = 0; k < 3; k++)
 					p->v[9 * (size_t)t + 3 * c + k] = (float)m->verts[3 * v + k];
 			}
+		struct mrdem_mesh_smooth sm;
+		mrdem_mesh_smooth_init(&sm);
+		mrdem_mesh_smooth_update(&sm, m);
+		p->sagitta = sm.sagitta;
+		mrdem_mesh_smooth_release(&sm);
 	}
+}
+
+/* The halo the search uses for particle i: its own, widened by its shape's
+ * sagitta under the patch force models (contacts of the smooth surface). */
+static double search_eps(const struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+			 size_t i)
+{
+	double e = s->frame.p.eps[i];
+	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model))
+		e += f->soups[s->frame.p.shape[i]].sagitta;
+	return e;
 }
 
 /* Outward unit normal of a float triangle, in double. */
@@ -466,7 +487,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	struct mrdem_xform x;
 	xform_relative(&x, &p->pos[3 * ia], &p->quat[4 * ia], sa->mesh.mass.com, &p->pos[3 * ib],
 		       &p->quat[4 * ib], sb->mesh.mass.com);
-	float ea = (float)p->eps[ia], eb = (float)p->eps[ib];
+	float ea = (float)search_eps(f, s, ia), eb = (float)search_eps(f, s, ib);
 	double t0 = mrdem_clock();
 	w->hits.n = w->guesses.n = 0;
 	w->cnt.particle_pairs++;
@@ -514,7 +535,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_mesh *m = &s->shapes[p->shape[ia]].mesh;
 	const struct mrdem_plane *pl = &s->setup.planes[k];
-	double ea = p->eps[ia], ep = s->setup.plane_epsilon, r[9];
+	double ea = p->eps[ia], ep = s->setup.plane_epsilon, reach = search_eps(f, s, ia) + ep, r[9];
 	double t0 = mrdem_clock();
 	quat_to_matrix(&p->quat[4 * ia], r);
 	size_t first = out->n;
@@ -528,7 +549,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 		double d[3];
 		vec3_sub(d, xw, pl->point);
 		double dist = vec3_dot(d, pl->normal);
-		if (dist > ea + ep)
+		if (dist > reach)
 			continue;
 		w->cnt.hits++;
 		struct mrdem_contact *c = mrdem_contacts_push(out);

@@ -14,8 +14,10 @@ const char *const mrdem_scheme_names[MRDEM_NSCHEMES] = {
 	[MRDEM_SCHEME_IMPLICIT_EULER] = "implicit-euler",
 };
 const char *const mrdem_force_model_names[MRDEM_NFORCE_MODELS] = {
-	[MRDEM_FORCE_SPRING] = "spring",
+	[MRDEM_FORCE_SPRING] = "paper",
 	[MRDEM_FORCE_SPRING_DASHPOT] = "spring-dashpot",
+	[MRDEM_FORCE_HOOKE] = "hooke",
+	[MRDEM_FORCE_HERTZ] = "hertz",
 };
 
 static const char *name_of(const char *const *names, size_t n, int v)
@@ -39,6 +41,9 @@ const char *mrdem_force_model_name(int v)
 }
 int mrdem_force_model_parse(const char *s)
 {
+	/* "spring", the paper model's first name, stays valid in old scenes */
+	if (s && !strcmp(s, "spring"))
+		return MRDEM_FORCE_SPRING;
 	return parse_name(mrdem_force_model_names, MRDEM_NFORCE_MODELS, s);
 }
 
@@ -52,6 +57,9 @@ void mrdem_setup_default(struct mrdem_setup *s)
 	s->steps = 1000;
 	s->scheme = MRDEM_SCHEME_EXPLICIT_EULER;
 	s->output_every = 10;
+	s->restitution = 1.0;
+	s->poisson = 0.3;
+	s->tangential = 2.0 / 7.0;
 }
 
 void mrdem_setup_release(struct mrdem_setup *s)
@@ -113,6 +121,28 @@ size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t sha
 	return i;
 }
 
+void mrdem_history_init(struct mrdem_history *h)
+{
+	memset(h, 0, sizeof *h);
+}
+
+void mrdem_history_release(struct mrdem_history *h)
+{
+	free(h->s);
+	mrdem_history_init(h);
+}
+
+struct mrdem_spring *mrdem_history_push(struct mrdem_history *h)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 16;
+		h->s = mrdem_xrealloc(h->s, h->cap * sizeof *h->s);
+	}
+	struct mrdem_spring *sp = &h->s[h->n++];
+	memset(sp, 0, sizeof *sp);
+	return sp;
+}
+
 void mrdem_frame_init(struct mrdem_frame *f)
 {
 	f->step = 0;
@@ -120,11 +150,13 @@ void mrdem_frame_init(struct mrdem_frame *f)
 	mrdem_particles_init(&f->p);
 	f->nextra = 0;
 	f->extra = NULL;
+	mrdem_history_init(&f->history);
 }
 
 void mrdem_frame_release(struct mrdem_frame *f)
 {
 	mrdem_particles_release(&f->p);
+	mrdem_history_release(&f->history);
 	for (size_t i = 0; i < f->nextra; i++) {
 		free(f->extra[i].name);
 		free(f->extra[i].data);

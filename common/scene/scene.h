@@ -42,9 +42,16 @@ enum mrdem_scheme {
 };
 
 enum mrdem_force_model {
-	MRDEM_FORCE_SPRING = 0,          /* paper Sec. 2: Ks (1 - |n|/eps) sqrt(m_eff) */
+	MRDEM_FORCE_SPRING = 0,          /* "paper", Sec. 2: Ks (1 - |n|/eps) sqrt(m_eff) */
 	MRDEM_FORCE_SPRING_DASHPOT = 1,  /* seed 004: kn delta - gamma_n m_eff v_n, Coulomb */
+	/* Mesh-convergent: one contact per contact patch (docs/dynamics.md),
+	 * damping from a restitution coefficient, tangential spring history. */
+	MRDEM_FORCE_HOOKE = 2,           /* linear, kn */
+	MRDEM_FORCE_HERTZ = 3,           /* Hertz-Mindlin from E and nu */
 };
+/* Models whose parameters go beyond the setup record: a contact_model
+ * record follows the setup (docs/stream-format.md). */
+#define MRDEM_FORCE_MODEL_HAS_PATCHES(m) ((m) >= MRDEM_FORCE_HOOKE)
 
 /* Global parameters; everything a step needs besides state and shapes. */
 struct mrdem_setup {
@@ -53,6 +60,15 @@ struct mrdem_setup {
 	double stiffness;                /* Ks (spring) or kn (spring-dashpot) */
 	double damping;                  /* gamma_n, 1/s (spring-dashpot) */
 	double friction;                 /* Coulomb coefficient, 0 = frictionless */
+	/* hooke and hertz (the contact_model record) */
+	double restitution;              /* normal coefficient of restitution, (0, 1] */
+	double young;                    /* Young's modulus E, Pa (hertz) */
+	double poisson;                  /* Poisson ratio nu (hertz) */
+	double tangential;               /* kt / kn (hooke) */
+	double rolling_friction;         /* rolling resistance coefficient mu_r, 0 = none */
+	/* a setup record named a patch model and its contact_model record has
+	 * not arrived yet (stream reading) */
+	int model_pending;
 	double plane_epsilon;            /* absolute halo of analytic planes */
 	double dt;                       /* s */
 	uint64_t steps;
@@ -100,11 +116,29 @@ struct mrdem_column {
 };
 enum { MRDEM_COLUMN_U32 = 1, MRDEM_COLUMN_U64 = 2, MRDEM_COLUMN_F64 = 3 };
 
+/* Tangential and rolling springs of one contact patch, kept from step to
+ * step (hooke, hertz): the history of a frame is what the step from it
+ * starts with (docs/dynamics.md, "Contact history"). */
+struct mrdem_spring {
+	uint64_t a, b;        /* particle ids as in the contact records */
+	double anchor[3];     /* patch point in a's body frame (matching) */
+	double shear[3];      /* tangential spring displacement, world, m */
+	double roll[3];       /* rolling resistance torque on a, world, N m */
+};
+struct mrdem_history {
+	size_t n, cap;
+	struct mrdem_spring *s; /* sorted by (a, b), then by creation */
+};
+void mrdem_history_init(struct mrdem_history *h);
+void mrdem_history_release(struct mrdem_history *h);
+struct mrdem_spring *mrdem_history_push(struct mrdem_history *h);
+
 /* One snapshot in time. */
 struct mrdem_frame {
 	uint64_t step;
 	double time;
 	struct mrdem_particles p;
+	struct mrdem_history history;
 	size_t nextra;
 	struct mrdem_column *extra;
 };
@@ -120,7 +154,7 @@ struct mrdem_scene {
  * lines ("velocity-verlet"); NULL for a value out of range. *_parse
  * returns the value, or -1 for an unknown name. */
 #define MRDEM_NSCHEMES 4
-#define MRDEM_NFORCE_MODELS 2
+#define MRDEM_NFORCE_MODELS 4
 extern const char *const mrdem_scheme_names[MRDEM_NSCHEMES];
 extern const char *const mrdem_force_model_names[MRDEM_NFORCE_MODELS];
 const char *mrdem_scheme_name(int scheme);

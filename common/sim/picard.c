@@ -248,7 +248,7 @@ static int evaluate(struct mrdem_picard *pc, struct mrdem_scene *s, const struct
 {
 	struct mrdem_stage_log *l = &pc->log;
 	double dt = pc->cur.dt, t0 = mrdem_clock();
-	if (mrdem_forces_compute(&pc->forces, s, b, ix, contacts) ||
+	if (mrdem_forces_compute(&pc->forces, s, b, ix, contacts, dt) ||
 	    (guesses && mrdem_forces_add_guesses(&pc->forces, s, b, ix, guesses,
 						 pc->opts.damping)))
 		return -1;

@@ -28,6 +28,8 @@ int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mr
 	mrdem_contacts_init(&sim->contacts);
 	sim->broad = mrdem_broad_new();
 	sim->finder = mrdem_contact_finder_new();
+	if (mrdem_step_opts_check(&o->step, &s->setup, s->frame.step))
+		return -1;
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_SURROGATE ||
 	    o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE)
 		for (uint32_t i = 0; i < s->nshapes; i++) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/broad/broad.h"
+#include "common/dynamics/contact_law.h"
 #include "common/geom/quat.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
@@ -461,9 +462,69 @@ static int parse_shapes(struct loader *L)
 /* ---- parameters */
 
 /* Enum names: the one table of each, in common/scene/scene.h. */
-static const char *const contact_keys[] = {"epsilon", "epsilon_abs", "stiffness", "model",
-					   "damping", "friction", "plane_epsilon", "broad"};
-enum { C_EPS, C_EPS_ABS, C_STIFFNESS, C_MODEL, C_DAMPING, C_FRICTION, C_PLANE_EPS, C_BROAD, C_N };
+static const char *const contact_keys[] = {
+	"epsilon", "epsilon_abs", "stiffness", "model", "damping", "friction", "plane_epsilon",
+	"broad", "restitution", "young", "poisson", "tangential", "rolling_friction"};
+enum {
+	C_EPS, C_EPS_ABS, C_STIFFNESS, C_MODEL, C_DAMPING, C_FRICTION, C_PLANE_EPS, C_BROAD,
+	C_RESTITUTION, C_YOUNG, C_POISSON, C_TANGENTIAL, C_ROLLING, C_N
+};
+
+/* Keys that only some models read: giving one to another model is an
+ * error, never silently ignored. */
+static int check_model_keys(struct loader *L, const struct mrdem_yaml_keys *k)
+{
+	static const struct {
+		int key;
+		unsigned models; /* bit per enum mrdem_force_model */
+	} only[] = {
+		{C_DAMPING, 1u << MRDEM_FORCE_SPRING_DASHPOT},
+		{C_RESTITUTION, 1u << MRDEM_FORCE_HOOKE | 1u << MRDEM_FORCE_HERTZ},
+		{C_ROLLING, 1u << MRDEM_FORCE_HOOKE | 1u << MRDEM_FORCE_HERTZ},
+		{C_TANGENTIAL, 1u << MRDEM_FORCE_HOOKE},
+		{C_YOUNG, 1u << MRDEM_FORCE_HERTZ},
+		{C_POISSON, 1u << MRDEM_FORCE_HERTZ},
+		{C_STIFFNESS, 1u << MRDEM_FORCE_SPRING | 1u << MRDEM_FORCE_SPRING_DASHPOT |
+				      1u << MRDEM_FORCE_HOOKE},
+	};
+	const struct mrdem_setup *st = &L->s->setup;
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
+		if (!(k->seen & BIT(only[i].key)) || (only[i].models & 1u << st->force_model))
+			continue;
+		char list[128] = "";
+		size_t len = 0;
+		for (int m = 0; m < MRDEM_NFORCE_MODELS; m++)
+			if (only[i].models & 1u << m)
+				len += snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
+						mrdem_force_model_name(m));
+		return mrdem_yaml_err_at(&L->y, k->key[only[i].key],
+					 "contact: %s applies to model: %s, not %s",
+					 contact_keys[only[i].key], list,
+					 mrdem_force_model_name(st->force_model));
+	}
+	/* material parameters have no sensible default: say which are missing */
+	static const struct {
+		int model, key;
+		const char *what;
+	} need[] = {
+		{MRDEM_FORCE_HOOKE, C_STIFFNESS, "stiffness (kn, N/m)"},
+		{MRDEM_FORCE_HOOKE, C_RESTITUTION, "restitution (0 < e <= 1)"},
+		{MRDEM_FORCE_HERTZ, C_YOUNG, "young (Young's modulus, Pa)"},
+		{MRDEM_FORCE_HERTZ, C_RESTITUTION, "restitution (0 < e <= 1)"},
+	};
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+		if (st->force_model == need[i].model && !(k->seen & BIT(need[i].key)))
+			return mrdem_yaml_err(&L->y, "contact: model %s%s needs %s",
+					      mrdem_force_model_name(st->force_model),
+					      k->seen & BIT(C_MODEL) ? "" : " (the default)",
+					      need[i].what);
+	if (MRDEM_FORCE_MODEL_HAS_PATCHES(st->force_model)) {
+		const char *bad = mrdem_contact_model_invalid(st);
+		if (bad)
+			return mrdem_yaml_err(&L->y, "contact: %s", bad);
+	}
+	return 0;
+}
 
 static int parse_contact(struct loader *L)
 {
@@ -476,6 +537,11 @@ static int parse_contact(struct loader *L)
 		return -1;
 	while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
 		if (id == C_MODEL) {
+			/* "spring", the paper model's old name, stays valid */
+			if (mrdem_yaml_is(&L->y, "spring")) {
+				st->force_model = MRDEM_FORCE_SPRING;
+				continue;
+			}
 			if (mrdem_yaml_enum(&L->y, k.cur, mrdem_force_model_names, MRDEM_NFORCE_MODELS, &st->force_model))
 				return -1;
 			continue;
@@ -488,36 +554,40 @@ static int parse_contact(struct loader *L)
 		}
 		if (mrdem_yaml_number(&L->y, k.cur, &x))
 			return -1;
-		if ((id == C_DAMPING || id == C_FRICTION) ? mrdem_yaml_nonnegative(&L->y, k.cur, x)
-							  : mrdem_yaml_positive(&L->y, k.cur, x))
+		int nonneg = id == C_DAMPING || id == C_FRICTION || id == C_TANGENTIAL ||
+			     id == C_ROLLING;
+		if (id == C_POISSON) {
+			if (!(x > -1 && x < 0.5))
+				return mrdem_yaml_err(&L->y, "%s: must be in (-1, 0.5), got %s", k.cur,
+						      mrdem_yaml_text(&L->y));
+		} else if (id == C_RESTITUTION) {
+			if (!(x > 0 && x <= 1))
+				return mrdem_yaml_err(&L->y, "%s: must be in (0, 1], got %s", k.cur,
+						      mrdem_yaml_text(&L->y));
+		} else if (nonneg ? mrdem_yaml_nonnegative(&L->y, k.cur, x)
+				  : mrdem_yaml_positive(&L->y, k.cur, x)) {
 			return -1;
+		}
 		switch (id) {
 		case C_EPS:
 		case C_EPS_ABS:
 			L->eps_default = x;
 			L->eps_default_abs = id == C_EPS_ABS;
 			break;
-		case C_STIFFNESS:
-			st->stiffness = x;
-			break;
-		case C_DAMPING:
-			st->damping = x;
-			break;
-		case C_FRICTION:
-			st->friction = x;
-			break;
-		case C_PLANE_EPS:
-			st->plane_epsilon = x;
-			break;
+		case C_STIFFNESS: st->stiffness = x; break;
+		case C_DAMPING: st->damping = x; break;
+		case C_FRICTION: st->friction = x; break;
+		case C_PLANE_EPS: st->plane_epsilon = x; break;
+		case C_RESTITUTION: st->restitution = x; break;
+		case C_YOUNG: st->young = x; break;
+		case C_POISSON: st->poisson = x; break;
+		case C_TANGENTIAL: st->tangential = x; break;
+		case C_ROLLING: st->rolling_friction = x; break;
 		}
 	}
 	if (r < 0 || mrdem_yaml_exclusive(&L->y, &k, C_EPS, C_EPS_ABS))
 		return -1;
-	if ((k.seen & BIT(C_DAMPING)) && st->force_model != MRDEM_FORCE_SPRING_DASHPOT)
-		return mrdem_yaml_err_at(&L->y, k.key[C_DAMPING],
-					 "contact: damping applies to model: "
-					 "spring-dashpot only (the paper's spring has no damping)");
-	return 0;
+	return check_model_keys(L, &k);
 }
 
 static const char *const time_keys[] = {"dt", "steps", "scheme"};
@@ -1063,6 +1133,11 @@ static int parse_document(struct loader *L)
 	for (size_t i = 0; i < L->npend; i++)
 		if (finish_item(L, &L->pend[i]))
 			return -1;
+	if (!L->contact_read)
+		return mrdem_yaml_err(y, "scene: no 'contact' section: the default model, hooke, "
+				      "needs contact.stiffness (kn, N/m) and contact.restitution "
+				      "(docs/scene.md); contact: {model: paper} gives the paper's "
+				      "spring");
 	return 0;
 }
 
@@ -1074,6 +1149,8 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	memset(&L, 0, sizeof L);
 	L.s = s;
 	L.eps_default = 0.01; /* paper Sec. 6.1: 1 % of the particle diameter */
+	/* new scenes get the mesh-convergent model; the paper's is model: paper */
+	s->setup.force_model = MRDEM_FORCE_HOOKE;
 	L.mem_avail = memory_available();
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash && strcmp(path, "-") ? (size_t)(slash - path) + 1 : 0;

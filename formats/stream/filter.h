@@ -11,8 +11,8 @@
  *  - `before` sees every other record first, while f->scene still holds
  *    what came before it (to finish work that the record ends);
  *  - a stats record whose source is the tool's name is dropped (replaced);
- *  - setup, mesh, tree and frame records are absorbed into f->scene unless
- *    their type is in `no_absorb`;
+ *  - setup, contact_model, mesh, tree, frame and history records are
+ *    absorbed into f->scene unless their type is in `no_absorb`;
  *  - a type in `takes` goes to on_record, which returns 1 when it has
  *    written what it wants in its place (mrdem_filter_pass writes the
  *    record itself), 0 to let the filter go on, -1 on error;

@@ -1,4 +1,5 @@
 #include "formats/stream/records.h"
+#include "formats/stream/record_mechanics.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -110,6 +111,7 @@ int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct m
 		goto fail;
 	}
 	s->force_model = (int)model;
+	s->model_pending = MRDEM_FORCE_MODEL_HAS_PATCHES(s->force_model);
 	s->scheme = (int)scheme;
 	for (uint32_t i = 0; i < s->nplanes; i++)
 		if (first_nonfinite(s->planes[i].point, 3) >= 0 ||
@@ -635,7 +637,36 @@ int mrdem_decode_index(const struct mrdem_record *rec, const char *src,
 
 int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
 {
+	if (s->setup.model_pending && rec->type != MRDEM_REC_CONTACT_MODEL &&
+	    (rec->type == MRDEM_REC_MESH || rec->type == MRDEM_REC_FRAME))
+		return mrdem_record_error(rec, src, "the setup names force model %s but no "
+					  "contact_model record follows it",
+					  mrdem_force_model_name(s->setup.force_model));
 	switch (rec->type) {
+	case MRDEM_REC_CONTACT_MODEL:
+		if (!s->setup.model_pending)
+			return mrdem_record_error(rec, src, "a contact_model record must follow a "
+						  "setup record naming hooke or hertz");
+		return mrdem_decode_contact_model(rec, src, &s->setup) ? -1 : 1;
+	case MRDEM_REC_HISTORY: {
+		uint64_t step;
+		struct mrdem_history h;
+		mrdem_history_init(&h);
+		if (mrdem_decode_history(rec, src, &step, &h)) {
+			mrdem_history_release(&h);
+			return -1;
+		}
+		if (step != s->frame.step || s->frame.history.n) {
+			mrdem_history_release(&h);
+			return mrdem_record_error(rec, src, "history of step %llu does not follow "
+						  "the frame of its step (the frame is of step "
+						  "%llu)", (unsigned long long)step,
+						  (unsigned long long)s->frame.step);
+		}
+		mrdem_history_release(&s->frame.history);
+		s->frame.history = h;
+		return 1;
+	}
 	case MRDEM_REC_SETUP: {
 		struct mrdem_setup setup;
 		if (mrdem_decode_setup(rec, src, &setup))
@@ -725,7 +756,15 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 		WRITE_RECORD(w, type, mrdem_encode_##name(&b_, x));          \
 		return 0;                                                    \
 	}
-DEFINE_WRITE(frame, struct mrdem_frame, MRDEM_REC_FRAME)
+
+/* A frame and, when its contacts keep springs, their history after it. */
+int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f)
+{
+	WRITE_RECORD(w, MRDEM_REC_FRAME, mrdem_encode_frame(&b_, f));
+	if (f->history.n)
+		WRITE_RECORD(w, MRDEM_REC_HISTORY, mrdem_encode_history(&b_, f->step, &f->history));
+	return 0;
+}
 DEFINE_WRITE(pairs, struct mrdem_pairs, MRDEM_REC_PAIRS)
 DEFINE_WRITE(contacts, struct mrdem_contacts, MRDEM_REC_CONTACTS)
 
@@ -740,6 +779,8 @@ DEFINE_WRITE(meta, struct mrdem_meta, MRDEM_REC_META)
 int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
 {
 	WRITE_RECORD(w, MRDEM_REC_SETUP, mrdem_encode_setup(&b_, &s->setup));
+	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model))
+		WRITE_RECORD(w, MRDEM_REC_CONTACT_MODEL, mrdem_encode_contact_model(&b_, &s->setup));
 	if (mrdem_scene_write_shapes(w, s))
 		return -1;
 	return mrdem_write_frame(w, &s->frame);

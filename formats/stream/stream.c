@@ -42,6 +42,8 @@ static const struct {
 	[MRDEM_REC_PICARD] = {"picard", 0},
 	[MRDEM_REC_FRONTS] = {"fronts", 0},
 	[MRDEM_REC_GUESSES] = {"guesses", 0},
+	[MRDEM_REC_CONTACT_MODEL] = {"contact_model", 0},
+	[MRDEM_REC_HISTORY] = {"history", 0},
 };
 
 const char *mrdem_record_name(uint32_t type)

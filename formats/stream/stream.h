@@ -27,7 +27,9 @@ enum mrdem_record_type {
 	MRDEM_REC_PICARD = 11,  /* an implicit step in progress: its Picard state */
 	MRDEM_REC_FRONTS = 12,  /* multiscale Picard: each particle pair's front */
 	MRDEM_REC_GUESSES = 13, /* multiscale Picard: surrogate contacts at the iterate */
-	MRDEM_REC_KNOWN_MAX = 13,
+	MRDEM_REC_CONTACT_MODEL = 14, /* parameters of the hooke and hertz force models */
+	MRDEM_REC_HISTORY = 15, /* tangential and rolling springs of a frame's contacts */
+	MRDEM_REC_KNOWN_MAX = 15,
 };
 
 /* Record flag bit 0: ancillary. A reader passes an unknown ancillary record

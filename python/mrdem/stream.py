@@ -21,12 +21,16 @@ SETUP, MESH, TREE, FRAME, PAIRS, CONTACTS, STATS, META, INDEX, END = range(1, 11
 # The records of an implicit step in progress between the tools: known (so
 # critical ones are accepted) and skipped by read().
 PICARD, FRONTS, GUESSES = 11, 12, 13
+# The patch force models' parameters (after the setup) and a frame's
+# contact springs (after the frame).
+CONTACT_MODEL, HISTORY = 14, 15
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
-         PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses"}
+         PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
+         CONTACT_MODEL: "contact_model", HISTORY: "history"}
 ANCILLARY = 1
 SCHEMES = ["explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"]
-FORCE_MODELS = ["spring", "spring-dashpot"]
+FORCE_MODELS = ["paper", "spring-dashpot", "hooke", "hertz"]
 # Column types of version 2 frames: struct code and size.
 COLUMN_TYPES = {1: ("I", 4), 2: ("Q", 8), 3: ("d", 8)}
 # Version 1 frames: the same columns in this order, without a table.
@@ -134,6 +138,7 @@ class Stream:
     def __init__(self):
         self.setup, self.shapes, self.frames = None, [], []
         self.contacts, self.pairs, self.stats, self.meta = [], {}, [], []
+        self.history = {}  # step -> the contact springs of that frame
 
 
 def _setup(c):
@@ -344,6 +349,23 @@ def _decode(rtype, payload, version, where):
         return _stats(c)
     if rtype == META:
         return _meta(c)
+    if rtype == CONTACT_MODEL:
+        c.one("I")
+        params = {}
+        for _ in range(c.one("I")):
+            name = c.str()
+            params[name] = c.one("d")
+        c.done()
+        return params
+    if rtype == HISTORY:
+        step, n = c.take("QQ")
+        springs = []
+        for _ in range(n):
+            a, b = c.take("QQ")
+            springs.append({"a": a, "b": b, "anchor": c.take("3d"), "shear": c.take("3d"),
+                            "roll": c.take("3d")})
+        c.done()
+        return step, springs
     return None
 
 
@@ -378,6 +400,10 @@ def read(path):
             s.pairs[v[0]] = v[1]
         elif rtype == STATS:
             s.stats.append(v)
+        elif rtype == CONTACT_MODEL:
+            s.setup.update(v)
+        elif rtype == HISTORY:
+            s.history[v[0]] = v[1]
         elif rtype == META:
             s.meta.append(v)
     return s

@@ -16,7 +16,7 @@ particles:
 planes:
   - {point: [0, 0, 0], normal: [0, 0.26, 0.97]}
 gravity: [0, 0, -9.81]
-contact: {epsilon: 0.02, stiffness: 1000, broad: sap}
+contact: {model: paper, epsilon: 0.02, stiffness: 1000, broad: sap}
 time: {dt: 1.0e-3, steps: 40}
 output: {every: 5}
 Y

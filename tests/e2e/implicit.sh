@@ -51,7 +51,7 @@ for i in range(5):
           "angular_velocity: [%.2f, 0, %.2f]}" % (shape, x, y, z, r.uniform(-1, 1),
           r.uniform(0, 1), r.uniform(-3, 3), r.uniform(-3, 3)))
 print("planes:\n  - {point: [0, 0, 0], normal: [0, 0.05, 1]}")
-print("gravity: [0, 0, -9.81]\ncontact: {epsilon: 0.02, stiffness: 1000}")
+print("gravity: [0, 0, -9.81]\ncontact: {model: paper, epsilon: 0.02, stiffness: 1000}")
 print("time: {dt: 1.0e-3, steps: 200, scheme: implicit-euler}\noutput: {every: 4}")
 PY
 

@@ -48,7 +48,7 @@ assert near(m[\"radius\"], 1.0)
 st = recs(\"setup\")[0]
 assert st[\"stiffness\"] == 1000 and st[\"gravity\"] == [0, 0, 0] and st[\"dt\"] == 1e-4
 assert st[\"steps\"] == 2000 and st[\"scheme\"] == \"explicit-euler\" and st[\"output_every\"] == 20
-assert st[\"force_model\"] == \"spring\"
+assert st[\"force_model\"] == \"paper\"
 "'
 
 expect_success "sphere-on-plane: init, info" '
@@ -142,7 +142,7 @@ particles:
 planes:
   - {point: [0, 0, -2], normal: [0, 0.26, 0.97]}
 gravity: [0, 0, -9.81]
-contact: {epsilon: 0.01, stiffness: 1000}
+contact: {model: paper, epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: 1000, scheme: explicit-euler}
 output: {every: 10}
 EOF
@@ -175,6 +175,7 @@ shapes:
   rock:
     mesh: rock.stl
 contact:
+  model: paper
   stiffness: 1000
 gravity: [0, 0, -9.81]
 planes:
@@ -210,6 +211,7 @@ shapes:
 particles:
   - {shape: sheet, position: [0, 0, 0], fixed: true}
   - {shape: ball, position: [0.5, 0.5, 0.5]}
+contact: {model: paper}
 EOF
 expect_success "open mesh file with open: true on a fixed particle" '
 	mrdem-init sheet.yaml -o sheet.mrd && mrdem-info --json --full sheet.mrd >sheet.json &&
@@ -233,6 +235,7 @@ shapes:
 particles:
   - {shape: ball, position: [0, 0, 3]}
   - {shape: slope, position: [0, 0, 0], fixed: true}
+contact: {model: paper}
 EOF
 expect_success "shapes taken from mesh streams (one mesh, or picked by name)" '
 	mrdem-init from-stream.yaml -o fs.mrd && mrdem-info --json --full fs.mrd >fs.json &&
@@ -255,6 +258,7 @@ shapes:
 particles:
   - {shape: rock, position: [0, 0, 0], velocity: [1, 0, 0]}
   - {shape: ball, position: [3, 0, 0]}
+contact: {model: paper}
 EOF2
 tree_params='
 def trees(): return {t["shape"]: t for t in recs("tree")}

@@ -18,7 +18,7 @@ particles:
 planes:
   - {point: [0, 0, 0], normal: [0, 0, 1]}
 gravity: [0, 0, -9.81]
-contact: {epsilon: 0.01, stiffness: 1000}
+contact: {model: paper, epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: 40, scheme: velocity-verlet}
 output: {every: 1}
 Y

@@ -104,7 +104,7 @@ shapes:
   ball: {sphere: {triangles: 80, radius: 1.0}}
 particles:
   - lattice: {shape: ball, origin: [0, 0, 0], count: [4, 3, 2], spacing: [2, 2, 2]}
-contact: {epsilon: 0.01}
+contact: {model: paper, epsilon: 0.01}
 YAML
 		mrdem-init lat.yaml | mrdem-pairs | mrdem-info --json --full >l.info &&
 		assert_eq "$(json_get l.info "[len(r[\"list\"]) for r in d[\"records\"] if r[\"type\"]==\"pairs\"]")" "[46]" "face neighbours of a 4x3x2 lattice"'

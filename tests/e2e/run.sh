@@ -22,7 +22,7 @@ shapes:
 particles:
   - {shape: ball, position: [-1.03, 0, 0], velocity: [1.0, 0, 0]}
   - {shape: ball, position: [1.03, 0.3, 0], velocity: [-0.5, 0, 0]}
-contact: {epsilon: 0.01, stiffness: 1000}
+contact: {model: paper, epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: 1500, scheme: velocity-verlet}
 output: {every: 50}
 Y
@@ -99,7 +99,7 @@ print("""shapes:
 %sparticles:
 %s  - {shape: ball, position: [0, %.12f, %.12f], epsilon: 0.01}
 %sgravity: [0, 0, -9.81]
-contact: {stiffness: 1000, plane_epsilon: 0.01}
+contact: {model: paper, stiffness: 1000, plane_epsilon: 0.01}
 time: {dt: 1.0e-4, steps: 7000, scheme: symplectic-euler}
 output: {every: 100}""" % (plane[0], plane[1], h * n[1], h * n[2], plane[2]))
 PY

@@ -19,7 +19,7 @@ HEADER = MAGIC + struct.pack("<II", 2, 0)
 PLANE_ID = lambda k: 2**64 - 1 - k
 ANCILLARY = {7, 8, 9}  # stats, meta, index
 META, INDEX, END = 8, 9, 10
-KNOWN_MAX = 13  # picard, fronts and guesses are critical too
+KNOWN_MAX = 15  # picard, fronts, guesses, contact_model and history are critical too
 COLUMNS = [("id", 2, 1), ("shape", 1, 1), ("flags", 1, 1), ("position", 3, 3),
            ("orientation", 3, 4), ("velocity", 3, 3), ("angular_velocity", 3, 3),
            ("density", 3, 1), ("epsilon", 3, 1)]

@@ -32,7 +32,7 @@ static const char scene_yaml[] =
 	"planes:\n"
 	"  - {point: [0, 0, 0], normal: [0, 0.05, 1]}\n"
 	"gravity: [0, 0, -9.81]\n"
-	"contact: {epsilon: 0.02, stiffness: 1000}\n"
+	"contact: {model: paper, epsilon: 0.02, stiffness: 1000}\n"
 	"time: {dt: 1.0e-3, steps: 150, scheme: implicit-euler}\n";
 
 static void load(struct mrdem_scene *s, const char *path)

@@ -89,7 +89,7 @@ static const char flow[] =
 	"planes:\n"
 	"  - {point: [0, 0, -2], normal: [0, 0.26, 0.97]}\n"
 	"gravity: [0, 0, -9.81]\n"
-	"contact: {epsilon: 0.02, stiffness: 500}\n"
+	"contact: {model: paper, epsilon: 0.02, stiffness: 500}\n"
 	"time: {dt: 1.0e-4, steps: 1e4, scheme: velocity-verlet}\n"
 	"output: {every: 10}\n";
 
@@ -112,6 +112,7 @@ static const char block[] = /* the same scene; particles before shapes */
 	"      origin: [0, 0, 5]\n"
 	"      shape: ball\n"
 	"contact:\n"
+	"  model: spring\n"
 	"  stiffness: 500\n"
 	"  epsilon: 2e-2\n"
 	"shapes:\n"
@@ -140,7 +141,7 @@ static const char json[] =
 	"\"spacing\": [2.1, 2.2, 2.3]}}],\n"
 	" \"planes\": [{\"point\": [0, 0, -2], \"normal\": [0, 0.26, 0.97]}],\n"
 	" \"gravity\": [0, 0, -9.81],\n"
-	" \"contact\": {\"epsilon\": 0.02, \"stiffness\": 500},\n"
+	" \"contact\": {\"model\": \"paper\", \"epsilon\": 0.02, \"stiffness\": 500},\n"
 	" \"time\": {\"dt\": 1.0e-4, \"steps\": 10000, \"scheme\": \"velocity-verlet\"},\n"
 	" \"output\": {\"every\": 10}}\n";
 
@@ -268,14 +269,14 @@ static void test_defaults_and_derived(void)
 	rc = load("shapes: {ball: {sphere: {triangles: 80}}}\n"
 		  "particles: [{shape: ball, position: [0, 0, 0]}, "
 		  "{shape: ball, position: [3, 0, 0], epsilon: 0.1}]\n"
-		  "contact: {epsilon_abs: 0.125}\n", &s);
+		  "contact: {model: paper, epsilon_abs: 0.125}\n", &s);
 	tap_ok(rc == 0 && s.frame.p.eps[0] == 0.125 && s.frame.p.eps[1] == 0.1 * diameter(&s, 0),
 	       "contact.epsilon_abs is the default; a particle's relative epsilon overrides it");
 	mrdem_scene_release(&s);
 
 	/* contact before particles: the particles are read in the first pass */
 	rc = load("shapes: {ball: {sphere: {triangles: 80}}}\n"
-		  "contact: {epsilon: 0.03}\n"
+		  "contact: {model: paper, epsilon: 0.03}\n"
 		  "particles: [{shape: ball, position: [0, 0, 0]}, "
 		  "{shape: ball, position: [3, 0, 0], epsilon_abs: 0.1}]\n", &s);
 	tap_ok(rc == 0 && s.frame.p.n == 2 && s.frame.p.eps[0] == 0.03 * diameter(&s, 0) &&
@@ -292,7 +293,8 @@ static void test_lattice_random(void)
 	const char *text = "shapes: {ball: {sphere: {triangles: 80}}}\n"
 			   "particles:\n"
 			   "  - lattice: {shape: ball, origin: [1, 2, 3], count: [3, 4, 5], "
-			   "spacing: 2.5, jitter: 0.1, rotate: true, seed: 77}\n";
+			   "spacing: 2.5, jitter: 0.1, rotate: true, seed: 77}\n"
+			   "contact: {model: paper}\n";
 	int rc = load(text, &s);
 	tap_ok(rc == 0, "jittered, rotated lattice loads");
 	if (rc)
@@ -339,8 +341,8 @@ static void test_mesh_file_relative(void)
 	fclose(f);
 	snprintf(path, sizeof path, "%s/scene.yaml", sub);
 	f = fopen(path, "w");
-	fputs("shapes: {tet: {mesh: tet.obj}}\nparticles: [{shape: tet, position: [0, 0, 0]}]\n",
-	      f);
+	fputs("shapes: {tet: {mesh: tet.obj}}\nparticles: [{shape: tet, position: [0, 0, 0]}]\n"
+	      "contact: {model: paper}\n", f);
 	fclose(f);
 	struct mrdem_scene s;
 	mrdem_scene_init(&s);
@@ -413,7 +415,7 @@ static void test_stored_tree(void)
 	if (!t)
 		return;
 	int rc = load("shapes: {rock: {mesh: ball80.mrd}, gen: {sphere: {triangles: 80}}}\n"
-		      "particles: [{shape: rock, position: [0, 0, 0]}]\n", &s);
+		      "particles: [{shape: rock, position: [0, 0, 0]}]\ncontact: {model: paper}\n", &s);
 	tap_ok(rc == 0, "scene with a mesh from a tree-carrying stream loads");
 	if (rc == 0) {
 		const struct mrdem_tree *got = s.shapes[0].tree;
@@ -463,7 +465,7 @@ static void test_key_order(void)
 		"  - lattice: {shape: ball, origin: [0, 3, 1], count: [3, 2, 1], spacing: 1.1, "
 		"density: 3}\n"
 		"  - {shape: slope, position: [0, 0, 9], fixed: true, epsilon_abs: 0.2}\n",
-		"contact: {epsilon: 0.03, plane_epsilon: 0.004}\n",
+		"contact: {model: paper, epsilon: 0.03, plane_epsilon: 0.004}\n",
 	};
 	static const int orders[][3] = {{0, 1, 2}, {1, 0, 2}, {1, 2, 0}, {2, 1, 0}, {0, 2, 1}};
 	struct mrdem_scene ref, s;

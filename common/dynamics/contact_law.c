@@ -1,0 +1,123 @@
+#include "common/dynamics/contact_law.h"
+
+#include <math.h>
+
+#include "common/geom/vec3.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+const char *mrdem_contact_model_invalid(const struct mrdem_setup *s)
+{
+	if (!(s->restitution > 0 && s->restitution <= 1))
+		return "restitution must be in (0, 1]";
+	if (!(s->rolling_friction >= 0) || !isfinite(s->rolling_friction))
+		return "rolling_friction must be finite and >= 0";
+	if (s->force_model == MRDEM_FORCE_HOOKE) {
+		if (!(s->stiffness > 0) || !isfinite(s->stiffness))
+			return "hooke needs a positive stiffness kn";
+		if (!(s->tangential >= 0) || !isfinite(s->tangential))
+			return "tangential (kt / kn) must be finite and >= 0";
+	}
+	if (s->force_model == MRDEM_FORCE_HERTZ) {
+		if (!(s->young > 0) || !isfinite(s->young))
+			return "hertz needs a positive Young's modulus";
+		if (!(s->poisson > -1 && s->poisson < 0.5))
+			return "poisson must be in (-1, 0.5)";
+	}
+	return NULL;
+}
+
+double mrdem_damping_ratio(double e)
+{
+	double l = log(e);
+	return -l / sqrt(M_PI * M_PI + l * l);
+}
+
+/* Turn a spring vector into the tangent plane of n, keeping its length
+ * (the contact turned since it was stretched). */
+static void to_tangent_plane(double s[3], const double n[3])
+{
+	double len = vec3_norm(s);
+	if (!(len > 0))
+		return;
+	vec3_axpy(s, s, -vec3_dot(s, n), n);
+	double l2 = vec3_norm(s);
+	if (l2 > 0)
+		vec3_scale(s, s, len / l2);
+	else
+		vec3_set(s, 0, 0, 0);
+}
+
+void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c)
+{
+	double d = c->delta, m = c->m_eff;
+	double vn = vec3_dot(c->v, c->n), vt[3];
+	vec3_axpy(vt, c->v, -vn, c->n);
+
+	/* Stiffnesses (N/m) and damping coefficients (N s/m), normal and
+	 * tangential; energy of the normal spring. */
+	double kn, kt, gn, gt, en;
+	if (set->force_model == MRDEM_FORCE_HERTZ) {
+		double E = set->young, nu = set->poisson;
+		double estar = E / (2 * (1 - nu * nu));           /* two equal materials */
+		double gstar = E / (2 * (1 + nu)) / (2 * (2 - nu));
+		double a = sqrt(c->r_eff * d);                    /* contact radius */
+		double sn = 2 * estar * a, st = 8 * gstar * a;
+		double beta = -mrdem_damping_ratio(set->restitution);
+		kn = 4.0 / 3.0 * estar * a;
+		kt = st;
+		gn = -2 * sqrt(5.0 / 6.0) * beta * sqrt(sn * m);
+		gt = -2 * sqrt(5.0 / 6.0) * beta * sqrt(st * m);
+		en = 0.4 * kn * d * d;
+	} else { /* MRDEM_FORCE_HOOKE */
+		kn = set->stiffness;
+		kt = set->tangential * kn;
+		gn = gt = 2 * mrdem_damping_ratio(set->restitution) * sqrt(kn * m);
+		en = 0.5 * kn * d * d;
+	}
+	/* No clamp at zero: the dashpot pulls while the contact opens fast,
+	 * as in LIGGGHTS's default, so the restitution is the one asked for. */
+	double fn = kn * d - gn * vn;
+	vec3_scale(c->F, c->n, fn);
+	vec3_set(c->T, 0, 0, 0);
+	c->energy = en;
+
+	double flim = set->friction * fmax(fn, 0.0);
+	if (set->friction > 0 && kt > 0) {
+		to_tangent_plane(c->shear, c->n);
+		vec3_axpy(c->shear, c->shear, c->dt, vt);
+		double ft[3];
+		vec3_scale(ft, c->shear, -kt);
+		vec3_axpy(ft, ft, -gt, vt);
+		double f = vec3_norm(ft);
+		if (f > flim) {
+			/* Sliding: the force is the Coulomb limit and the spring
+			 * just as long as gives it (LAMMPS gran/hooke/history). */
+			double r = f > 0 ? flim / f : 0.0;
+			for (int k = 0; k < 3; k++)
+				c->shear[k] = r * (c->shear[k] + gt * vt[k] / kt) - gt * vt[k] / kt;
+			vec3_scale(ft, ft, r);
+		}
+		vec3_add(c->F, c->F, ft);
+		c->energy += 0.5 * kt * vec3_norm2(c->shear);
+	} else {
+		vec3_set(c->shear, 0, 0, 0);
+	}
+
+	if (set->rolling_friction > 0 && fn > 0) {
+		/* Elastic-plastic spring (EPSD2, Ai et al. 2011): stiffness
+		 * 2.25 kn mu_r^2 R*^2, torque at most mu_r R* Fn. */
+		double wr[3], mr = set->rolling_friction * c->r_eff;
+		vec3_axpy(wr, c->w, -vec3_dot(c->w, c->n), c->n);
+		to_tangent_plane(c->roll, c->n);
+		vec3_axpy(c->roll, c->roll, -2.25 * kn * mr * mr * c->dt, wr);
+		double t = vec3_norm(c->roll), tmax = mr * fn;
+		if (t > tmax)
+			vec3_scale(c->roll, c->roll, tmax / t);
+		vec3_copy(c->T, c->roll);
+	} else {
+		vec3_set(c->roll, 0, 0, 0);
+	}
+}

@@ -1,0 +1,444 @@
+#include "common/dynamics/patch_forces.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dynamics/contact_law.h"
+#include "common/geom/point_triangle.h"
+#include "common/geom/quat.h"
+#include "common/geom/vec3.h"
+#include "common/util/error.h"
+
+/* A record's weight in its patch is (depth / deepest)^PATCH_SHARPNESS: it
+ * is 0 where a record enters or leaves the halo, so a patch's point,
+ * normal and depth move continuously, and it leans towards the deepest
+ * part, so a tilted flat face is pushed back where it sinks in. */
+#define PATCH_SHARPNESS 2
+
+/* Two records are in one patch when their points are at most
+ * PATCH_LINK longest edges (of the two shapes) plus the halos apart:
+ * points of one contact area are never further apart than a triangle or
+ * two. */
+#define PATCH_LINK 1.5
+
+/* ---- the smooth surfaces */
+
+/* One particle's pose: rotation and the translation of shape coordinates. */
+struct pose {
+	double r[9];
+	const double *pos, *com;
+};
+
+static void pose_of(struct pose *q, const struct mrdem_scene *s, size_t i)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	quat_to_matrix(&p->quat[4 * i], q->r);
+	q->pos = &p->pos[3 * i];
+	q->com = s->shapes[p->shape[i]].mesh.mass.com;
+}
+
+static void to_world(double o[3], const struct pose *q, const double v[3])
+{
+	double rel[3];
+	vec3_sub(rel, v, q->com);
+	mat3_apply(o, q->r, rel);
+	vec3_add(o, o, q->pos);
+}
+
+static void triangle_world(double t[3][3], const struct pose *q, const struct mrdem_mesh *m,
+			   uint32_t tri)
+{
+	for (int k = 0; k < 3; k++)
+		to_world(t[k], q, &m->verts[3 * (size_t)m->tris[3 * (size_t)tri + k]]);
+}
+
+/* A contact record measured between the smooth surfaces of its triangles
+ * (the sphere of a smooth triangle, the triangle itself elsewhere, or the
+ * plane): distance d, unit normal n from b towards a, and the point x in
+ * the middle of the halos' overlap, as the narrow phase places it. */
+struct smooth_record {
+	double d, n[3], x[3];
+};
+
+static void smooth_record(struct smooth_record *out, const struct mrdem_forces *f,
+			  const struct mrdem_scene *s, const struct mrdem_contact *c, size_t ia,
+			  size_t ib)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const struct mrdem_mesh_smooth *ga = &f->smooth[p->shape[ia]];
+	const struct mrdem_mesh_smooth *gb = ib == MRDEM_NO_INDEX ? NULL : &f->smooth[p->shape[ib]];
+	double ra = mrdem_mesh_smooth_radius(ga, c->tri_a);
+	double rb = gb ? mrdem_mesh_smooth_radius(gb, c->tri_b) : 0.0;
+	out->d = c->dist;
+	vec3_copy(out->n, c->normal);
+	vec3_copy(out->x, c->x);
+	if (ra == 0 && rb == 0)
+		return;
+	struct pose qa, qb;
+	double ca[3], cb[3], pa[3], v[3];
+	pose_of(&qa, s, ia);
+	if (ra > 0)
+		to_world(ca, &qa, &ga->centre[3 * (size_t)c->tri_a]);
+	if (gb) {
+		pose_of(&qb, s, ib);
+		if (rb > 0)
+			to_world(cb, &qb, &gb->centre[3 * (size_t)c->tri_b]);
+	}
+	double eb = gb ? p->eps[ib] : s->setup.plane_epsilon, d;
+	if (!gb) { /* sphere of a and plane */
+		const struct mrdem_plane *pl = &s->setup.planes[UINT64_MAX - c->b];
+		vec3_sub(v, ca, pl->point);
+		d = vec3_dot(v, pl->normal) - ra;
+		vec3_copy(v, pl->normal);
+		vec3_axpy(pa, ca, -ra, v);
+	} else if (ra > 0) { /* sphere of a and sphere or triangle of b */
+		double q[3], t[3][3];
+		if (rb > 0) {
+			vec3_copy(q, cb);
+		} else {
+			triangle_world(t, &qb, &s->shapes[p->shape[ib]].mesh, c->tri_b);
+			mrdem_point_triangle(ca, t[0], t[1], t[2], q);
+		}
+		vec3_sub(v, ca, q);
+		double len = vec3_normalize(v);
+		if (!(len > 0))
+			return;
+		d = len - ra - rb;
+		vec3_axpy(pa, ca, -ra, v);
+	} else { /* triangle of a and sphere of b */
+		double t[3][3];
+		triangle_world(t, &qa, &s->shapes[p->shape[ia]].mesh, c->tri_a);
+		mrdem_point_triangle(cb, t[0], t[1], t[2], pa);
+		vec3_sub(v, pa, cb);
+		double len = vec3_normalize(v);
+		if (!(len > 0))
+			return;
+		d = len - rb;
+	}
+	out->d = d;
+	vec3_copy(out->n, v);
+	vec3_axpy(out->x, pa, -0.5 * (d + p->eps[ia] - eb), v);
+}
+
+/* ---- patches */
+
+struct pair_key {
+	uint64_t a, b;
+	size_t k;
+};
+
+static int cmp_pair_key(const void *x, const void *y)
+{
+	const struct pair_key *p = x, *q = y;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return p->k < q->k ? -1 : p->k > q->k;
+}
+
+static size_t uf_find(size_t *parent, size_t i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+/* The records of one pair (keys[0..n), in record order) into patches:
+ * the groups their `link` relation connects, ordered by first record,
+ * members in record order, appended to f's patch lists. parent and byx
+ * are scratch of n entries. */
+static void group_pair(struct mrdem_forces *f, const struct mrdem_contacts *c,
+		       const struct pair_key *keys, size_t n, double link, size_t *parent,
+		       size_t *byx)
+{
+	for (size_t i = 0; i < n; i++)
+		parent[i] = byx[i] = i;
+	for (size_t i = 1; i < n; i++) { /* by x: only records close in x can link */
+		size_t v = byx[i], j = i;
+		while (j > 0 && c->c[keys[byx[j - 1]].k].x[0] > c->c[keys[v].k].x[0]) {
+			byx[j] = byx[j - 1];
+			j--;
+		}
+		byx[j] = v;
+	}
+	double l2 = link * link;
+	for (size_t i = 0; i < n; i++) {
+		const double *xi = c->c[keys[byx[i]].k].x;
+		for (size_t j = i + 1; j < n; j++) {
+			const double *xj = c->c[keys[byx[j]].k].x;
+			if (xj[0] - xi[0] > link)
+				break;
+			if (vec3_dist2(xi, xj) <= l2) {
+				size_t ri = uf_find(parent, byx[i]), rj = uf_find(parent, byx[j]);
+				if (ri != rj)
+					parent[ri > rj ? ri : rj] = ri < rj ? ri : rj;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (uf_find(parent, i) != i)
+			continue;
+		size_t end = f->pfirst[f->npatch];
+		for (size_t j = i; j < n; j++)
+			if (uf_find(parent, j) == i)
+				f->pmember[end++] = keys[j].k;
+		f->pfirst[++f->npatch] = end;
+	}
+}
+
+static double link_distance(const struct mrdem_forces *f, const struct mrdem_scene *s,
+			    const struct mrdem_contact *c, size_t ia, size_t ib)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	double edge = f->smooth[p->shape[ia]].max_edge;
+	if (ib != MRDEM_NO_INDEX)
+		edge = fmax(edge, f->smooth[p->shape[ib]].max_edge);
+	return PATCH_LINK * edge + c->depth + c->dist;
+}
+
+/* All contacts into patches (f->pfirst, f->pmember, f->npatch), sorted
+ * by particle ids, so the list does not depend on the record order. */
+static void group_patches(struct mrdem_forces *f, const struct mrdem_scene *s,
+			  const struct mrdem_contacts *c)
+{
+	size_t nc = c->n;
+	struct pair_key *keys = mrdem_xmalloc_array(nc ? nc : 1, sizeof *keys);
+	size_t *scratch = mrdem_xmalloc_array(2 * nc + 1, sizeof *scratch);
+	for (size_t k = 0; k < nc; k++)
+		keys[k] = (struct pair_key){c->c[k].a, c->c[k].b, k};
+	qsort(keys, nc, sizeof *keys, cmp_pair_key);
+	f->npatch = 0;
+	f->pfirst[0] = 0;
+	for (size_t i = 0; i < nc;) {
+		size_t j = i + 1;
+		while (j < nc && keys[j].a == keys[i].a && keys[j].b == keys[i].b)
+			j++;
+		size_t k = keys[i].k;
+		group_pair(f, c, keys + i, j - i, link_distance(f, s, &c->c[k], f->ia[k], f->ib[k]),
+			   scratch, scratch + nc);
+		i = j;
+	}
+	free(keys);
+	free(scratch);
+}
+
+/* ---- springs */
+
+/* The springs of particles a, b in history h: [*lo, *hi). */
+static void springs_of(const struct mrdem_history *h, uint64_t a, uint64_t b, size_t *lo,
+		       size_t *hi)
+{
+	size_t l = 0, r = h->n;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (h->s[m].a < a || (h->s[m].a == a && h->s[m].b < b))
+			l = m + 1;
+		else
+			r = m;
+	}
+	*lo = *hi = l;
+	while (*hi < h->n && h->s[*hi].a == a && h->s[*hi].b == b)
+		(*hi)++;
+}
+
+/* Which spring of the last step each patch continues: per pair, in patch
+ * order, the nearest unused one whose anchor (a point of a's body) is
+ * within twice the link distance of the patch's point. */
+static void match_springs(struct mrdem_forces *f, const struct mrdem_scene *s,
+			  const struct mrdem_contacts *c, const double *point,
+			  const struct mrdem_spring **old)
+{
+	const struct mrdem_history *h = &s->frame.history;
+	const struct mrdem_particles *p = &s->frame.p;
+	if (h->n > f->ucap) {
+		f->used = mrdem_xrealloc(f->used, h->n);
+		f->ucap = h->n;
+	}
+	if (h->n)
+		memset(f->used, 0, h->n);
+	for (size_t k = 0; k < f->npatch; k++) {
+		old[k] = NULL;
+		size_t first = f->pmember[f->pfirst[k]], ia = f->ia[first], lo, hi;
+		const struct mrdem_contact *c0 = &c->c[first];
+		springs_of(h, c0->a, c0->b, &lo, &hi);
+		if (lo == hi || !isfinite(point[3 * k]))
+			continue;
+		struct pose q;
+		pose_of(&q, s, ia);
+		double best = INFINITY;
+		size_t pick = hi;
+		for (size_t i = lo; i < hi; i++) {
+			if (f->used[i])
+				continue;
+			double xw[3];
+			mat3_apply(xw, q.r, h->s[i].anchor);
+			vec3_add(xw, xw, &p->pos[3 * ia]);
+			double d = vec3_dist(xw, &point[3 * k]);
+			if (d < best)
+				best = d, pick = i;
+		}
+		if (pick < hi && best <= 2 * link_distance(f, s, c0, ia, f->ib[first])) {
+			f->used[pick] = 1;
+			old[k] = &h->s[pick];
+		}
+	}
+}
+
+/* ---- forces */
+
+/* What one patch reduces to: depth, point, normal, and its records'
+ * weights (the smooth records in f's scratch). */
+struct patch {
+	double delta, x[3], n[3];
+	size_t deep; /* the deepest record */
+};
+
+/* Patch k's records on the smooth surfaces (into sm[] by member slot) and
+ * their reduction; delta 0 when no record overlaps. */
+static void reduce_patch(struct patch *pt, struct smooth_record *sm, const struct mrdem_forces *f,
+			 const struct mrdem_scene *s, const struct mrdem_contacts *c, size_t k)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const size_t *mem = &f->pmember[f->pfirst[k]];
+	size_t m = f->pfirst[k + 1] - f->pfirst[k];
+	memset(pt, 0, sizeof *pt);
+	pt->x[0] = NAN;
+	pt->deep = mem[0];
+	double eb0 = f->ib[mem[0]] == MRDEM_NO_INDEX ? s->setup.plane_epsilon : p->eps[f->ib[mem[0]]];
+	double epssum = p->eps[f->ia[mem[0]]] + eb0, dmax = 0;
+	for (size_t i = 0; i < m; i++) {
+		smooth_record(&sm[i], f, s, &c->c[mem[i]], f->ia[mem[i]], f->ib[mem[i]]);
+		if (epssum - sm[i].d > dmax)
+			dmax = epssum - sm[i].d, pt->deep = mem[i];
+	}
+	if (!(dmax > 0))
+		return;
+	double x[3] = {0, 0, 0}, n[3] = {0, 0, 0}, W = 0;
+	for (size_t i = 0; i < m; i++) {
+		double d = epssum - sm[i].d;
+		double w = d > 0 ? pow(d / dmax, PATCH_SHARPNESS) : 0.0;
+		W += w;
+		vec3_axpy(x, x, w, sm[i].x);
+		vec3_axpy(n, n, w, sm[i].n);
+	}
+	if (!(vec3_normalize(n) > 0))
+		return;
+	pt->delta = dmax;
+	vec3_scale(pt->x, x, 1.0 / W);
+	vec3_copy(pt->n, n);
+}
+
+/* The law at patch k, its force and torque on its deepest record, and
+ * the springs it leaves in *out. */
+static void patch_force(struct mrdem_forces *f, const struct mrdem_scene *s,
+			const struct mrdem_bodies *bodies, const struct mrdem_contacts *c, size_t k,
+			const struct patch *pt, double dt,
+			const struct mrdem_spring *old, struct mrdem_spring *out)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const size_t *mem = &f->pmember[f->pfirst[k]];
+	size_t m = f->pfirst[k + 1] - f->pfirst[k], ia = f->ia[mem[0]], ib = f->ib[mem[0]];
+	memset(out, 0, sizeof *out);
+	out->a = c->c[mem[0]].a;
+	out->b = c->c[mem[0]].b;
+	for (size_t i = 0; i < m; i++) {
+		vec3_set(&f->cf[3 * mem[i]], 0, 0, 0);
+		vec3_set(&f->ct[3 * mem[i]], 0, 0, 0);
+		f->ce[mem[i]] = 0;
+	}
+	double inv_a = bodies->b[ia].inv_mass;
+	double inv_b = ib == MRDEM_NO_INDEX ? 0.0 : bodies->b[ib].inv_mass;
+	if (inv_a + inv_b == 0 || !(pt->delta > 0))
+		return;
+
+	struct mrdem_patch_contact pc = {.delta = pt->delta, .m_eff = 1.0 / (inv_a + inv_b),
+					 .dt = dt};
+	vec3_copy(pc.n, pt->n);
+	double va[3], vb[3];
+	mrdem_point_velocity(va, p, ia, pt->x);
+	mrdem_point_velocity(vb, p, ib, pt->x);
+	vec3_sub(pc.v, va, vb);
+	vec3_copy(pc.w, &p->angvel[3 * ia]);
+	if (ib != MRDEM_NO_INDEX)
+		vec3_sub(pc.w, pc.w, &p->angvel[3 * ib]);
+	/* R* from the curvatures at the deepest record, capped by the
+	 * particles' size where the faces are flat */
+	const struct mrdem_contact *cd = &c->c[pt->deep];
+	const struct mrdem_mesh_smooth *ga = &f->smooth[p->shape[ia]];
+	double kappa = mrdem_mesh_smooth_curvature(ga, cd->tri_a), cap = ga->cap_radius;
+	if (ib != MRDEM_NO_INDEX) {
+		const struct mrdem_mesh_smooth *gb = &f->smooth[p->shape[ib]];
+		kappa += mrdem_mesh_smooth_curvature(gb, cd->tri_b);
+		cap = fmin(cap, gb->cap_radius);
+	}
+	pc.r_eff = kappa * cap > 1 ? 1.0 / kappa : cap;
+	if (old) {
+		vec3_copy(pc.shear, old->shear);
+		vec3_copy(pc.roll, old->roll);
+	}
+	mrdem_patch_law(&s->setup, &pc);
+
+	/* The deepest record carries the patch's force; the torque of it at
+	 * the patch point instead of the record's point is the difference. */
+	const struct mrdem_contact *deep = &c->c[pt->deep];
+	double arm[3], t[3];
+	vec3_copy(&f->cf[3 * pt->deep], pc.F);
+	vec3_sub(arm, pt->x, deep->x);
+	vec3_cross(t, arm, pc.F);
+	vec3_add(&f->ct[3 * pt->deep], pc.T, t);
+	f->ce[pt->deep] = pc.energy;
+	/* the springs go on with the patch, anchored on a's body */
+	double r[9], rel[3];
+	quat_to_matrix(&p->quat[4 * ia], r);
+	vec3_sub(rel, pt->x, &p->pos[3 * ia]);
+	mat3_apply_transpose(out->anchor, r, rel);
+	vec3_copy(out->shear, pc.shear);
+	vec3_copy(out->roll, pc.roll);
+}
+
+static void update_smooth(struct mrdem_forces *f, const struct mrdem_scene *s)
+{
+	if (f->nsmooth < s->nshapes) {
+		f->smooth = mrdem_xrealloc(f->smooth, s->nshapes * sizeof *f->smooth);
+		for (uint32_t i = f->nsmooth; i < s->nshapes; i++)
+			mrdem_mesh_smooth_init(&f->smooth[i]);
+		f->nsmooth = s->nshapes;
+	}
+	for (uint32_t i = 0; i < s->nshapes; i++)
+		mrdem_mesh_smooth_update(&f->smooth[i], &s->shapes[i].mesh);
+}
+
+void mrdem_patch_forces(struct mrdem_forces *f, const struct mrdem_scene *s,
+			const struct mrdem_bodies *b, const struct mrdem_contacts *c, double dt)
+{
+	f->npatch = f->history.n = 0;
+	if (!c->n)
+		return;
+	update_smooth(f, s);
+	group_patches(f, s, c);
+	size_t np = f->npatch, nc = c->n;
+	struct patch *pt = mrdem_xmalloc_array(np + 1, sizeof *pt);
+	struct smooth_record *sm = mrdem_xmalloc_array(nc + 1, sizeof *sm);
+	double *point = mrdem_xmalloc_array(3 * np + 1, sizeof *point);
+	const struct mrdem_spring **old = mrdem_xmalloc_array(np + 1, sizeof *old);
+#pragma omp parallel for schedule(static) if (np > 2048)
+	for (size_t k = 0; k < np; k++) {
+		reduce_patch(&pt[k], &sm[f->pfirst[k]], f, s, c, k);
+		vec3_copy(&point[3 * k], pt[k].x);
+	}
+	match_springs(f, s, c, point, old);
+#pragma omp parallel for schedule(static) if (np > 2048)
+	for (size_t k = 0; k < np; k++)
+		patch_force(f, s, b, c, k, &pt[k], dt, old[k], &f->pspring[k]);
+	for (size_t k = 0; k < np; k++) {
+		const struct mrdem_spring *sp = &f->pspring[k];
+		if (vec3_norm2(sp->shear) > 0 || vec3_norm2(sp->roll) > 0)
+			*mrdem_history_push(&f->history) = *sp;
+	}
+	free(pt);
+	free(sm);
+	free(point);
+	free(old);
+}

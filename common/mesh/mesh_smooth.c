@@ -1,0 +1,188 @@
+#include "common/mesh/mesh_smooth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/geom/vec3.h"
+#include "common/util/error.h"
+
+/* A fitted sphere flatter than this many longest edges is a plane. */
+#define FLAT_RADIUS 1e3
+
+void mrdem_mesh_smooth_init(struct mrdem_mesh_smooth *g)
+{
+	memset(g, 0, sizeof *g);
+}
+
+void mrdem_mesh_smooth_release(struct mrdem_mesh_smooth *g)
+{
+	free(g->curvature);
+	free(g->centre);
+	free(g->radius);
+	mrdem_mesh_smooth_init(g);
+}
+
+/* Solve the 4x4 system a x = b in place (partial pivoting); 0, or -1 when
+ * it is singular to working precision. */
+static int solve4(double a[4][4], double b[4])
+{
+	double scale = 0;
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 4; k++)
+			scale = fmax(scale, fabs(a[i][k]));
+	for (int i = 0; i < 4; i++) {
+		int p = i;
+		for (int r = i + 1; r < 4; r++)
+			if (fabs(a[r][i]) > fabs(a[p][i]))
+				p = r;
+		if (!(fabs(a[p][i]) > 1e-12 * scale))
+			return -1;
+		for (int k = 0; k < 4; k++) {
+			double t = a[i][k];
+			a[i][k] = a[p][k];
+			a[p][k] = t;
+		}
+		double t = b[i];
+		b[i] = b[p];
+		b[p] = t;
+		for (int r = 0; r < 4; r++) {
+			if (r == i)
+				continue;
+			double f = a[r][i] / a[i][i];
+			for (int k = i; k < 4; k++)
+				a[r][k] -= f * a[i][k];
+			b[r] -= f * b[i];
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		b[i] /= a[i][i];
+	return 0;
+}
+
+/* Vertex neighbours, compressed: those of v are nb[first[v] .. first[v+1]),
+ * with repeats (each triangle side once from each end). */
+struct ring {
+	uint32_t *first, *nb;
+};
+
+static void ring_build(struct ring *r, const struct mrdem_mesh *m)
+{
+	uint32_t nv = m->nverts, nt = m->ntris;
+	r->first = mrdem_xcalloc((size_t)nv + 2, sizeof *r->first);
+	r->nb = mrdem_xmalloc_array(6 * (size_t)nt + 1, sizeof *r->nb);
+	for (size_t i = 0; i < 3 * (size_t)nt; i++)
+		r->first[m->tris[i] + 2] += 2;
+	for (uint32_t v = 0; v < nv; v++)
+		r->first[v + 2] += r->first[v + 1];
+	for (uint32_t t = 0; t < nt; t++)
+		for (int k = 0; k < 3; k++) {
+			uint32_t a = m->tris[3 * (size_t)t + k];
+			r->nb[r->first[a + 1]++] = m->tris[3 * (size_t)t + (k + 1) % 3];
+			r->nb[r->first[a + 1]++] = m->tris[3 * (size_t)t + (k + 2) % 3];
+		}
+}
+
+/* Least-squares sphere |x - c|^2 = R^2 through the corners of triangle t
+ * and their neighbours (the algebraic fit |x|^2 + D.x + E = 0, in
+ * coordinates centred on the triangle and scaled by its size, exact for
+ * points on a sphere). Returns the radius, or 0 when the points are flat
+ * or degenerate. */
+static double fit_sphere(double c[3], const struct mrdem_mesh *m, const struct ring *r, uint32_t t,
+			 double edge)
+{
+	const uint32_t *v = &m->tris[3 * (size_t)t];
+	double o[3] = {0, 0, 0};
+	for (int k = 0; k < 3; k++)
+		vec3_axpy(o, o, 1.0 / 3, &m->verts[3 * (size_t)v[k]]);
+	double a[4][4] = {{0}}, b[4] = {0};
+	for (int k = 0; k < 3; k++)
+		for (uint32_t j = r->first[v[k]]; j <= r->first[v[k] + 1]; j++) {
+			uint32_t u = j < r->first[v[k] + 1] ? r->nb[j] : v[k];
+			double x[3];
+			vec3_sub(x, &m->verts[3 * (size_t)u], o);
+			vec3_scale(x, x, 1.0 / edge);
+			double row[4] = {x[0], x[1], x[2], 1};
+			double rhs = -vec3_norm2(x);
+			for (int i = 0; i < 4; i++) {
+				for (int q = 0; q < 4; q++)
+					a[i][q] += row[i] * row[q];
+				b[i] += row[i] * rhs;
+			}
+		}
+	if (solve4(a, b))
+		return 0;
+	double cs[3] = {-0.5 * b[0], -0.5 * b[1], -0.5 * b[2]};
+	double R2 = vec3_norm2(cs) - b[3];
+	if (!(R2 > 0) || R2 > FLAT_RADIUS * FLAT_RADIUS)
+		return 0;
+	vec3_axpy(c, o, edge, cs);
+	return sqrt(R2) * edge;
+}
+
+static void compute(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m)
+{
+	uint32_t nv = m->nverts, nt = m->ntris;
+	double *vn = mrdem_xcalloc(3 * (size_t)nv + 1, sizeof *vn);
+	g->max_edge = 0;
+	for (uint32_t t = 0; t < nt; t++) {
+		const uint32_t *v = &m->tris[3 * (size_t)t];
+		double e1[3], e2[3], an[3];
+		vec3_sub(e1, &m->verts[3 * (size_t)v[1]], &m->verts[3 * (size_t)v[0]]);
+		vec3_sub(e2, &m->verts[3 * (size_t)v[2]], &m->verts[3 * (size_t)v[0]]);
+		vec3_cross(an, e1, e2); /* twice the area, outward */
+		for (int k = 0; k < 3; k++) {
+			vec3_add(&vn[3 * (size_t)v[k]], &vn[3 * (size_t)v[k]], an);
+			g->max_edge = fmax(g->max_edge, vec3_dist(&m->verts[3 * (size_t)v[k]],
+								  &m->verts[3 * (size_t)v[(k + 1) % 3]]));
+		}
+	}
+	for (uint32_t i = 0; i < nv; i++)
+		vec3_normalize(&vn[3 * (size_t)i]);
+	struct ring r;
+	ring_build(&r, m);
+	g->curvature = mrdem_xrealloc(g->curvature, ((size_t)nt + 1) * sizeof *g->curvature);
+	g->centre = mrdem_xrealloc(g->centre, (3 * (size_t)nt + 1) * sizeof *g->centre);
+	g->radius = mrdem_xrealloc(g->radius, ((size_t)nt + 1) * sizeof *g->radius);
+	g->sagitta = 0;
+	for (uint32_t t = 0; t < nt; t++) {
+		const uint32_t *v = &m->tris[3 * (size_t)t];
+		double e1[3], e2[3], n[3], *c = &g->centre[3 * (size_t)t];
+		vec3_sub(e1, &m->verts[3 * (size_t)v[1]], &m->verts[3 * (size_t)v[0]]);
+		vec3_sub(e2, &m->verts[3 * (size_t)v[2]], &m->verts[3 * (size_t)v[0]]);
+		vec3_cross(n, e1, e2);
+		g->curvature[t] = g->radius[t] = 0;
+		double len = vec3_normalize(n);
+		double R = len > 0 && g->max_edge > 0 ? fit_sphere(c, m, &r, t, g->max_edge) : 0;
+		double h[3];
+		vec3_sub(h, &m->verts[3 * (size_t)v[0]], c);
+		/* convex here: the centre lies inside, behind the face */
+		if (!(R > 0) || vec3_dot(h, n) <= 0)
+			continue;
+		g->curvature[t] = 1.0 / R;
+		int smooth = 1;
+		for (int k = 0; k < 3; k++)
+			smooth &= vec3_dot(&vn[3 * (size_t)v[k]], n) >= MRDEM_SMOOTH_COS;
+		if (!smooth)
+			continue;
+		g->radius[t] = R;
+		/* how far the sphere stands out of the triangle: at its foot
+		 * point on the face, plus how far the corners miss it */
+		double miss = 0;
+		for (int k = 0; k < 3; k++)
+			miss = fmax(miss, fabs(vec3_dist(&m->verts[3 * (size_t)v[k]], c) - R));
+		g->sagitta = fmax(g->sagitta, R - vec3_dot(h, n) + miss);
+	}
+	g->ntris = nt;
+	g->cap_radius = m->open || !nv ? INFINITY : mrdem_mesh_radius_about(m, m->mass.com);
+	g->verts = m->verts;
+	free(vn);
+	free(r.first);
+	free(r.nb);
+}
+
+void mrdem_mesh_smooth_update(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m)
+{
+	if (g->verts != m->verts || g->ntris != m->ntris || !g->curvature)
+		compute(g, m);
+}

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""Contact mechanics of the patch models against physics (docs/dynamics.md,
+"Patch models"): restitution and contact time against closed forms and an
+independent integration of the same contact law, convergence under mesh
+refinement, energy conservation, rolling, static friction.
+
+  mechanics.py CASE [ARGS]    runs one case, prints '# ' lines, exits 1 on
+                              the first failed check
+
+Scenes run through mrdem-run ($MRDEM_BIN); MRDEM_ASAN (sanitised builds)
+drops the finest meshes. Every case checks numbers it measures."""
+import math
+import os
+import random
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import mrdem  # noqa: E402
+
+BIN = os.environ.get("MRDEM_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "bin"))
+QUICK = bool(os.environ.get("MRDEM_ASAN"))
+G = 9.81
+
+
+def check(ok, what):
+    print("# %s: %s" % ("ok" if ok else "FAILED", what))
+    if not ok:
+        sys.exit(1)
+
+
+def quat(seed):
+    """A uniformly random unit quaternion (Shoemake)."""
+    r = random.Random(seed)
+    u1, u2, u3 = r.random(), r.random(), r.random()
+    return [math.sqrt(1 - u1) * math.sin(2 * math.pi * u2),
+            math.sqrt(1 - u1) * math.cos(2 * math.pi * u2),
+            math.sqrt(u1) * math.sin(2 * math.pi * u3), math.sqrt(u1) * math.cos(2 * math.pi * u3)]
+
+
+def law(model, e, friction=0.0):
+    if model == "hooke":
+        s = "{model: hooke, stiffness: 4.2e7, restitution: %g" % e
+    else:
+        s = "{model: hertz, young: 5.0e9, poisson: 0.3, restitution: %g" % e
+    return s + ", friction: %g, plane_epsilon: 0.01}" % friction
+
+
+def run(name, scene, *args):
+    """Write the scene, run it, return the stream."""
+    path = name + ".yaml"
+    with open(path, "w") as f:
+        f.write(scene)
+    p = subprocess.run([os.path.join(BIN, "mrdem-run"), path, "-o", name + ".mrd"] + list(args),
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode:
+        sys.exit("# mrdem-run %s failed:\n%s" % (path, p.stderr))
+    return mrdem.read(name + ".mrd")
+
+
+def steps_of(s):
+    return [x.values for x in s.stats if x.source == "mrdem-step"]
+
+
+def mass(s, shape=0, rho=1000.0):
+    return rho * s.shapes[shape].volume
+
+
+# ---- normal impact
+
+BALL = "  ball: {sphere: {triangles: %d, radius: 1.0}}\n"
+
+
+def impact(kind, model, tris, seed, e=0.5, v=1.0):
+    """Head-on impact at v (pair: each at v): restitution, contact time, the
+    stream. Contact is measured while a contact exerts force."""
+    q, q2 = quat(seed), quat(seed + 100)
+    ball = "{shape: ball, position: [0, 0, %g], orientation: %s, velocity: [0, 0, %g], " \
+           "epsilon_abs: 0.01, density: 1000}"
+    shapes = "shapes:\n" + BALL % tris
+    parts = "particles:\n  - " + ball % (1.025, q, -v) + "\n"
+    extra = ""
+    if kind == "pair":
+        parts += "  - " + ball % (-1.025, q2, v) + "\n"
+    elif kind == "plane":
+        extra = "planes:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\n"
+    else:  # a fixed plane mesh, its triangles crossing under the ball
+        shapes += "  floor: {plane: {size: [4, 4], divisions: [5, 5]}}\n"
+        parts += "  - {shape: floor, position: [0.13, 0.07, 0], fixed: true, epsilon_abs: 0.01}\n"
+    scene = shapes + parts + extra + "gravity: [0, 0, 0]\ncontact: %s\n" % law(model, e) + \
+        "time: {dt: 1.0e-5, steps: 6000, scheme: velocity-verlet}\noutput: {every: 10}\n"
+    s = run("%s-%s-%d-%d" % (kind, model, tris, seed), scene, "--hierarchy", "surrogate")
+    on = [x["time"] for x in steps_of(s) if x["contacts_active"] > 0]
+    vz = s.frames[-1]["velocity"][0][2]
+    check(on and on[-1] < s.frames[-1].time - 1e-3, "%s %s %d: the contact ended" % (kind, model, tris))
+    return vz / v, on[-1] - on[0] + 1e-4, s
+
+
+def hertz_reference(m, rstar, v, e, young=5.0e9, nu=0.3):
+    """Restitution and contact time of LIGGGHTS's Hertz model with Tsuji
+    damping for one point contact, by RK4 on m x'' = -F(x, x'): the same
+    formulas as common/dynamics/contact_law.c, integrated independently."""
+    estar = young / (2 * (1 - nu * nu))
+    beta = math.log(e) / math.sqrt(math.log(e) ** 2 + math.pi ** 2)
+
+    def acc(d, dv):  # d: overlap, dv: its rate
+        if d <= 0:
+            return 0.0
+        a = math.sqrt(rstar * d)
+        kn, sn = 4.0 / 3.0 * estar * a, 2 * estar * a
+        gn = -2 * math.sqrt(5.0 / 6.0) * beta * math.sqrt(sn * m)
+        return -(kn * d + gn * dv) / m
+    h, d, dv, t = 1e-7, 0.0, v, 0.0
+    while True:
+        k1 = (dv, acc(d, dv))
+        k2 = (dv + h / 2 * k1[1], acc(d + h / 2 * k1[0], dv + h / 2 * k1[1]))
+        k3 = (dv + h / 2 * k2[1], acc(d + h / 2 * k2[0], dv + h / 2 * k2[1]))
+        k4 = (dv + h * k3[1], acc(d + h * k3[0], dv + h * k3[1]))
+        d += h / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0])
+        dv += h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])
+        t += h
+        if d <= 0 and t > h:
+            return -dv / v, t
+
+
+def case_restitution(kind, model):
+    res = [320, 1280] if QUICK else [320, 1280, 5120, 20480]
+    e = 0.5
+    out = {}
+    for tris in res:
+        r, t, s = impact(kind, model, tris, seed=tris)
+        m = mass(s)
+        meff = m / 2 if kind == "pair" else m
+        if model == "hooke":
+            w0 = math.sqrt(4.2e7 / meff)
+            zeta = -math.log(e) / math.sqrt(math.pi ** 2 + math.log(e) ** 2)
+            tref, eref = math.pi / (w0 * math.sqrt(1 - zeta ** 2)), e
+        else:
+            # the relative approach speed: 2 v for a pair; R* = R / 2 there
+            rstar = 0.5 if kind == "pair" else 1.0
+            eref, tref = hertz_reference(meff, rstar, 2.0 if kind == "pair" else 1.0, e)
+        print("# %s %s %5d triangles: restitution %.5f (reference %.5f), contact %.5f s "
+              "(reference %.5f)" % (kind, model, tris, r, eref, t, tref))
+        check(abs(r - eref) < 0.005 * eref, "restitution within 0.5 %")
+        check(abs(t - tref) < 0.01 * tref, "contact time within 1 %")
+        out[tris] = (r, t)
+    if 20480 in out:
+        (r1, t1), (r2, t2) = out[5120], out[20480]
+        check(abs(r1 - r2) < 0.02 * r2 and abs(t1 - t2) < 0.02 * t2,
+              "5,120 and 20,480 triangles within 2 %")
+
+
+def case_hertz_closed_form():
+    """Undamped Hertz: contact time 2.868 (m^2 / (R* E*^2 v))^(1/5)."""
+    for tris in [1280] if QUICK else [1280, 5120]:
+        r, t, s = impact("plane", "hertz", tris, seed=3, e=1.0)
+        estar = 5.0e9 / (2 * (1 - 0.09))
+        tc = 2.868 * (mass(s) ** 2 / (1.0 * estar ** 2 * 1.0)) ** 0.2
+        print("# hertz %d: contact %.5f s, closed form %.5f s, restitution %.6f" % (tris, t, tc, r))
+        check(abs(t - tc) < 0.01 * tc, "Hertz contact time within 1 % of the closed form")
+        check(abs(r - 1) < 1e-3, "undamped Hertz restitution 1")
+
+
+# ---- energy
+
+def case_energy():
+    """Undamped frictionless collisions conserve kinetic energy: sphere
+    pairs at offsets 0 to 0.9 of the diameter, a ball on a plane mesh."""
+    runs = [(t, o) for t in (320, 1280) for o in (0.0, 0.3, 0.6, 0.9)]
+    if not QUICK:
+        runs += [(5120, 0.3), (5120, 0.9)]
+    for tris, off in runs:
+        y = 2 * off
+        x = -math.sqrt(2.03 ** 2 - y * y) - 0.01
+        scene = ("shapes:\n" + BALL % tris + "particles:\n"
+                 "  - {shape: ball, position: [%g, %g, 0], orientation: %s, velocity: [1, 0, 0], "
+                 "epsilon_abs: 0.01, density: 1000}\n"
+                 "  - {shape: ball, position: [0, 0, 0], orientation: %s, epsilon_abs: 0.01, "
+                 "density: 1000}\n" % (x, y, quat(tris + 7), quat(tris + 8)) +
+                 "gravity: [0, 0, 0]\ncontact: %s\n" % law("hooke", 1.0) +
+                 "time: {dt: 1.0e-5, steps: 6000, scheme: velocity-verlet}\noutput: {every: 5}\n")
+        s = run("energy-%d-%g" % (tris, off), scene, "--hierarchy", "surrogate")
+        st = steps_of(s)
+        touched = any(x["contacts_active"] for x in st)
+        k0, k1 = st[0]["energy_kinetic"], st[-1]["energy_kinetic"]
+        e = [x["energy_total"] for x in st]
+        jump = max(abs(b - a) for a, b in zip(e, e[1:])) / e[0]
+        w = s.frames[-1]["velocity"][1]
+        print("# %5d triangles, offset %.1f: kinetic energy after / before %.7f, largest 5 steps "
+              "%.2e, ball 2 leaves at [%.3f %.3f]" % (tris, off, k1 / k0, jump, w[0], w[1]))
+        check(touched and st[-1]["contacts_active"] == 0, "the balls met and parted")
+        check(abs(k1 / k0 - 1) < 0.005, "kinetic energy within 0.5 %")
+        check(jump < 1e-3, "no 5 steps change the energy by 0.1 %")
+
+
+# ---- rolling and friction
+
+def incline(shape, theta, mu, tris=1280, steps=20000, dt=2e-5, kn=4.2e7, z=None, q=None,
+            every=100, name=None):
+    th = math.radians(theta)
+    g = [G * math.sin(th), 0, -G * math.cos(th)]
+    shp = BALL % tris if shape == "ball" else "  box: {box: {size: [1, 1, 1]}}\n"
+    scene = ("shapes:\n" + shp + "particles:\n"
+             "  - {shape: %s, position: [0, 0, %.6f], orientation: %s, epsilon_abs: 0.01, "
+             "density: 1000}\n" % (shape, z, q) +
+             "planes:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\n"
+             "gravity: [%.12g, 0, %.12g]\n" % (g[0], g[2]) +
+             "contact: {model: hooke, stiffness: %g, restitution: 0.5, friction: %g, "
+             "plane_epsilon: 0.01}\n" % (kn, mu) +
+             "time: {dt: %g, steps: %d, scheme: velocity-verlet}\noutput: {every: %d}\n"
+             % (dt, steps, every))
+    return run(name or "%s-%g-%g" % (shape, theta, mu), scene)
+
+
+def fit_acceleration(s, skip=0.25):
+    fr = s.frames[int(len(s.frames) * skip):]
+    t = [f.time for f in fr]
+    x = [f["position"][0][0] for f in fr]
+    # least squares x = c0 + c1 t + c2 t^2 / 2
+    n = len(t)
+    tm = sum(t) / n
+    u = [ti - tm for ti in t]
+    a = [[sum(ui ** (i + j) for ui in u) for j in range(3)] for i in range(3)]
+    b = [sum(xi * ui ** i for xi, ui in zip(x, u)) for i in range(3)]
+    for i in range(3):
+        for r in range(3):
+            if r != i:
+                f = a[r][i] / a[i][i]
+                a[r] = [p - f * q for p, q in zip(a[r], a[i])]
+                b[r] -= f * b[i]
+    return 2 * b[2] / a[2][2]
+
+
+def case_rolling():
+    """A ball rolling down 20 degrees: (5/7) g sin(theta) within 1 %, and the
+    rigid-body value of the mesh's own mass and inertia within 0.1 %."""
+    th = math.radians(20)
+    for tris in [1280] if QUICK else [1280, 5120]:
+        rest = 4150 * G * math.cos(th) / 4.2e7  # overlap at rest, about
+        s = incline("ball", 20, 0.5, tris, z=1.02 - rest, q=quat(tris), name="roll-%d" % tris)
+        a = fit_acceleration(s)
+        sh = s.shapes[0]
+        r = 1.0 + (0.02 - rest) / 2  # the lever arm: the middle of the overlap
+        exact = G * math.sin(th) * r * r / (r * r + sh.inertia[0] / sh.volume)
+        ideal = 5.0 / 7.0 * G * math.sin(th)
+        print("# %d triangles: a = %.5f m/s2, (5/7) g sin = %.5f (%+.2f %%), rigid mesh %.5f "
+              "(%+.3f %%)" % (tris, a, ideal, 100 * (a / ideal - 1), exact, 100 * (a / exact - 1)))
+        check(abs(a / ideal - 1) < 0.01, "within 1 % of (5/7) g sin(theta)")
+        check(abs(a / exact - 1) < 0.001, "within 0.1 % of the rigid-body value of the mesh")
+
+
+def case_sliding_threshold():
+    """A ball rolls without slipping while tan(theta) < 3.5 mu and slips
+    beyond: with mu = 0.1 the threshold is 19.29 degrees."""
+    mu = 0.1
+    limit = math.degrees(math.atan(3.5 * mu))
+    for theta, slips in [(limit - 1, False), (limit + 1, True)]:
+        rest = 4150 * G * math.cos(math.radians(theta)) / 4.2e7
+        s = incline("ball", theta, mu, 1280, z=1.02 - rest, q=quat(5), steps=25000,
+                    name="slip-%g" % theta)
+        f = s.frames[-1]
+        v = f["velocity"][0][0]
+        w = f["angular_velocity"][0][1] * (1.0 + (0.02 - rest) / 2)
+        slip = abs(v - w) / abs(v)
+        print("# %.2f degrees (threshold %.2f): v = %.4f m/s, w r = %.4f m/s, slip %.4f"
+              % (theta, limit, v, w, slip))
+        check((slip > 0.05) if slips else (slip < 0.002),
+              "%s at %.2f degrees" % ("slips" if slips else "rolls", theta))
+
+
+def case_box_sticks():
+    """A box on 15 degrees with mu 0.5 (friction angle 26.6) moves less
+    than 1 mm in 10 s."""
+    s = incline("box", 15, 0.5, kn=1e8, dt=1e-4, steps=100000, every=5000,
+                z=0.5 + 0.02 - 1000 * G * math.cos(math.radians(15)) / 1e8, q=[1, 0, 0, 0])
+    p0, p1 = s.frames[0]["position"][0], s.frames[-1]["position"][0]
+    d = math.dist(p0, p1)
+    print("# box on 15 degrees, mu 0.5: moved %.3g m in %g s, speed at the end %.2g m/s"
+          % (d, s.frames[-1].time, math.hypot(*s.frames[-1]["velocity"][0])))
+    check(s.frames[-1].time > 9.999 and d < 1e-3, "moves less than 1 mm in 10 s")
+    s = incline("box", 35, 0.5, kn=1e8, dt=1e-4, steps=10000, every=1000,
+                z=0.5 + 0.02 - 1000 * G * math.cos(math.radians(35)) / 1e8, q=[1, 0, 0, 0],
+                name="box-35")
+    a = fit_acceleration(s, 0.5)
+    th = math.radians(35)
+    ref = G * (math.sin(th) - 0.5 * math.cos(th))
+    print("# box on 35 degrees: a = %.4f m/s2, g (sin - mu cos) = %.4f" % (a, ref))
+    check(abs(a / ref - 1) < 0.01, "slides at g (sin - mu cos) beyond the friction angle")
+
+
+def case_box_rests_flat():
+    """A box dropped 10 degrees tilted onto a plane comes to rest flat."""
+    tilt = math.radians(10)
+    q = [math.cos(tilt / 2), 0, math.sin(tilt / 2), 0]
+    z = 0.5 * (math.cos(tilt) + math.sin(tilt)) + 0.05
+    scene = ("shapes:\n  box: {box: {size: [1, 1, 1]}}\nparticles:\n"
+             "  - {shape: box, position: [0, 0, %g], orientation: %s, epsilon_abs: 0.01, "
+             "density: 1000}\n" % (z, q) +
+             "planes:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\ngravity: [0, 0, -9.81]\n"
+             "contact: {model: hooke, stiffness: 1.0e8, restitution: 0.3, friction: 0.5, "
+             "plane_epsilon: 0.01}\n"
+             "time: {dt: 1.0e-4, steps: 30000, scheme: velocity-verlet}\noutput: {every: 1000}\n")
+    s = run("box-flat", scene)
+    f = s.frames[-1]
+    qw, qx, qy, qz = f["orientation"][0]
+    angle = 2 * math.acos(min(1.0, abs(qw)))
+    ke = 0.5 * 1000 * sum(v * v for v in f["velocity"][0])
+    print("# after %g s: tilt %.2e rad, speed %.2e m/s, height %.5f m"
+          % (f.time, angle, math.sqrt(2 * ke / 1000), f["position"][0][2]))
+    check(angle < 1e-3, "rests flat (tilt below 1 mrad)")
+    check(ke < 1e-9 * 1000 * G * 0.05, "at rest")
+
+
+CASES = {
+    "restitution": lambda kind, model: case_restitution(kind, model),
+    "hertz-closed-form": case_hertz_closed_form,
+    "energy": case_energy,
+    "rolling": case_rolling,
+    "sliding-threshold": case_sliding_threshold,
+    "box-sticks": case_box_sticks,
+    "box-rests-flat": case_box_rests_flat,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in CASES:
+        sys.exit("usage: mechanics.py %s" % "|".join(CASES))
+    CASES[sys.argv[1]](*sys.argv[2:])
