@@ -29,6 +29,10 @@ const char *mrdem_contact_model_invalid(const struct mrdem_setup *s)
 	return NULL;
 }
 
+/* Rolling dashpot, fraction of critical (LIGGGHTS' default coefficient
+ * of rolling viscous damping for epsd is 0.3). */
+#define ROLLING_DAMPING 0.3
+
 double mrdem_damping_ratio(double e)
 {
 	double l = log(e);
@@ -107,16 +111,25 @@ void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *
 	}
 
 	if (set->rolling_friction > 0 && fn > 0) {
-		/* Elastic-plastic spring (EPSD2, Ai et al. 2011): stiffness
-		 * 2.25 kn mu_r^2 R*^2, torque at most mu_r R* Fn. */
+		/* Elastic-plastic spring-dashpot (EPSD, Ai et al. 2011, as in
+		 * LIGGGHTS rolling_friction epsd): a spring of stiffness
+		 * kr = 2.25 kn mu_r^2 R*^2 up to the torque mu_r R* Fn, and while
+		 * elastic a dashpot at ROLLING_DAMPING of critical, with the
+		 * rolling inertia 7/5 m_eff R*^2 of a sphere about its contact. */
 		double wr[3], mr = set->rolling_friction * c->r_eff;
+		double kr = 2.25 * kn * mr * mr;
 		vec3_axpy(wr, c->w, -vec3_dot(c->w, c->n), c->n);
 		to_tangent_plane(c->roll, c->n);
-		vec3_axpy(c->roll, c->roll, -2.25 * kn * mr * mr * c->dt, wr);
+		vec3_axpy(c->roll, c->roll, -kr * c->dt, wr);
 		double t = vec3_norm(c->roll), tmax = mr * fn;
-		if (t > tmax)
+		if (t > tmax) {
 			vec3_scale(c->roll, c->roll, tmax / t);
-		vec3_copy(c->T, c->roll);
+			vec3_copy(c->T, c->roll);
+		} else {
+			double cr = 2 * ROLLING_DAMPING *
+				    sqrt(1.4 * m * c->r_eff * c->r_eff * kr);
+			vec3_axpy(c->T, c->roll, -cr, wr);
+		}
 	} else {
 		vec3_set(c->roll, 0, 0, 0);
 	}

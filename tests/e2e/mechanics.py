@@ -268,6 +268,40 @@ def case_sliding_threshold():
               "%s at %.2f degrees" % ("slips" if slips else "rolls", theta))
 
 
+def case_rolling_resistance():
+    """A ball rolling on flat ground with rolling resistance mu_r slows at
+    (5/7) mu_r g (the torque mu_r R* F_n at the limit) and stops."""
+    mu_r, v0 = 0.05, 0.5
+    rest = 4150 * G / 4.2e7
+    r = 1.0 + (0.02 - rest) / 2
+    scene = ("shapes:\n" + BALL % 1280 + "particles:\n"
+             "  - {shape: ball, position: [0, 0, %.6f], orientation: %s, velocity: [%g, 0, 0], "
+             "angular_velocity: [0, %.9g, 0], epsilon_abs: 0.01, density: 1000}\n"
+             % (1.02 - rest, quat(11), v0, v0 / r) +
+             "planes:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\ngravity: [0, 0, -9.81]\n"
+             "contact: {model: hooke, stiffness: 4.2e7, restitution: 0.5, friction: 0.5, "
+             "rolling_friction: %g, plane_epsilon: 0.01}\n" % mu_r +
+             "time: {dt: 5.0e-5, steps: 90000, scheme: velocity-verlet}\noutput: {every: 500}\n")
+    s = run("rolling-resistance", scene)
+    sh = s.shapes[0]
+    a_ref = -mu_r * G * r * r / (r * r + sh.inertia[0] / sh.volume)
+    moving = [f for f in s.frames if f["velocity"][0][0] > 0.1]
+    a = fit_acceleration(_frames_only(s, moving), 0.1)
+    end = s.frames[-1]
+    print("# rolling resistance %g: a = %.5f m/s2, expected %.5f (%.2f %%); after %g s "
+          "v = %.2e m/s, w = %.2e rad/s" % (mu_r, a, a_ref, 100 * (a / a_ref - 1), end.time,
+                                            end["velocity"][0][0], end["angular_velocity"][0][1]))
+    check(abs(a / a_ref - 1) < 0.02, "decelerates at (5/7) mu_r g within 2 %")
+    check(abs(end["velocity"][0][0]) < 1e-3 and abs(end["angular_velocity"][0][1]) < 1e-3,
+          "comes to rest")
+
+
+def _frames_only(s, frames):
+    t = mrdem.Stream()
+    t.frames = frames
+    return t
+
+
 def case_box_sticks():
     """A box on 15 degrees with mu 0.5 (friction angle 26.6) moves less
     than 1 mm in 10 s."""
@@ -317,6 +351,7 @@ CASES = {
     "energy": case_energy,
     "rolling": case_rolling,
     "sliding-threshold": case_sliding_threshold,
+    "rolling-resistance": case_rolling_resistance,
     "box-sticks": case_box_sticks,
     "box-rests-flat": case_box_rests_flat,
 }

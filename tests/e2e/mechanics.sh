@@ -21,6 +21,7 @@ expect_success "undamped frictionless pairs at offsets 0 to 0.9: kinetic energy 
 	"python3 '$M' energy"
 expect_success "rolling down 20 degrees: (5/7) g sin(theta) within 1 %" "python3 '$M' rolling"
 expect_success "rolling or slipping either side of tan(theta) = 3.5 mu" "python3 '$M' sliding-threshold"
+expect_success "rolling resistance: a ball slows at (5/7) mu_r g and stops" "python3 '$M' rolling-resistance"
 expect_success "a box on 15 degrees with mu 0.5 stays (tangential history), slides at 35" \
 	"python3 '$M' box-sticks"
 expect_success "a box dropped tilted comes to rest flat" "python3 '$M' box-rests-flat"
