@@ -66,8 +66,8 @@ assert plane[\"fixed\"] and plane[\"shape\"] == 1 and plane[\"epsilon\"] == 0.01
 assert not s[\"fixed\"] and s[\"position\"] == [0, 0, 2.5] and s[\"epsilon\"] == 0.02 * ball[\"radius\"]
 st = recs(\"setup\")[0]
 assert st[\"gravity\"] == [0, 0, -9.81]
-assert st[\"force_model\"] == \"spring-dashpot\" and st[\"scheme\"] == \"velocity-verlet\"
-assert st[\"stiffness\"] == 1e6 and st[\"damping\"] == 210 and st[\"friction\"] == 0.3
+assert st[\"force_model\"] == \"hooke\" and st[\"scheme\"] == \"velocity-verlet\"
+assert st[\"stiffness\"] == 1e6 and recs(\"contact_model\")[0][\"restitution\"] == 0.5 and st[\"friction\"] == 0.3
 "'
 
 expect_success "lattice-24576: init, info" '
