@@ -1,8 +1,8 @@
 # CPU time of a step with the patch force models against the paper's
 # spring on Table 4's scenes, one thread (models.py): out/models/models.md.
 
-MODEL_STEPS := 200
-MODEL_REPS := 15
+MODEL_STEPS := 50
+MODEL_REPS := 30
 MODELS_DIR := $(OUT)/models
 
 .PHONY: models

@@ -4,7 +4,9 @@ paper's spring on Table 4's scenes (the goal of issue 9: at most 1.3x),
 robust to a loaded machine as step_cpu.py is: one OpenMP thread, each run
 from a stream that already holds the trees, no frame written but the last,
 the cost of 1 + STEPS steps less that of 1 step, configurations
-interleaved REPS times. The hooke spring is the paper spring's stiffness
+interleaved REPS times. STEPS must keep every model in contact (50 does:
+the scenes start inside the halos), so that every step pays for one. The
+hooke spring is the paper spring's stiffness
 for the scene (k = Ks sqrt(m_eff) / (eps_a + eps_b)), undamped, so both
 runs see the same contacts; hertz takes the E that gives that stiffness
 at a tenth of the halo.
@@ -13,26 +15,16 @@ at a tenth of the halo.
 import math
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
 
 import scenes
+from step_time import ENV, mean_se, per_step_ms
 
 BIN, DIR, STEPS, REPS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 NAMES = sys.argv[5:]
 GOAL = 1.3
-ENV = dict(os.environ, OMP_NUM_THREADS="1")
-
-
-def cpu(start, steps):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([BIN + "/mrdem-run", start, "-o", os.devnull, "--steps", str(steps),
-                    "--every", "1000000000", "-q"], env=ENV, check=True,
-                   stderr=subprocess.DEVNULL)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
 def variants(name):
@@ -77,11 +69,10 @@ for name in NAMES:
     t = {label: [] for label, _ in starts}
     for _ in range(REPS):
         for label, start in starts:
-            t[label].append(1e3 * (cpu(start, 1 + STEPS) - cpu(start, 1)) / STEPS)
+            t[label].append(per_step_ms(BIN, start, [], STEPS))
     paper = statistics.mean(t["paper"])
     for label, _ in starts:
-        m = statistics.mean(t[label])
-        se = statistics.stdev(t[label]) / len(t[label]) ** 0.5 if len(t[label]) > 1 else 0
+        m, se = mean_se(t[label])
         ratio = m / paper
         print("| %s | %s | %.3f ± %.3f | %.2f | %s |"
               % (name, label, m, se, ratio, "" if label == "paper" else

@@ -10,10 +10,11 @@ gives means with their standard error.
 
   step_cpu.py BIN DIR STEPS REPS SCENE...   (DIR/SCENE/scene.yaml, scenes.py)"""
 import os
-import resource
 import statistics
 import subprocess
 import sys
+
+from step_time import ENV, mean_se, per_step_ms
 
 BIN, DIR, STEPS, REPS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 SCENES = sys.argv[5:]
@@ -25,16 +26,6 @@ CONFIGS = (("explicit Euler, surrogate", ["--scheme", "explicit-euler", "--hiera
                                                    "multiscale"]),
            ("implicit, multiscale warm-started", ["--scheme", "implicit-euler", "--hierarchy",
                                                  "multiscale", "--warm-start"]))
-ENV = dict(os.environ, OMP_NUM_THREADS="1")
-
-
-def cpu(start, args, steps):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([BIN + "/mrdem-run", start, "-o", os.devnull, "--steps", str(steps),
-                    "--every", "1000000000", "-q"] + args, env=ENV, check=True,
-                   stderr=subprocess.DEVNULL)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
 print("# CPU time per step: implicit against explicit Euler\n")
@@ -53,11 +44,10 @@ for scene in SCENES:
     t = {name: [] for name, _ in CONFIGS}
     for _ in range(REPS):
         for name, args in CONFIGS:
-            t[name].append(1e3 * (cpu(start, args, 1 + STEPS) - cpu(start, args, 1)) / STEPS)
+            t[name].append(per_step_ms(BIN, start, args, STEPS))
     explicit = statistics.mean(t[CONFIGS[0][0]])
     for name, _ in CONFIGS:
-        m = statistics.mean(t[name])
-        se = statistics.stdev(t[name]) / len(t[name]) ** 0.5 if len(t[name]) > 1 else 0
+        m, se = mean_se(t[name])
         if explicit > 0:
             ratio = "%.2fx" % (m / explicit)
             goal = ("<= %gx: %s" % (GOAL, "yes" if m / explicit <= GOAL else "no")) \
