@@ -9,6 +9,10 @@
 #include "common/geom/vec3.h"
 #include "common/util/error.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 /* Contacts come from single-precision kernels: accept their unit normals
  * and depths to this relative accuracy. */
 #define NORMAL_TOL 1e-3
@@ -159,7 +163,20 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 		delta = fmin(c->depth, epssum);
 		k = set->stiffness * sqrt(m_eff) / epssum;
 		fn = k * delta;
-	} else { /* MRDEM_FORCE_SPRING_DASHPOT; the stepper refuses others */
+	} else if (set->force_model == MRDEM_FORCE_HERTZ) {
+		/* only multiscale guesses get here (mrdem_forces_add_guesses): the
+		 * Hertz spring at this overlap, with the volume-equivalent radii
+		 * of the two particles standing in for the local curvature */
+		double ra = cbrt(0.75 / M_PI / (inv_a * p->density[ia] > 0 ?
+						inv_a * p->density[ia] : INFINITY));
+		double rb = ib == MRDEM_NO_INDEX || inv_b == 0 ? INFINITY :
+			    cbrt(0.75 / M_PI / (inv_b * p->density[ib]));
+		double rstar = 1.0 / (1.0 / ra + 1.0 / rb);
+		double estar = set->young / (2 * (1 - set->poisson * set->poisson));
+		delta = c->depth;
+		k = 4.0 / 3.0 * estar * sqrt(rstar * delta);
+		fn = k * delta;
+	} else { /* spring-dashpot; and hooke's guesses (its spring alone) */
 		delta = c->depth;
 		k = set->stiffness;
 		fn = fmax(k * delta - set->damping * m_eff * vn, 0.0);
