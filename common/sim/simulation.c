@@ -32,7 +32,7 @@ int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mr
 	    o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE)
 		for (uint32_t i = 0; i < s->nshapes; i++) {
 			struct mrdem_shape *sh = &s->shapes[i];
-			if (!sh->tree && mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
+			if (sh->kind == MRDEM_SHAPE_MESH && !sh->tree && mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
 				return mrdem_error("shape %u '%s': cannot build its surrogate tree", i,
 						   sh->name);
 		}

@@ -42,6 +42,7 @@ static const struct {
 	[MRDEM_REC_PICARD] = {"picard", 0},
 	[MRDEM_REC_FRONTS] = {"fronts", 0},
 	[MRDEM_REC_GUESSES] = {"guesses", 0},
+	[MRDEM_REC_SHAPE] = {"shape", 0},
 };
 
 const char *mrdem_record_name(uint32_t type)
@@ -53,7 +54,7 @@ const char *mrdem_record_name(uint32_t type)
 
 uint32_t mrdem_record_class(uint32_t type)
 {
-	if (type == 0 || type > MRDEM_REC_KNOWN_MAX)
+	if (!mrdem_record_name(type))
 		return MRDEM_RECORD_ANCILLARY;
 	return record_types[type].flags;
 }
