@@ -54,3 +54,18 @@ double mrdem_analytic_bound_radius(const double axes[3])
 {
 	return fmax(axes[0], fmax(axes[1], axes[2]));
 }
+
+int mrdem_analytic_tessellate(const double axes[3], uint32_t triangles, struct mrdem_mesh *out)
+{
+	struct mrdem_sphere_opts o;
+	mrdem_sphere_opts_default(&o);
+	o.triangles = triangles;
+	mrdem_mesh_init(out);
+	if (mrdem_mesh_sphere(out, &o))
+		return -1;
+	for (uint32_t v = 0; v < out->nverts; v++)
+		for (int k = 0; k < 3; k++)
+			out->verts[3 * v + k] *= axes[k];
+	mrdem_analytic_mass(axes, &out->mass);
+	return 0;
+}

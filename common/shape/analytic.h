@@ -40,4 +40,12 @@ void mrdem_analytic_mass(const double axes[3], struct mrdem_mass *out);
  * semi-axis. */
 double mrdem_analytic_bound_radius(const double axes[3]);
 
+/* Triangles of the surface drawn for an analytic shape (mrdem-vtk). */
+#define MRDEM_ANALYTIC_DRAW_TRIANGLES 320
+
+/* A closed mesh of the shape's surface for drawing: an icosphere of
+ * `triangles` (20 * 4^k) scaled by the semi-axes, its vertices on the
+ * surface, centre of mass at the origin. Returns 0, or -1 with a message. */
+int mrdem_analytic_tessellate(const double axes[3], uint32_t triangles, struct mrdem_mesh *out);
+
 #endif
