@@ -25,3 +25,13 @@ $(BUILD)/bench/fcl_query.o: bench/fcl_query.cpp
 $(BUILD)/bench/bench_query: $(BUILD)/bench/fcl_query.o
 $(BUILD)/bench/bench_query: BENCH_LIBS += $(BUILD)/bench/fcl_query.o $(FCL_LIBS) -lstdc++
 endif
+
+# bench_analytic: FCL's ellipsoid distance and collide on the same pairs.
+ifneq ($(strip $(FCL_LIBS)),)
+$(BUILD)/bench/fcl_shapes.o: bench/fcl_shapes.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPT) $(FCL_CFLAGS) -Wall -Wextra -c $< -o $@
+
+$(BUILD)/bench/bench_analytic: $(BUILD)/bench/fcl_shapes.o
+$(BUILD)/bench/bench_analytic: BENCH_LIBS += $(BUILD)/bench/fcl_shapes.o $(FCL_LIBS) -lstdc++
+endif
