@@ -193,7 +193,7 @@ static int list_stale(const struct mrdem_sphere_fast *f)
  * Equal to rounding: the normal is not normalised a second time, the
  * lever arms come from the point once, m_eff from the list. Returns 1
  * when the halos overlap. */
-static inline int pair_force(struct mrdem_sphere_fast *f, size_t k, size_t ia, size_t ib,
+static inline __attribute__((always_inline)) int pair_force(struct mrdem_sphere_fast *f, size_t k, size_t ia, size_t ib,
 			     const double pa[3], const double n[3], double d, double ea, double eb)
 {
 	const struct mrdem_setup *set = &f->s->setup;
