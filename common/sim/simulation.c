@@ -28,6 +28,10 @@ int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mr
 	mrdem_contacts_init(&sim->contacts);
 	sim->broad = mrdem_broad_new();
 	sim->finder = mrdem_contact_finder_new();
+	if (o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE && mrdem_scene_has_analytic(s))
+		return mrdem_error("the multiscale hierarchy searches fronts of two surrogate trees; "
+				   "analytic shapes have none: use the flat or surrogate hierarchy "
+				   "with them");
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_SURROGATE ||
 	    o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE)
 		for (uint32_t i = 0; i < s->nshapes; i++) {

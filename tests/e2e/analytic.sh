@@ -27,6 +27,7 @@ time: {dt: 2.0e-5, steps: 200, scheme: velocity-verlet}
 output: {every: 20}
 Y
 
+
 cat >kinds.py <<'PY'
 import collections, json, subprocess, sys
 d = json.loads(subprocess.run(["mrdem-info", "--json", sys.argv[1]], capture_output=True,
@@ -84,6 +85,12 @@ expect_success "results do not depend on the number of threads" '
 	OMP_NUM_THREADS=2 mrdem-run -q mixed.yaml --steps 60 --every 20 -o t2.mrd &&
 	same_stream t1.mrd t2.mrd'
 
+expect_success "implicit Euler takes analytic shapes; its multiscale search refuses them before any output" '
+	mrdem-run -q mixed.yaml --scheme implicit-euler --steps 10 --every 10 -o imp.mrd &&
+	assert_exit 1 mrdem-run -q mixed.yaml --scheme implicit-euler --hierarchy multiscale \
+		--steps 2 -o ms.mrd 2>err && ! test -e ms.mrd &&
+	assert_grep "analytic shapes have none" err'
+
 expect_success "mrdem-vtk draws analytic shapes as tessellated instances" '
 	mrdem-vtk -o vtk inproc.mrd &&
 	assert_grep "NumberOfPolys=\"320\"" vtk/shape-000.vtp &&
@@ -111,11 +118,6 @@ bad_scene() {
 		printf '$2' >bad.yaml &&
 		assert_exit 1 mrdem-init bad.yaml -o out.mrd 2>err &&
 		! test -e out.mrd && assert_grep '$3' err"
-}
-assert_exit() { # status command...
-	want=$1; shift
-	"$@"; rc=$?
-	[ $rc = "$want" ] || { echo "exit $rc, want $want"; return 1; }
 }
 bad_scene "negative radius" 'shapes:\n  b: {analytic-sphere: {radius: -1}}\n' 'bad.yaml:2:.*radius: must be positive'
 bad_scene "missing radius" 'shapes:\n  b: {analytic-sphere: {}}\n' 'bad.yaml:2:.*radius'
