@@ -114,7 +114,6 @@ expect_success "mrdem-tree builds trees for meshes only, and passes a stream of 
 # bad_scene NAME YAML MESSAGE: exit 1, the message (with file:line), no output
 bad_scene() {
 	expect_success "bad scene refused: $1" "
-		printf '%s' \"\$2\" >bad.yaml
 		printf '$2' >bad.yaml &&
 		assert_exit 1 mrdem-init bad.yaml -o out.mrd 2>err &&
 		! test -e out.mrd && assert_grep '$3' err"
