@@ -111,6 +111,55 @@ expect_success "mrdem-tree builds trees for meshes only, and passes a stream of 
 	mrdem-init only.yaml | mrdem-tree >only.mrd &&
 	set -- $(python3 kinds.py only.mrd) && assert_eq "$1 $2 $3" "1 0 0"'
 
+cat >pile.yaml <<'Y'
+shapes:
+  ball: {analytic-sphere: {radius: 0.01}}
+  big: {analytic-sphere: {radius: 0.013}}
+particles:
+  - lattice: {shape: ball, origin: [-0.03, -0.03, 0.012], count: [4, 4, 3], spacing: 0.0205, jitter: 0.0003, seed: 3, density: 2500, epsilon_abs: 0.0002, velocity: [0.05, 0, 0]}
+  - {shape: big, position: [0, 0, 0.09], density: 2000, epsilon_abs: 0.0002}
+planes:
+  - {point: [0, 0, 0], normal: [0, 0, 1]}
+  - {point: [-0.05, 0, 0], normal: [1, 0, 0]}
+  - {point: [0.05, 0, 0], normal: [-1, 0, 0]}
+gravity: [0, 0, -9.81]
+contact: {model: spring-dashpot, stiffness: 2000, damping: 50, friction: 0.4, plane_epsilon: 0.0002}
+time: {dt: 2.0e-5, steps: 1000, scheme: velocity-verlet}
+output: {every: 250}
+Y
+
+cat >framediff.py <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import mrdem
+a, b = mrdem.read(sys.argv[2]), mrdem.read(sys.argv[3])
+def flat(x):
+    return [c for v in x for c in (v if isinstance(v, (list, tuple)) else [v])]
+assert [f.step for f in a.frames] == [f.step for f in b.frames], "frames differ"
+worst = 0.0
+for fa, fb in zip(a.frames, b.frames):
+    assert list(fa["flags"]) == list(fb["flags"])
+    for k in ("position", "velocity", "orientation"):
+        worst = max([worst] + [abs(p - q) for p, q in zip(flat(fa[k]), flat(fb[k]))])
+print(len(a.frames), worst)
+assert worst < 1e-12, worst
+PY
+
+expect_success "mrdem-run --fast-spheres: the general path's frames to rounding, frames only" '
+	mrdem-run -q pile.yaml --fast-spheres -o fast.mrd &&
+	mrdem-run -q pile.yaml -o general.mrd &&
+	python3 framediff.py "$TOP/python" fast.mrd general.mrd &&
+	set -- $(python3 kinds.py fast.mrd) && assert_eq "$1 $2 $4" "2 0 0" "shapes, meshes, contacts"'
+
+expect_success "mrdem-run --fast-spheres refuses what it does not cover, writing nothing" '
+	assert_exit 1 mrdem-run -q mixed.yaml --fast-spheres -o no1.mrd && ! test -e no1.mrd &&
+	assert_grep "does not cover this scene: shape .grain. is ellipsoid" err &&
+	assert_exit 1 mrdem-run -q pile.yaml --fast-spheres --scheme symplectic-euler -o no2.mrd &&
+	! test -e no2.mrd && assert_grep "not velocity-verlet" err &&
+	assert_exit 2 mrdem-run -q pile.yaml --fast-spheres --via-pipes -o no3.mrd &&
+	assert_exit 2 mrdem-run -q pile.yaml --fast-spheres --hierarchy flat -o no4.mrd &&
+	! test -e no3.mrd && ! test -e no4.mrd'
+
 # bad_scene NAME YAML MESSAGE: exit 1, the message (with file:line), no output
 bad_scene() {
 	expect_success "bad scene refused: $1" "
