@@ -160,6 +160,19 @@ expect_success "mrdem-run --fast-spheres refuses what it does not cover, writing
 	assert_exit 2 mrdem-run -q pile.yaml --fast-spheres --hierarchy flat -o no4.mrd &&
 	! test -e no3.mrd && ! test -e no4.mrd'
 
+expect_success "the shipped example: grains fall into the box and stay inside" '
+	mrdem-run -q "$TOP/examples/grains-in-a-box.yaml" --steps 4000 --every 2000 -o box.mrd &&
+	PYTHONPATH=$TOP/python python3 -c "
+import mrdem
+s = mrdem.read(\"box.mrd\")
+f0, f1 = s.frames[0], s.frames[-1]
+z0 = [p[2] for p in f0[\"position\"]][1:]
+z1 = [p[2] for p in f1[\"position\"]][1:]
+assert all(a < b for a, b in zip(z1, z0)), \"not falling\"
+assert all(-0.06 < p[0] < 0.06 and -0.06 < p[1] < 0.06 and p[2] > 0 for p in f1[\"position\"])
+print(min(z1), max(z1))" &&
+	set -- $(python3 kinds.py box.mrd) && [ "$4" -gt 0 ] || { echo "no contacts: $*"; false; }'
+
 # bad_scene NAME YAML MESSAGE: exit 1, the message (with file:line), no output
 bad_scene() {
 	expect_success "bad scene refused: $1" "
