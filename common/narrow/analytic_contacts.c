@@ -292,7 +292,8 @@ static void analytic_mesh(struct mrdem_analytic_scratch *w, const struct mrdem_s
 	else
 		for (uint32_t t = 0; t < m->ntris; t++)
 			test_triangle(w, &an, m, t, halos, cnt);
-	qsort(w->hits, w->n, sizeof *w->hits, hit_order);
+	if (w->n > 1) /* hits is NULL until the first */
+		qsort(w->hits, w->n, sizeof *w->hits, hit_order);
 	for (size_t k = 0; k < w->n; k++) {
 		const struct tri_hit *h = &w->hits[k];
 		double pa_w[3], pb_w[3], n_w[3], tmp[3];
