@@ -41,7 +41,8 @@ VERSION   := 2.0
 .PHONY: all check asan bench example install uninstall clean deps man
 all: $(TOOLS)
 
-# Optional FCL comparisons in the benchmarks (nothing without libfcl-dev).
+# Optional FCL comparisons in the benchmarks and test_analytic_fcl
+# (nothing without libfcl-dev; the test then skips).
 -include bench/fcl.mk
 # Optional Bullet broad phase in bench_broad (nothing without libbullet-dev).
 -include bench/bullet.mk
@@ -70,7 +71,7 @@ $(BIN)/%: $(BUILD)/tools/%.o $(LIB)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)

@@ -25,3 +25,20 @@ $(BUILD)/bench/fcl_query.o: bench/fcl_query.cpp
 $(BUILD)/bench/bench_query: $(BUILD)/bench/fcl_query.o
 $(BUILD)/bench/bench_query: BENCH_LIBS += $(BUILD)/bench/fcl_query.o $(FCL_LIBS) -lstdc++
 endif
+
+# bench_analytic: FCL's ellipsoid distance and collide on the same pairs.
+ifneq ($(strip $(FCL_LIBS)),)
+$(BUILD)/bench/fcl_shapes.o: bench/fcl_shapes.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(OPT) $(FCL_CFLAGS) -Wall -Wextra -c $< -o $@
+
+$(BUILD)/bench/bench_analytic: $(BUILD)/bench/fcl_shapes.o
+$(BUILD)/bench/bench_analytic: BENCH_LIBS += $(BUILD)/bench/fcl_shapes.o $(FCL_LIBS) -lstdc++
+endif
+
+# tests/unit/test_analytic_fcl: the same FCL calls as bench_analytic (the
+# test skips when they are not linked in).
+ifneq ($(strip $(FCL_LIBS)),)
+$(BUILD)/tests/test_analytic_fcl: $(BUILD)/bench/fcl_shapes.o
+$(BUILD)/tests/test_analytic_fcl: TEST_LIBS += $(BUILD)/bench/fcl_shapes.o $(FCL_LIBS) -lstdc++
+endif

@@ -200,6 +200,34 @@ static void describe_mesh(struct info *in, uint32_t id, const char *name,
 	}
 }
 
+/* An analytic shape: kind, semi-axes and closed-form mass properties. */
+static void describe_analytic(struct info *in, const struct mrdem_shape *sh)
+{
+	const struct mrdem_mass *m = &sh->mesh.mass;
+	if (!in->json) {
+		if (sh->kind == MRDEM_SHAPE_SPHERE)
+			printf("  shape %u '%s': analytic sphere, radius %.9g\n", sh->id, sh->name,
+			       sh->axes[0]);
+		else
+			printf("  shape %u '%s': ellipsoid, semi-axes %.9g %.9g %.9g\n", sh->id,
+			       sh->name, sh->axes[0], sh->axes[1], sh->axes[2]);
+		printf("    volume %.9g, centre of mass [0 0 0], inertia (unit density) xx %.6g "
+		       "yy %.6g zz %.6g\n", m->volume, m->inertia[0], m->inertia[1], m->inertia[2]);
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "id", sh->id);
+	mrdem_json_kv_str(j, "name", sh->name);
+	mrdem_json_kv_str(j, "kind", mrdem_shape_kind_name(sh->kind));
+	if (sh->kind == MRDEM_SHAPE_SPHERE)
+		mrdem_json_kv_num(j, "radius", sh->axes[0]);
+	else
+		mrdem_json_kv_nums(j, "axes", sh->axes, 3);
+	mrdem_json_kv_num(j, "volume", m->volume);
+	mrdem_json_kv_nums(j, "com", m->com, 3);
+	mrdem_json_kv_nums(j, "inertia", m->inertia, 6);
+}
+
 static void describe_frame(struct info *in, const struct mrdem_frame *f)
 {
 	const struct mrdem_particles *p = &f->p;
@@ -492,6 +520,7 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 	case MRDEM_REC_SETUP:
 	case MRDEM_REC_CONTACT_MODEL:
 	case MRDEM_REC_MESH:
+	case MRDEM_REC_SHAPE:
 	case MRDEM_REC_TREE:
 	case MRDEM_REC_FRAME:
 	case MRDEM_REC_HISTORY:
@@ -509,6 +538,8 @@ static int describe(struct info *in, const struct mrdem_record *rec)
 		else if (rec->type == MRDEM_REC_MESH) {
 			const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
 			describe_mesh(in, sh->id, sh->name, &sh->mesh);
+		} else if (rec->type == MRDEM_REC_SHAPE) {
+			describe_analytic(in, &in->scene.shapes[in->scene.nshapes - 1]);
 		} else if (rec->type == MRDEM_REC_TREE) {
 			const struct mrdem_shape *sh = &in->scene.shapes[mrdem_tree_record_shape(rec)];
 			if (in->json)
@@ -657,7 +688,8 @@ static int show_frame(struct info *in, const char *path, uint64_t want)
 				continue;
 		}
 		if ((got || rec.type == MRDEM_REC_SETUP || rec.type == MRDEM_REC_MESH ||
-		     rec.type == MRDEM_REC_TREE || rec.type == MRDEM_REC_CONTACT_MODEL) &&
+		     rec.type == MRDEM_REC_SHAPE || rec.type == MRDEM_REC_TREE ||
+		     rec.type == MRDEM_REC_CONTACT_MODEL) &&
 		    mrdem_scene_absorb(&in->scene, &rec, r.name) < 0)
 			rc = -1;
 	}
@@ -716,7 +748,8 @@ static int describe_stream(struct info *in, const char *path)
 		mrdem_json_key(&in->j, "counts");
 		mrdem_json_begin_object(&in->j);
 		for (uint32_t t = 1; t <= MRDEM_REC_KNOWN_MAX; t++)
-			mrdem_json_kv_uint(&in->j, mrdem_record_name(t), in->counts[t]);
+			if (mrdem_record_name(t))
+				mrdem_json_kv_uint(&in->j, mrdem_record_name(t), in->counts[t]);
 		mrdem_json_kv_uint(&in->j, "unknown", in->counts[MRDEM_REC_KNOWN_MAX + 1]);
 		mrdem_json_end_object(&in->j);
 		mrdem_json_key(&in->j, "complete");

@@ -22,6 +22,7 @@
 #include "common/dynamics/integrate.h"
 #include "common/narrow/simd.h"
 #include "common/sim/simulation.h"
+#include "common/sim/sphere_fast.h"
 #include "common/util/error.h"
 #include "common/util/threads.h"
 #include "common/util/parse.h"
@@ -59,6 +60,12 @@ static const char usage_tail[] =
 	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
 	"                    through real pipes, implicit Euler once per Picard\n"
 	"                    iteration (same results, bit for bit)\n"
+	"  --fast-spheres    a scene of analytic spheres only, spring-dashpot, velocity\n"
+	"                    Verlet: step it on the sphere fast path (Verlet list, skin\n"
+	"                    0.1 x the smallest radius; docs/dynamics.md), equal to the\n"
+	"                    general path to rounding; writes frames only (no pairs,\n"
+	"                    contacts or stats records); not with --via-pipes,\n"
+	"                    --log-view or contact options\n"
 	"  --log-view        at the end, a per-stage performance log on standard error\n"
 	"                    (calls, time, share of the step, work counters and rates;\n"
 	"                    docs/driver.md), and a stats record of stage times per\n"
@@ -80,6 +87,9 @@ struct run {
 	const char *out;
 	uint64_t steps, every;
 	int via_pipes, quiet, progress, log_view;
+	/* --fast-spheres: the fast path, its skin */
+	struct mrdem_sphere_fast *fast;
+	double fast_skin;
 	/* --via-pipes: where the tools are and their files; the fronts record
 	 * the tools carry from step to step; option values as text */
 	char bindir[PATH_MAX];
@@ -556,6 +566,16 @@ static void summary(struct run *r)
 	fprintf(stderr, "mrdem-run: %llu steps in %.3f s (%.3g ms per step), %llu frames to %s\n",
 		(unsigned long long)r->nsteps, wall, 1e3 * wall / n,
 		(unsigned long long)r->frames_written, r->out ? r->out : "standard output");
+	if (r->fast) {
+		struct mrdem_sphere_fast_stats st;
+		mrdem_sphere_fast_get_stats(r->fast, &st);
+		double np = r->scene.frame.p.n ? (double)r->scene.frame.p.n : 1;
+		fprintf(stderr, "  sphere fast path (skin %g m): %.3g ns per particle-step, %llu "
+			"Verlet-list builds, per step %.1f listed pairs and %.1f contacts\n",
+			r->fast_skin, 1e9 * wall / (n * np), (unsigned long long)st.rebuilds,
+			st.list_pairs / n, st.contacts / n);
+		return;
+	}
 	struct rusage ru;
 	size_t np = r->scene.frame.p.n;
 	if (!getrusage(RUSAGE_SELF, &ru)) {
@@ -684,6 +704,41 @@ static int write_log_stats(struct run *r, double t_iter)
 static void log_step(struct run *r)
 {
 	mrdem_stage_log_add(&r->log, &r->sim.log);
+}
+
+/* --fast-spheres: the loop of simulate on the sphere fast path, frames
+ * only. */
+static int simulate_fast(struct run *r)
+{
+	struct mrdem_writer *w = &r->w;
+	struct out_mark t0 = output_begin();
+	int rc = mrdem_scene_write(w, &r->scene);
+	output_done(r, t0);
+	if (rc)
+		return -1;
+	r->frames_written = 1;
+	for (uint64_t i = 0;; i++) {
+		int output = i % r->every == 0 || i == r->steps || stop_signal;
+		if (output && i > 0 && (write_frame(r) || mrdem_writer_flush(w)))
+			return -1;
+		if (stop_signal) {
+			mrdem_error("interrupted by %s after step %llu (t = %.9g s): the output ends "
+				    "with that frame; continue with 'mrdem-run OUTPUT'",
+				    stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+				    (unsigned long long)r->scene.frame.step, r->scene.frame.time);
+			return mrdem_writer_flush(w) ? -1 : 0;
+		}
+		if (i == r->steps)
+			return mrdem_writer_flush(w) ? -1 : 0;
+		uint64_t step = r->scene.frame.step;
+		if (mrdem_sphere_fast_step(r->fast)) {
+			mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in the "
+				    "output", (unsigned long long)step, r->scene.frame.time);
+			return -1;
+		}
+		r->nsteps++;
+		progress(r, i + 1);
+	}
 }
 
 static int simulate(struct run *r)
@@ -815,7 +870,7 @@ struct options {
 	double dt_v, growth_v;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
-	int via_pipes, quiet, help, log_view;
+	int via_pipes, quiet, help, log_view, fast_spheres, contact_given;
 };
 
 /* Options into o (reset first). Returns 0, or the exit status 2 for a
@@ -823,7 +878,8 @@ struct options {
 static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
-	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW };
+	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW,
+	       OPT_FAST_SPHERES };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -839,6 +895,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"warm-start", no_argument, NULL, OPT_MULTISCALE},
 		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 		{"log-view", no_argument, NULL, OPT_LOG_VIEW},
+		{"fast-spheres", no_argument, NULL, OPT_FAST_SPHERES},
 		{"hierarchy", required_argument, NULL, OPT_CONTACT},
 		{"method", required_argument, NULL, OPT_CONTACT},
 		{"iterations", required_argument, NULL, OPT_CONTACT},
@@ -863,15 +920,17 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_GROWTH: o->growth = optarg; break;
 		case OPT_PIPES: o->via_pipes = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
+		case OPT_FAST_SPHERES: o->fast_spheres = 1; break;
 		case OPT_PICARD:
 		case OPT_MULTISCALE:
 			bad |= mrdem_picard_opts_set(&o->picard, longopts[li].name, optarg);
 			*(c == OPT_PICARD ? &o->picard_given : &o->multiscale_given) = 1;
 			break;
-		case OPT_NO_MERGE: o->contact.merge = 0; break;
+		case OPT_NO_MERGE: o->contact.merge = 0; o->contact_given = 1; break;
 		case OPT_CONTACT:
 			if (mrdem_contact_opts_set(&o->contact, longopts[li].name, optarg))
 				return 2;
+			o->contact_given = 1;
 			break;
 		case 'o': o->out = optarg; break;
 		case 'q': o->quiet = 1; break;
@@ -905,6 +964,10 @@ static int parse_options(struct options *o, int argc, char **argv)
 	if (o->log_view && o->via_pipes)
 		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
 				  "run apart (use one of the two)");
+	if (o->fast_spheres && (o->via_pipes || o->log_view || o->contact_given))
+		bad = mrdem_error("--fast-spheres has no contact records, tools or stages to take "
+				  "--via-pipes, --log-view or contact options (--hierarchy, "
+				  "--method, --no-merge, ...)");
 	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if (o->multiscale_given && !multiscale)
 		bad = mrdem_error("--surrogate-damping and --warm-start apply to --hierarchy "
@@ -958,6 +1021,19 @@ static int apply_options(struct run *r, const struct options *o)
 	r->scene.setup.dt = r->opts.step.dt;
 	r->scene.setup.scheme = r->opts.step.scheme;
 	r->progress = !r->quiet && isatty(2);
+	if (o->fast_spheres) {
+		char why[256];
+		if (!mrdem_sphere_fast_covers(&r->scene, why, sizeof why)) {
+			mrdem_error("%s: --fast-spheres does not cover this scene: %s", o->scene, why);
+			return 1;
+		}
+		double rmin = INFINITY;
+		for (uint32_t k = 0; k < r->scene.nshapes; k++)
+			rmin = fmin(rmin, r->scene.shapes[k].axes[0]);
+		r->fast_skin = r->scene.nshapes ? 0.1 * rmin : 0;
+		if (!(r->fast = mrdem_sphere_fast_new(&r->scene, r->opts.broad, r->fast_skin)))
+			return 1;
+	}
 	return 0;
 }
 
@@ -979,7 +1055,7 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		return -1;
 	}
 	r->t0 = mrdem_clock();
-	int rc = simulate(r);
+	int rc = r->fast ? simulate_fast(r) : simulate(r);
 	r->t_loop = mrdem_clock() - r->t0;
 	/* Close the stream either way: after a failure it still ends with the
 	 * complete frames written so far. */
@@ -1016,6 +1092,7 @@ int main(int argc, char **argv)
 		remove_tmpdir(r.tmpdir);
 	mrdem_buf_release(&r.fronts);
 	mrdem_sim_release(&r.sim);
+	mrdem_sphere_fast_free(r.fast);
 	mrdem_scene_release(&r.scene);
 	if (stop_signal)
 		return 128 + stop_signal;

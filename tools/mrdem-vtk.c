@@ -162,9 +162,9 @@ static int same_mesh(const struct mrdem_mesh *a, const struct mrdem_mesh *b)
 
 /* The shapes' files, at the first frame; a later concatenated input
  * stream must bring the same shapes, since its frames share the files. */
-static int write_shapes(struct run *r, const struct mrdem_filter *f, struct shape_files *sf)
+static int write_shapes(struct run *r, const struct mrdem_filter *f, const struct mrdem_scene *s,
+			struct shape_files *sf)
 {
-	const struct mrdem_scene *s = &f->scene;
 	if (sf->written) {
 		int same = s->nshapes == sf->n;
 		for (uint32_t k = 0; same && k < s->nshapes; k++)
@@ -245,6 +245,35 @@ struct job {
 	uint64_t unmatched, first_unmatched;
 };
 
+static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_scene *s,
+		      const struct mrdem_scene *view);
+
+/* The scene as drawn: s with each analytic shape's mesh a tessellation of
+ * its surface (its own mesh has no triangles), other shapes shared. */
+static int view_of(const struct mrdem_scene *s, struct mrdem_scene *view)
+{
+	*view = *s;
+	view->shapes = mrdem_xmalloc_array(s->nshapes ? s->nshapes : 1, sizeof *view->shapes);
+	for (uint32_t k = 0; k < s->nshapes; k++) {
+		view->shapes[k] = s->shapes[k];
+		if (s->shapes[k].kind != MRDEM_SHAPE_MESH &&
+		    mrdem_analytic_tessellate(s->shapes[k].axes, MRDEM_ANALYTIC_DRAW_TRIANGLES,
+					      &view->shapes[k].mesh)) {
+			view->nshapes = k;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void view_release(const struct mrdem_scene *s, struct mrdem_scene *view)
+{
+	for (uint32_t k = 0; k < view->nshapes; k++)
+		if (s->shapes[k].kind != MRDEM_SHAPE_MESH)
+			mrdem_mesh_release(&view->shapes[k].mesh);
+	free(view->shapes);
+}
+
 static int flush_frame(struct mrdem_filter *f)
 {
 	struct job *j = f->ctx;
@@ -252,7 +281,21 @@ static int flush_frame(struct mrdem_filter *f)
 		return 0;
 	j->have_frame = 0;
 	const struct mrdem_scene *s = &f->scene;
-	if (!j->run->surfaces && write_shapes(j->run, f, &j->shapes))
+	struct mrdem_scene view;
+	if (view_of(s, &view)) {
+		view_release(s, &view);
+		return -1;
+	}
+	int rc = draw_frame(f, j, s, &view);
+	view_release(s, &view);
+	return rc;
+}
+
+/* Write the frame of s, drawn as view. */
+static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_scene *s,
+		      const struct mrdem_scene *view)
+{
+	if (!j->run->surfaces && write_shapes(j->run, f, view, &j->shapes))
 		return -1;
 	if (j->have_pending &&
 	    mrdem_forces_of_frame(&j->forces, &j->bodies, &j->index, s, &j->pending))
@@ -260,7 +303,7 @@ static int flush_frame(struct mrdem_filter *f)
 				   "step %llu",
 				   f->src, (unsigned long long)j->frame_record,
 				   (unsigned long long)s->frame.step);
-	if (write_frame(j->run, s, j->have_pending ? &j->pending : NULL,
+	if (write_frame(j->run, view, j->have_pending ? &j->pending : NULL,
 			j->have_pending ? &j->forces : NULL, j->nframes))
 		return mrdem_error("%s: record %llu: frame of step %llu not written", f->src,
 				   (unsigned long long)j->frame_record,

@@ -5,11 +5,13 @@
 #include "common/broad/broad.h"
 #include "common/util/error.h"
 
-double mrdem_shape_bound_radius(const struct mrdem_mesh *m)
+double mrdem_shape_bound_radius(const struct mrdem_shape *sh)
 {
+	if (sh->kind != MRDEM_SHAPE_MESH)
+		return mrdem_analytic_bound_radius(sh->axes);
 	/* Positions are those of mass.com (mesh.h), so the sphere is about
 	 * that point; radius_about takes the farthest vertex. */
-	return mrdem_mesh_radius_about(m, m->mass.com);
+	return mrdem_mesh_radius_about(&sh->mesh, sh->mesh.mass.com);
 }
 
 int mrdem_broad_bounds(const struct mrdem_scene *s, double *radius)
@@ -18,7 +20,7 @@ int mrdem_broad_bounds(const struct mrdem_scene *s, double *radius)
 	uint64_t step = s->frame.step;
 	double *shape_r = mrdem_xmalloc_array(s->nshapes ? s->nshapes : 1, sizeof *shape_r);
 	for (uint32_t k = 0; k < s->nshapes; k++)
-		shape_r[k] = mrdem_shape_bound_radius(&s->shapes[k].mesh);
+		shape_r[k] = mrdem_shape_bound_radius(&s->shapes[k]);
 
 	int ret = 0;
 	for (size_t i = 0; i < p->n && !ret; i++) {

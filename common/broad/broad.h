@@ -67,8 +67,9 @@ struct mrdem_broad *mrdem_broad_new(void);
 void mrdem_broad_free(struct mrdem_broad *b);
 
 /* Radius of the sphere about the shape's reference point (mass.com) that
- * holds every vertex: the particle's bounding radius without its eps. */
-double mrdem_shape_bound_radius(const struct mrdem_mesh *m);
+ * holds the shape (every vertex of a mesh, the largest semi-axis of an
+ * analytic shape): the particle's bounding radius without its eps. */
+double mrdem_shape_bound_radius(const struct mrdem_shape *sh);
 
 /* Bounding-sphere radius (shape radius + eps) of every particle of the
  * scene's frame into radius[n]. Checks positions, eps and shape indices;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/dynamics/contact_law.h"
+#include "common/shape/analytic.h"
 #include "common/geom/point_triangle.h"
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
@@ -330,6 +331,25 @@ static void reduce_patch(struct patch *pt, struct smooth_record *sm, const struc
 	vec3_copy(pt->n, n);
 }
 
+/* Curvature of particle i's surface where the contact normal n (world)
+ * meets it: a mesh's at triangle tri (mesh_smooth.h); an analytic
+ * sphere's 1/r; an ellipsoid's Gaussian curvature sqrt(K) at the point
+ * of normal n, h^2 / (a b c) with h^2 = a^2 n1^2 + b^2 n2^2 + c^2 n3^2 in its
+ * axes (a sphere's 1/a again). */
+static double curvature(const struct mrdem_forces *f, const struct mrdem_scene *s, size_t i,
+			uint32_t tri, const double n[3])
+{
+	const struct mrdem_shape *sh = &s->shapes[s->frame.p.shape[i]];
+	if (sh->kind == MRDEM_SHAPE_MESH)
+		return mrdem_mesh_smooth_curvature(&f->smooth[s->frame.p.shape[i]], tri);
+	double r[9], nb[3], h2 = 0;
+	quat_to_matrix(&s->frame.p.quat[4 * i], r);
+	mat3_apply_transpose(nb, r, n);
+	for (int k = 0; k < 3; k++)
+		h2 += sh->axes[k] * sh->axes[k] * nb[k] * nb[k];
+	return h2 / (sh->axes[0] * sh->axes[1] * sh->axes[2]);
+}
+
 /* The law at patch k, its force and torque on its deepest record, and
  * the springs it leaves in *out. */
 static void patch_force(struct mrdem_forces *f, const struct mrdem_scene *s,
@@ -366,12 +386,11 @@ static void patch_force(struct mrdem_forces *f, const struct mrdem_scene *s,
 	/* R* from the curvatures at the deepest record, capped by the
 	 * particles' size where the faces are flat */
 	const struct mrdem_contact *cd = &c->c[pt->deep];
-	const struct mrdem_mesh_smooth *ga = &f->smooth[p->shape[ia]];
-	double kappa = mrdem_mesh_smooth_curvature(ga, cd->tri_a), cap = ga->cap_radius;
+	double kappa = curvature(f, s, ia, cd->tri_a, pt->n);
+	double cap = f->smooth[p->shape[ia]].cap_radius;
 	if (ib != MRDEM_NO_INDEX) {
-		const struct mrdem_mesh_smooth *gb = &f->smooth[p->shape[ib]];
-		kappa += mrdem_mesh_smooth_curvature(gb, cd->tri_b);
-		cap = fmin(cap, gb->cap_radius);
+		kappa += curvature(f, s, ib, cd->tri_b, pt->n);
+		cap = fmin(cap, f->smooth[p->shape[ib]].cap_radius);
 	}
 	pc.r_eff = kappa * cap > 1 ? 1.0 / kappa : cap;
 	if (old) {

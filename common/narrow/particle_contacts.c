@@ -102,6 +102,7 @@ static void merge_grid_release(struct merge_grid *m)
 /* Scratch of one thread. */
 struct worker {
 	struct mrdem_tri_batch *batch;
+	struct mrdem_analytic_scratch *analytic;
 	struct mrdem_tree_search *search;
 	struct mrdem_tri_hits hits, guesses;
 	/* the merged contacts (and guesses) of the pairs this thread took in
@@ -149,6 +150,7 @@ struct mrdem_contact_finder *mrdem_contact_finder_new(void)
 	f->w = mrdem_xcalloc(f->nworkers, sizeof *f->w);
 	for (int t = 0; t < f->nworkers; t++) {
 		f->w[t].batch = mrdem_tri_batch_new();
+		f->w[t].analytic = mrdem_analytic_scratch_new();
 		f->w[t].search = mrdem_tree_search_new();
 		mrdem_tri_hits_init(&f->w[t].hits);
 		mrdem_tri_hits_init(&f->w[t].guesses);
@@ -176,6 +178,7 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		return;
 	for (int t = 0; t < f->nworkers; t++) {
 		mrdem_tri_batch_free(f->w[t].batch);
+		mrdem_analytic_scratch_free(f->w[t].analytic);
 		mrdem_tree_search_free(f->w[t].search);
 		mrdem_tri_hits_release(&f->w[t].hits);
 		mrdem_tri_hits_release(&f->w[t].guesses);
@@ -484,6 +487,19 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_shape *sa = &s->shapes[p->shape[ia]], *sb = &s->shapes[p->shape[ib]];
+	if (sa->kind != MRDEM_SHAPE_MESH || sb->kind != MRDEM_SHAPE_MESH) {
+		/* the kernels of analytic kinds (their dispatch table) */
+		double t0 = mrdem_clock();
+		size_t first = out->n;
+		w->cnt.particle_pairs++;
+		mrdem_analytic_pair(w->analytic, s, ia, ib, o->hierarchy == MRDEM_HIERARCHY_SURROGATE,
+				    out, &w->cnt.analytic);
+		w->cnt.hits += out->n - first;
+		if (o->merge && (sa->kind == MRDEM_SHAPE_MESH || sb->kind == MRDEM_SHAPE_MESH))
+			merge_close(&w->merge, out, first, 0.5 * (p->eps[ia] + p->eps[ib]));
+		w->search_s += mrdem_clock() - t0;
+		return;
+	}
 	struct mrdem_xform x;
 	xform_relative(&x, &p->pos[3 * ia], &p->quat[4 * ia], sa->mesh.mass.com, &p->pos[3 * ib],
 		       &p->quat[4 * ib], sb->mesh.mass.com);
@@ -537,6 +553,15 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	const struct mrdem_plane *pl = &s->setup.planes[k];
 	double ea = p->eps[ia], ep = s->setup.plane_epsilon, reach = search_eps(f, s, ia) + ep, r[9];
 	double t0 = mrdem_clock();
+	if (s->shapes[p->shape[ia]].kind != MRDEM_SHAPE_MESH) { /* closed form */
+		size_t before = out->n;
+		w->cnt.plane_pairs++;
+		w->cnt.plane_tests++;
+		mrdem_analytic_plane(s, ia, k, out);
+		w->cnt.hits += out->n - before;
+		w->plane_s += mrdem_clock() - t0;
+		return;
+	}
 	quat_to_matrix(&p->quat[4 * ia], r);
 	size_t first = out->n;
 	w->cnt.plane_pairs++;
@@ -872,16 +897,21 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	if (mrdem_narrow_opts_check(&o->narrow))
 		return -1;
 	struct mrdem_contact_opts ro = *o;
+	/* Only meshes have trees: analytic shapes need none. */
 	if (ro.hierarchy == MRDEM_HIERARCHY_AUTO) {
 		ro.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 		for (uint32_t i = 0; i < s->nshapes; i++)
-			if (!s->shapes[i].tree)
+			if (s->shapes[i].kind == MRDEM_SHAPE_MESH && !s->shapes[i].tree)
 				ro.hierarchy = MRDEM_HIERARCHY_FLAT;
 	}
 	o = &ro;
+	if (o->hierarchy == MRDEM_HIERARCHY_MULTISCALE && mrdem_scene_has_analytic(s))
+		return mrdem_error("the multiscale hierarchy searches fronts of two surrogate "
+				   "trees; analytic shapes have none: use the flat or surrogate "
+				   "hierarchy with them");
 	if (o->hierarchy != MRDEM_HIERARCHY_FLAT)
 		for (uint32_t i = 0; i < s->nshapes; i++)
-			if (!s->shapes[i].tree)
+			if (s->shapes[i].kind == MRDEM_SHAPE_MESH && !s->shapes[i].tree)
 				return mrdem_error("shape %u '%s' has no surrogate tree (run mrdem-tree "
 						   "first, or use the flat hierarchy)",
 						   i, s->shapes[i].name);
@@ -940,6 +970,7 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 			const struct mrdem_contact_counts *c = &f->w[t].cnt;
 			mrdem_search_counts_add(&cnt->search, &c->search);
 			mrdem_front_counts_add(&cnt->front, &c->front);
+			mrdem_analytic_counts_add(&cnt->analytic, &c->analytic);
 			cnt->particle_pairs += c->particle_pairs;
 			cnt->plane_pairs += c->plane_pairs;
 			cnt->plane_tests += c->plane_tests;
@@ -1000,6 +1031,7 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 	mrdem_stats_add(out, "plane_tests", (double)c->plane_tests);
 	mrdem_stats_add(out, "hits", (double)c->hits);
 	mrdem_stats_add(out, "contacts", (double)c->contacts);
+	mrdem_analytic_counts_stats(&c->analytic, out);
 	if (c->front.size) { /* a multiscale iteration */
 		struct mrdem_front_counts fc = c->front;
 		uint64_t *v[MRDEM_FRONT_COUNTS];

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "common/narrow/analytic_contacts.h"
 #include "common/narrow/front_search.h"
 #include "common/narrow/tree_search.h"
 #include "common/narrow/tri_batch.h"
@@ -57,6 +58,7 @@ struct mrdem_contact_counts {
 	uint64_t hits;            /* triangle pairs / vertices in contact */
 	uint64_t contacts;        /* contact points after merging */
 	struct mrdem_front_counts front; /* multiscale: the fronts' work */
+	struct mrdem_analytic_counts analytic; /* pairs with an analytic shape */
 };
 /* Add the counts as named values (docs/narrow-phase.md): comparisons,
  * comparisons_round_K, comparisons_real, iterative, fallbacks, pruned,
@@ -76,9 +78,13 @@ void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_
 
 /* Contacts of s->frame for the candidate pairs (NULL: every pair of
  * particles that are not both fixed, and every particle with every plane)
- * into out (replaced; out->step = the frame's step). Returns 0, or -1 with
+ * into out (replaced; out->step = the frame's step). Each pair goes to the
+ * kernel of its two shape kinds: two meshes to the triangle search below,
+ * a pair with an analytic shape (or an analytic shape and a plane) to
+ * common/narrow/analytic_contacts.h; the surrogate hierarchy prunes the
+ * mesh side of analytic-mesh pairs with its tree. Returns 0, or -1 with
  * a message: unknown particle ids in the pairs, or the surrogate hierarchy
- * asked for with a shape that has no tree. */
+ * asked for with a mesh shape that has no tree. */
 int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
 			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt);
@@ -118,7 +124,8 @@ int mrdem_fronts_load(struct mrdem_fronts *fr, const struct mrdem_fronts_entry *
  * to guesses (replaced) as contacts between the two surrogates: tri_a and
  * tri_b are node indices, and depth + dist is the nodes' halo
  * (tree eps + the particle's) instead of eps_a + eps_b. Analytic planes
- * are searched as always. cnt->front counts the fronts' work. */
+ * are searched as always. cnt->front counts the fronts' work. Scenes with
+ * analytic shapes are refused (fronts are of two trees). */
 int mrdem_find_contacts_multiscale(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 				   const struct mrdem_pairs *pairs,
 				   const struct mrdem_contact_opts *o, struct mrdem_fronts *fronts,

@@ -194,11 +194,34 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
 	struct mrdem_shape *sh = &s->shapes[s->nshapes];
 	sh->id = s->nshapes;
 	sh->name = mrdem_xstrdup(name ? name : "");
+	sh->kind = MRDEM_SHAPE_MESH;
+	sh->axes[0] = sh->axes[1] = sh->axes[2] = 0;
 	sh->mesh = *mesh;
 	sh->tree = NULL;
 	sh->tree_origin = NULL;
 	mrdem_mesh_init(mesh);
 	return s->nshapes++;
+}
+
+uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int kind,
+				  const double axes[3])
+{
+	struct mrdem_mesh none;
+	mrdem_mesh_init(&none);
+	mrdem_analytic_mass(axes, &none.mass);
+	uint32_t i = mrdem_scene_add_shape(s, name, &none);
+	s->shapes[i].kind = kind;
+	for (int k = 0; k < 3; k++)
+		s->shapes[i].axes[k] = axes[k];
+	return i;
+}
+
+int mrdem_scene_has_analytic(const struct mrdem_scene *s)
+{
+	for (uint32_t i = 0; i < s->nshapes; i++)
+		if (s->shapes[i].kind != MRDEM_SHAPE_MESH)
+			return 1;
+	return 0;
 }
 
 long mrdem_scene_find_shape(const struct mrdem_scene *s, const char *name)

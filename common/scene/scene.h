@@ -10,12 +10,19 @@
 #include <stdint.h>
 
 #include "common/mesh/mesh.h"
+#include "common/shape/analytic.h"
 
 struct mrdem_tree; /* surrogate tree, common/tree/tree.h */
 
+/* A shape is a tagged kind (common/shape/analytic.h): a triangle mesh, or
+ * an analytic sphere or ellipsoid. Every kind fills mesh.mass, so mass and
+ * inertia need no case per kind; an analytic shape's mesh has no vertices
+ * or triangles and it never has a tree. */
 struct mrdem_shape {
 	uint32_t id;              /* index in the scene's shape table */
 	char *name;
+	int kind;                 /* enum mrdem_shape_kind */
+	double axes[3];           /* analytic kinds: semi-axes (a sphere's radius thrice) */
 	struct mrdem_mesh mesh;
 	struct mrdem_tree *tree;  /* NULL until mrdem-tree has built it */
 	/* Where a tree taken from a file came from, "FILE (tree record of shape
@@ -178,6 +185,12 @@ void mrdem_scene_init(struct mrdem_scene *s);
 void mrdem_scene_release(struct mrdem_scene *s);
 /* Add a shape (takes ownership of mesh contents and name); returns its index. */
 uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *mesh);
+/* Add an analytic shape (kind and semi-axes checked by the caller with
+ * mrdem_analytic_check); mass properties in closed form. Returns its index. */
+uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int kind,
+				  const double axes[3]);
+/* 1 when some shape of the scene is analytic. */
+int mrdem_scene_has_analytic(const struct mrdem_scene *s);
 /* Index of the shape with this name, or -1. */
 long mrdem_scene_find_shape(const struct mrdem_scene *s, const char *name);
 

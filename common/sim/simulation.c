@@ -30,11 +30,15 @@ int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mr
 	sim->finder = mrdem_contact_finder_new();
 	if (mrdem_step_opts_check(&o->step, &s->setup, s->frame.step))
 		return -1;
+	if (o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE && mrdem_scene_has_analytic(s))
+		return mrdem_error("the multiscale hierarchy searches fronts of two surrogate trees; "
+				   "analytic shapes have none: use the flat or surrogate hierarchy "
+				   "with them");
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_SURROGATE ||
 	    o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE)
 		for (uint32_t i = 0; i < s->nshapes; i++) {
 			struct mrdem_shape *sh = &s->shapes[i];
-			if (!sh->tree && mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
+			if (sh->kind == MRDEM_SHAPE_MESH && !sh->tree && mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
 				return mrdem_error("shape %u '%s': cannot build its surrogate tree", i,
 						   sh->name);
 		}

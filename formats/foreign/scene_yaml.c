@@ -185,6 +185,8 @@ static int parse_sphere(struct loader *L, const char *what, struct mrdem_sphere_
 }
 
 static const char *const box_keys[] = {"size", "divisions"};
+static const char *const analytic_sphere_keys[] = {"radius"};
+static const char *const ellipsoid_keys[] = {"axes"};
 static const char *const cylinder_keys[] = {"radius", "height", "segments"};
 static const char *const plane_keys[] = {"size", "divisions", "tilt"};
 
@@ -195,6 +197,7 @@ struct shape_spec {
 	long long div[2];             /* box uses div[0] */
 	double radius, height, tilt;
 	long long segments;
+	double axes[3];               /* analytic-sphere, ellipsoid: semi-axes */
 	char *file;                   /* mesh */
 	char *select;                 /* shape name within a mesh stream */
 	int open;
@@ -263,6 +266,47 @@ static int parse_plane_shape(struct loader *L, const char *what, struct shape_sp
 	return 0;
 }
 
+/* analytic-sphere: {radius: R} */
+static int parse_analytic_sphere(struct loader *L, const char *what, struct shape_spec *sp)
+{
+	struct mrdem_yaml_keys k;
+	int id, r;
+	mrdem_yaml_keys_init(&k, what, analytic_sphere_keys, 1, MRDEM_YAML_ALL(1));
+	if (mrdem_yaml_map_begin(&L->y, &k))
+		return -1;
+	while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0)
+		if (mrdem_yaml_number(&L->y, k.cur, &sp->axes[0]) ||
+		    mrdem_yaml_positive(&L->y, k.cur, sp->axes[0]))
+			return -1;
+	if (r < 0 || mrdem_yaml_require(&L->y, &k, 0))
+		return -1;
+	if (sp->axes[0] > MRDEM_ANALYTIC_AXIS_MAX)
+		return mrdem_yaml_err_at(&L->y, k.key[0], "%s.radius: %g is larger than %g", what,
+					 sp->axes[0], MRDEM_ANALYTIC_AXIS_MAX);
+	sp->axes[1] = sp->axes[2] = sp->axes[0];
+	return 0;
+}
+
+/* ellipsoid: {axes: [a, b, c]} */
+static int parse_ellipsoid(struct loader *L, const char *what, struct shape_spec *sp)
+{
+	struct mrdem_yaml_keys k;
+	int id, r;
+	mrdem_yaml_keys_init(&k, what, ellipsoid_keys, 1, MRDEM_YAML_ALL(1));
+	if (mrdem_yaml_map_begin(&L->y, &k))
+		return -1;
+	while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0)
+		if (mrdem_yaml_vec(&L->y, k.cur, sp->axes, 3, MRDEM_YAML_POSITIVE))
+			return -1;
+	if (r < 0 || mrdem_yaml_require(&L->y, &k, 0))
+		return -1;
+	for (int a = 0; a < 3; a++)
+		if (sp->axes[a] > MRDEM_ANALYTIC_AXIS_MAX)
+			return mrdem_yaml_err_at(&L->y, k.key[0], "%s.axes: %g is larger than %g",
+						 what, sp->axes[a], MRDEM_ANALYTIC_AXIS_MAX);
+	return 0;
+}
+
 /* A mesh file relative to the scene's directory unless absolute. */
 static char *resolve_path(const struct loader *L, const char *file)
 {
@@ -275,8 +319,11 @@ static char *resolve_path(const struct loader *L, const char *file)
 }
 
 static const char *const shape_keys[] = {"sphere", "box", "cylinder", "plane", "mesh", "open",
-					 "shape"};
-enum { SH_SPHERE, SH_BOX, SH_CYLINDER, SH_PLANE, SH_MESH, SH_OPEN, SH_SELECT, SH_N };
+					 "shape", "analytic-sphere", "ellipsoid", "convex"};
+enum {
+	SH_SPHERE, SH_BOX, SH_CYLINDER, SH_PLANE, SH_MESH, SH_OPEN, SH_SELECT,
+	SH_ANALYTIC_SPHERE, SH_ELLIPSOID, SH_CONVEX, SH_N
+};
 
 /* The shape's mesh, and for a mesh stream the tree stored with it (*tree,
  * else NULL) and where it came from (*origin). */
@@ -356,8 +403,9 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 			free(sp.file);
 			free(sp.select);
 			return mrdem_yaml_err_at(&L->y, k.key[id],
-						 "%s: give one of sphere, box, cylinder, plane "
-						 "or mesh, not both '%s' and '%s'",
+						 "%s: give one of sphere, box, cylinder, plane, "
+						 "mesh, analytic-sphere or ellipsoid, not both "
+						 "'%s' and '%s'",
 						 what, shape_keys[sp.kind], shape_keys[id]);
 		}
 		if (id != SH_OPEN && id != SH_SELECT)
@@ -384,14 +432,25 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 		case SH_SELECT:
 			r = mrdem_yaml_string(&L->y, k.cur, &sp.select);
 			break;
+		case SH_ANALYTIC_SPHERE:
+			r = parse_analytic_sphere(L, k.cur, &sp);
+			break;
+		case SH_ELLIPSOID:
+			r = parse_ellipsoid(L, k.cur, &sp);
+			break;
+		case SH_CONVEX:
+			r = mrdem_yaml_err_at(&L->y, k.key[SH_CONVEX],
+					      "%s: convex shapes are not supported yet (give "
+					      "the polyhedron as a mesh)", what);
+			break;
 		}
 		if (r < 0)
 			break;
 	}
 	if (r == 0 && sp.kind < 0)
 		r = mrdem_yaml_err_at(&L->y, k.map,
-				      "%s: missing the mesh: give one of sphere, box, cylinder, "
-				      "plane or mesh",
+				      "%s: missing the shape: give one of sphere, box, cylinder, "
+				      "plane, mesh, analytic-sphere or ellipsoid",
 				      what);
 	if (r == 0 && (k.seen & BIT(SH_OPEN)) && sp.kind != SH_MESH)
 		r = mrdem_yaml_err_at(&L->y, k.key[SH_OPEN],
@@ -403,6 +462,17 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 				      "%s: 'shape' picks a shape of a mesh stream "
 				      "given by 'mesh'",
 				      what);
+	struct mrdem_scene *s = L->s;
+	if (r == 0 && (sp.kind == SH_ANALYTIC_SPHERE || sp.kind == SH_ELLIPSOID)) {
+		uint32_t i = mrdem_scene_add_analytic(s, name, sp.kind == SH_ELLIPSOID ?
+							 MRDEM_SHAPE_ELLIPSOID :
+							 MRDEM_SHAPE_SPHERE, sp.axes);
+		L->diameter = mrdem_xrealloc(L->diameter, s->nshapes * sizeof *L->diameter);
+		L->shape_line = mrdem_xrealloc(L->shape_line, s->nshapes * sizeof *L->shape_line);
+		L->diameter[i] = 2 * mrdem_analytic_bound_radius(sp.axes);
+		L->shape_line[i] = name_mark.line + 1;
+		return 0;
+	}
 	struct mrdem_tree *tree = NULL;
 	char *origin = NULL;
 	mrdem_mesh_init(&m);
@@ -417,7 +487,6 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 		return -1;
 	}
 
-	struct mrdem_scene *s = L->s;
 	double zero[3] = {0, 0, 0};
 	uint32_t i = mrdem_scene_add_shape(s, name, &m);
 	s->shapes[i].tree = tree;

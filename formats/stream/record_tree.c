@@ -138,6 +138,11 @@ int mrdem_scene_absorb_tree(struct mrdem_scene *s, const struct mrdem_record *re
 				   "before it", id, s->nshapes);
 		goto fail;
 	}
+	if (s->shapes[id].kind != MRDEM_SHAPE_MESH) {
+		mrdem_record_error(rec, src, "tree for shape %u '%s', which is %s, not a mesh", id,
+				   s->shapes[id].name, mrdem_shape_kind_name(s->shapes[id].kind));
+		goto fail;
+	}
 	if (s->shapes[id].tree) {
 		mrdem_record_error(rec, src, "shape %u '%s' already has a tree", id,
 				   s->shapes[id].name);

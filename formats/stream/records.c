@@ -692,6 +692,23 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		free(name);
 		return 1;
 	}
+	case MRDEM_REC_SHAPE: {
+		uint32_t id;
+		char *name;
+		int kind;
+		double axes[3];
+		if (mrdem_decode_shape(rec, src, &id, &name, &kind, axes))
+			return -1;
+		if (id != s->nshapes) {
+			mrdem_record_error(rec, src, "shape id %u out of order (expected %u)", id,
+					   s->nshapes);
+			free(name);
+			return -1;
+		}
+		mrdem_scene_add_analytic(s, name, kind, axes);
+		free(name);
+		return 1;
+	}
 	case MRDEM_REC_FRAME: {
 		struct mrdem_frame f;
 		if (mrdem_decode_frame(rec, src, &f))
@@ -742,6 +759,11 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 {
 	for (uint32_t i = 0; i < s->nshapes; i++) {
 		const struct mrdem_shape *sh = &s->shapes[i];
+		if (sh->kind != MRDEM_SHAPE_MESH) {
+			WRITE_RECORD(w, MRDEM_REC_SHAPE,
+				     mrdem_encode_shape(&b_, sh->id, sh->name, sh->kind, sh->axes));
+			continue;
+		}
 		WRITE_RECORD(w, MRDEM_REC_MESH, mrdem_encode_mesh(&b_, sh->id, sh->name, &sh->mesh));
 		if (sh->tree)
 			WRITE_RECORD(w, MRDEM_REC_TREE, mrdem_encode_tree(&b_, sh->id, sh->tree));

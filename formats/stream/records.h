@@ -33,6 +33,12 @@ void mrdem_encode_mesh(struct mrdem_buf *b, uint32_t id, const char *name,
 int mrdem_decode_mesh(const struct mrdem_record *rec, const char *src, uint32_t *id,
 		      char **name, struct mrdem_mesh *m);
 
+/* ---- shape: one analytic shape (id, name, kind, semi-axes) */
+void mrdem_encode_shape(struct mrdem_buf *b, uint32_t id, const char *name, int kind,
+			const double axes[3]);
+int mrdem_decode_shape(const struct mrdem_record *rec, const char *src, uint32_t *id,
+		       char **name, int *kind, double axes[3]);
+
 /* ---- frame: particle state */
 void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f);
 int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f);
@@ -60,12 +66,13 @@ int mrdem_decode_index(const struct mrdem_record *rec, const char *src,
 
 /* ---- whole scenes */
 
-/* Take a setup, mesh, tree or frame record into the scene (shapes must
+/* Take a setup, mesh, shape, tree or frame record into the scene (shapes must
  * arrive in id order; a new frame replaces the previous one).
  * Returns 1 when absorbed, 0 when the record is of another type, -1 on a
  * decoding error. */
 int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src);
-/* Write setup, every shape (mesh, and tree when present) and the frame. */
+/* Write setup, every shape (mesh, and tree when present; shape record of
+ * an analytic one) and the frame. */
 int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s);
 /* Write the shapes only (mesh streams). */
 int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s);

@@ -44,6 +44,7 @@ static const struct {
 	[MRDEM_REC_GUESSES] = {"guesses", 0},
 	[MRDEM_REC_CONTACT_MODEL] = {"contact_model", 0},
 	[MRDEM_REC_HISTORY] = {"history", 0},
+	[MRDEM_REC_SHAPE] = {"shape", 0},
 };
 
 const char *mrdem_record_name(uint32_t type)
@@ -55,7 +56,7 @@ const char *mrdem_record_name(uint32_t type)
 
 uint32_t mrdem_record_class(uint32_t type)
 {
-	if (type == 0 || type > MRDEM_REC_KNOWN_MAX)
+	if (!mrdem_record_name(type))
 		return MRDEM_RECORD_ANCILLARY;
 	return record_types[type].flags;
 }

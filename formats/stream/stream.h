@@ -29,14 +29,16 @@ enum mrdem_record_type {
 	MRDEM_REC_GUESSES = 13, /* multiscale Picard: surrogate contacts at the iterate */
 	MRDEM_REC_CONTACT_MODEL = 14, /* parameters of the hooke and hertz force models */
 	MRDEM_REC_HISTORY = 15, /* tangential and rolling springs of a frame's contacts */
-	MRDEM_REC_KNOWN_MAX = 15,
+	MRDEM_REC_SHAPE = 16,   /* one analytic shape: kind and semi-axes */
+	MRDEM_REC_KNOWN_MAX = 16,
 };
 
 /* Record flag bit 0: ancillary. A reader passes an unknown ancillary record
  * through and refuses an unknown critical one (like PNG's chunks). */
 #define MRDEM_RECORD_ANCILLARY 1u
 
-/* Name of a record type ("mesh", ...) or NULL when unknown. */
+/* Name of a record type ("mesh", ...) or NULL when unknown (also for the
+ * reserved numbers below MRDEM_REC_KNOWN_MAX). */
 const char *mrdem_record_name(uint32_t type);
 /* The flags every record of a known type carries (ancillary or not). */
 uint32_t mrdem_record_class(uint32_t type);

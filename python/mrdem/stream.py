@@ -4,6 +4,7 @@ of every record type this package knows."""
 
 import gzip
 import io
+import math
 import os
 import struct
 import time
@@ -22,12 +23,14 @@ SETUP, MESH, TREE, FRAME, PAIRS, CONTACTS, STATS, META, INDEX, END = range(1, 11
 # critical ones are accepted) and skipped by read().
 PICARD, FRONTS, GUESSES = 11, 12, 13
 # The patch force models' parameters (after the setup) and a frame's
-# contact springs (after the frame).
-CONTACT_MODEL, HISTORY = 14, 15
+# contact springs (after the frame); an analytic shape (kind and semi-axes).
+CONTACT_MODEL, HISTORY, SHAPE = 14, 15, 16
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
          PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
-         CONTACT_MODEL: "contact_model", HISTORY: "history"}
+         CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape"}
+# Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the others.
+SHAPE_KINDS = {1: "analytic-sphere", 2: "ellipsoid"}
 ANCILLARY = 1
 SCHEMES = ["explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"]
 FORCE_MODELS = ["paper", "spring-dashpot", "hooke", "hertz"]
@@ -87,11 +90,14 @@ class _Cursor:
 
 
 class Shape:
-    """A shape: name, vertices (n, 3) in the shape frame, triangles (m, 3),
-    volume, centre of mass, inertia (xx yy zz xy yz xz, unit density), open."""
+    """A shape: name, kind ("mesh", "analytic-sphere" or "ellipsoid"),
+    vertices (n, 3) in the shape frame, triangles (m, 3) (none for the
+    analytic kinds), semi-axes (analytic kinds, else None), volume, centre
+    of mass, inertia (xx yy zz xy yz xz, unit density), open."""
 
-    def __init__(self, id_, name, vertices, triangles, volume, com, inertia, open_):
-        self.id, self.name = id_, name
+    def __init__(self, id_, name, vertices, triangles, volume, com, inertia, open_,
+                 kind="mesh", axes=None):
+        self.id, self.name, self.kind, self.axes = id_, name, kind, axes
         self.vertices, self.triangles = vertices, triangles
         self.volume, self.com, self.inertia, self.open = volume, com, inertia, open_
         self.has_tree = False
@@ -166,6 +172,25 @@ def _mesh(c):
     c.done()
     return Shape(id_, name, _array(verts, 3), _array(tris, 3), volume, com, inertia,
                  bool(flags & 1))
+
+
+def _shape(c):
+    """An analytic shape; mass properties in closed form, as the C reader."""
+    id_ = c.one("I")
+    name = c.str()
+    kind = c.one("I")
+    axes = c.take("3d")
+    c.done()
+    if kind not in SHAPE_KINDS:
+        raise StreamError("%s: shape '%s': unknown analytic kind %d" % (c.where, name, kind))
+    if not all(x > 0 and math.isfinite(x) for x in axes):
+        raise StreamError("%s: shape '%s': bad semi-axes %r" % (c.where, name, axes))
+    a, b, cc = axes
+    v = 4.0 / 3.0 * math.pi * a * b * cc
+    inertia = (v * (b * b + cc * cc) / 5, v * (a * a + cc * cc) / 5, v * (a * a + b * b) / 5,
+               0.0, 0.0, 0.0)
+    return Shape(id_, name, _array([], 3), _array([], 3), v, (0.0, 0.0, 0.0), inertia, False,
+                 SHAPE_KINDS[kind], tuple(axes))
 
 
 def _frame(c, version):
@@ -336,6 +361,8 @@ def _decode(rtype, payload, version, where):
         return _setup(c)
     if rtype == MESH:
         return _mesh(c)
+    if rtype == SHAPE:
+        return _shape(c)
     if rtype == FRAME:
         return _frame(c, version)
     if rtype == CONTACTS:
@@ -386,7 +413,7 @@ def read(path):
         v = _decode(rtype, payload, version, "%s: record %d" % (path, k))
         if rtype == SETUP:
             s.setup = v
-        elif rtype == MESH:
+        elif rtype in (MESH, SHAPE):
             if v.id == 0:
                 s.shapes = []
             s.shapes.append(v)

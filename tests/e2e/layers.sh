@@ -12,7 +12,7 @@ shopt -s nullglob
 rank() {
 	case $1 in
 	common/util | common/geom) R=0 ;;
-	common/mesh) R=1 ;;
+	common/mesh | common/shape) R=1 ;;
 	common/tree) R=2 ;;
 	common/scene) R=3 ;;
 	common/broad | common/narrow | common/dynamics) R=4 ;;

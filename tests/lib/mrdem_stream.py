@@ -19,7 +19,8 @@ HEADER = MAGIC + struct.pack("<II", 2, 0)
 PLANE_ID = lambda k: 2**64 - 1 - k
 ANCILLARY = {7, 8, 9}  # stats, meta, index
 META, INDEX, END = 8, 9, 10
-KNOWN_MAX = 15  # picard, fronts, guesses, contact_model and history are critical too
+# the critical types (picard, fronts, guesses, contact_model, history too)
+CRITICAL = {1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16}
 COLUMNS = [("id", 2, 1), ("shape", 1, 1), ("flags", 1, 1), ("position", 3, 3),
            ("orientation", 3, 4), ("velocity", 3, 3), ("angular_velocity", 3, 3),
            ("density", 3, 1), ("epsilon", 3, 1)]
@@ -38,7 +39,7 @@ COLUMN_TABLE = struct.pack("<I", len(COLUMNS)) + b"".join(
 def record(rtype, payload, flags=None):
     """One framed record: header (with the type's class flag), payload, CRC-32."""
     if flags is None:
-        flags = 1 if rtype in ANCILLARY or rtype > KNOWN_MAX else 0
+        flags = 0 if rtype in CRITICAL else 1
     head = struct.pack("<IIQ", rtype, flags, len(payload))
     return head + payload + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF)
 

@@ -1,0 +1,49 @@
+/* The fast path for scenes of analytic spheres only (issue 12): the
+ * seed-004 spring-dashpot model with Coulomb friction and velocity Verlet,
+ * without contact records, particle ids or tree searches. Each step runs
+ * over a Verlet list, the broad phase's pairs (mr or grid method, any
+ * method gives the same list) with every halo grown by half a skin,
+ * rebuilt only when a particle has moved half the skin since the last
+ * build; a pair of the list is in contact by the closed form of
+ * common/narrow/analytic_contacts.c, and its force is that of
+ * common/dynamics/forces.c, summed in the same (pair) order, then the
+ * particles are integrated by the same calls as the general path's
+ * (common/dynamics/integrate.h). The trajectory therefore equals the
+ * general path's (mrdem_sim_advance) to rounding
+ * (tests/unit/test_sphere_fast.c).
+ *
+ * State is the scene's own structure of arrays (positions, velocities,
+ * ...), so frames can be written from it at any step. */
+#ifndef MRDEM_SIM_SPHERE_FAST_H
+#define MRDEM_SIM_SPHERE_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/scene/scene.h"
+
+/* 1 when the fast path covers the scene: every shape an analytic sphere,
+ * the spring-dashpot model, velocity Verlet, dt > 0. Otherwise 0 with the
+ * reason in why (a sentence fragment, e.g. "shape 'rock' is a mesh"). */
+int mrdem_sphere_fast_covers(const struct mrdem_scene *s, char *why, size_t len);
+
+struct mrdem_sphere_fast_stats {
+	uint64_t steps, rebuilds;  /* steps taken, Verlet-list builds */
+	uint64_t list_pairs;       /* pairs in the list, summed over steps */
+	uint64_t contacts;         /* pairs in contact, summed over steps */
+};
+
+struct mrdem_sphere_fast;
+/* A fast path on s (not owned; its frame is advanced in place). broad:
+ * enum mrdem_broad_method; skin: added to every pair's reach for the
+ * Verlet list, m (0: rebuild every step). Returns NULL with a message
+ * when the scene is not covered or its particles are invalid. */
+struct mrdem_sphere_fast *mrdem_sphere_fast_new(struct mrdem_scene *s, int broad, double skin);
+void mrdem_sphere_fast_free(struct mrdem_sphere_fast *f);
+/* One velocity Verlet step of the frame (step and time advance).
+ * Returns 0, or -1 with a message (non-finite force). */
+int mrdem_sphere_fast_step(struct mrdem_sphere_fast *f);
+void mrdem_sphere_fast_get_stats(const struct mrdem_sphere_fast *f,
+				 struct mrdem_sphere_fast_stats *out);
+
+#endif
