@@ -54,10 +54,50 @@ static void triangle_world(double t[3][3], const struct pose *q, const struct mr
 		to_world(t[k], q, &m->verts[3 * (size_t)m->tris[3 * (size_t)tri + k]]);
 }
 
-/* A contact record measured between the smooth surfaces of its triangles
- * (the sphere of a smooth triangle, the triangle itself elsewhere, or the
- * plane): distance d, unit normal n from b towards a, and the point x in
- * the middle of the halos' overlap, as the narrow phase places it. */
+/* One side of a contact record as the patch models see it: the sphere
+ * standing for it (a smooth triangle's, or an analytic sphere), its
+ * triangle (a mesh's other triangles), or nothing smooth to measure (an
+ * ellipsoid, whose kernel is exact already). */
+enum side_kind { SIDE_SPHERE, SIDE_TRIANGLE, SIDE_EXACT };
+
+struct side {
+	enum side_kind kind;
+	double c[3], r;       /* sphere: world centre and radius */
+	double t[3][3];       /* triangle: world corners */
+};
+
+static void side_of(struct side *sd, const struct mrdem_forces *f, const struct mrdem_scene *s,
+		    size_t i, uint32_t tri)
+{
+	const struct mrdem_shape *sh = &s->shapes[s->frame.p.shape[i]];
+	const struct mrdem_mesh_smooth *g = &f->smooth[s->frame.p.shape[i]];
+	struct pose q;
+	if (sh->kind == MRDEM_SHAPE_SPHERE) {
+		sd->kind = SIDE_SPHERE;
+		sd->r = sh->axes[0];
+		vec3_copy(sd->c, &s->frame.p.pos[3 * i]);
+		return;
+	}
+	if (sh->kind != MRDEM_SHAPE_MESH || tri >= g->ntris) {
+		sd->kind = SIDE_EXACT;
+		return;
+	}
+	pose_of(&q, s, i);
+	sd->r = mrdem_mesh_smooth_radius(g, tri);
+	if (sd->r > 0) {
+		sd->kind = SIDE_SPHERE;
+		to_world(sd->c, &q, &g->centre[3 * (size_t)tri]);
+	} else {
+		sd->kind = SIDE_TRIANGLE;
+		triangle_world(sd->t, &q, &sh->mesh, tri);
+	}
+}
+
+/* A contact record measured between the smooth surfaces of its sides
+ * (sphere to sphere, sphere to triangle or plane; as recorded when
+ * neither side has a sphere, or one is exact already): distance d, unit
+ * normal n from b towards a, and the point x in the middle of the halos'
+ * overlap on it, as the narrow phase places points. */
 struct smooth_record {
 	double d, n[3], x[3];
 };
@@ -67,55 +107,43 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 			  size_t ib)
 {
 	const struct mrdem_particles *p = &s->frame.p;
-	const struct mrdem_mesh_smooth *ga = &f->smooth[p->shape[ia]];
-	const struct mrdem_mesh_smooth *gb = ib == MRDEM_NO_INDEX ? NULL : &f->smooth[p->shape[ib]];
-	double ra = mrdem_mesh_smooth_radius(ga, c->tri_a);
-	double rb = gb ? mrdem_mesh_smooth_radius(gb, c->tri_b) : 0.0;
 	out->d = c->dist;
 	vec3_copy(out->n, c->normal);
 	vec3_copy(out->x, c->x);
-	if (ra == 0 && rb == 0)
+	struct side a, b;
+	side_of(&a, f, s, ia, c->tri_a);
+	if (ib != MRDEM_NO_INDEX)
+		side_of(&b, f, s, ib, c->tri_b);
+	int plane = ib == MRDEM_NO_INDEX;
+	if (a.kind == SIDE_EXACT || (!plane && b.kind == SIDE_EXACT) ||
+	    (a.kind != SIDE_SPHERE && (plane || b.kind != SIDE_SPHERE)))
 		return;
-	struct pose qa, qb;
-	double ca[3], cb[3], pa[3], v[3];
-	pose_of(&qa, s, ia);
-	if (ra > 0)
-		to_world(ca, &qa, &ga->centre[3 * (size_t)c->tri_a]);
-	if (gb) {
-		pose_of(&qb, s, ib);
-		if (rb > 0)
-			to_world(cb, &qb, &gb->centre[3 * (size_t)c->tri_b]);
-	}
-	double eb = gb ? p->eps[ib] : s->setup.plane_epsilon, d;
-	if (!gb) { /* sphere of a and plane */
+	double eb = plane ? s->setup.plane_epsilon : p->eps[ib], pa[3], v[3], d;
+	if (plane) { /* sphere of a and plane */
 		const struct mrdem_plane *pl = &s->setup.planes[UINT64_MAX - c->b];
-		vec3_sub(v, ca, pl->point);
-		d = vec3_dot(v, pl->normal) - ra;
+		vec3_sub(v, a.c, pl->point);
+		d = vec3_dot(v, pl->normal) - a.r;
 		vec3_copy(v, pl->normal);
-		vec3_axpy(pa, ca, -ra, v);
-	} else if (ra > 0) { /* sphere of a and sphere or triangle of b */
-		double q[3], t[3][3];
-		if (rb > 0) {
-			vec3_copy(q, cb);
-		} else {
-			triangle_world(t, &qb, &s->shapes[p->shape[ib]].mesh, c->tri_b);
-			mrdem_point_triangle(ca, t[0], t[1], t[2], q);
-		}
-		vec3_sub(v, ca, q);
+		vec3_axpy(pa, a.c, -a.r, v);
+	} else if (a.kind == SIDE_SPHERE) { /* sphere of a, sphere or triangle of b */
+		double q[3], rb = 0;
+		if (b.kind == SIDE_SPHERE)
+			vec3_copy(q, b.c), rb = b.r;
+		else
+			mrdem_point_triangle(a.c, b.t[0], b.t[1], b.t[2], q);
+		vec3_sub(v, a.c, q);
 		double len = vec3_normalize(v);
 		if (!(len > 0))
 			return;
-		d = len - ra - rb;
-		vec3_axpy(pa, ca, -ra, v);
-	} else { /* triangle of a and sphere of b */
-		double t[3][3];
-		triangle_world(t, &qa, &s->shapes[p->shape[ia]].mesh, c->tri_a);
-		mrdem_point_triangle(cb, t[0], t[1], t[2], pa);
-		vec3_sub(v, pa, cb);
+		d = len - a.r - rb;
+		vec3_axpy(pa, a.c, -a.r, v);
+	} else { /* triangle of a, sphere of b */
+		mrdem_point_triangle(b.c, a.t[0], a.t[1], a.t[2], pa);
+		vec3_sub(v, pa, b.c);
 		double len = vec3_normalize(v);
 		if (!(len > 0))
 			return;
-		d = len - rb;
+		d = len - b.r;
 	}
 	out->d = d;
 	vec3_copy(out->n, v);

@@ -107,7 +107,7 @@ assert s.shapes[1].axes == (0.015, 0.01, 0.006) and len(s.shapes[0].triangles) =
 print(s.shapes[0].volume)"'
 
 expect_success "mrdem-tree builds trees for meshes only, and passes a stream of analytic shapes" '
-	printf "shapes:\n  b: {analytic-sphere: {radius: 1}}\nparticles:\n  - {shape: b, position: [0, 0, 0]}\n" >only.yaml &&
+	printf "shapes:\n  b: {analytic-sphere: {radius: 1}}\nparticles:\n  - {shape: b, position: [0, 0, 0]}\ncontact: {model: paper}\n" >only.yaml &&
 	mrdem-init only.yaml | mrdem-tree >only.mrd &&
 	set -- $(python3 kinds.py only.mrd) && assert_eq "$1 $2 $3" "1 0 0"'
 
