@@ -8,6 +8,7 @@ fraction of the bed.
   pourcheck.py RUN.mrd RADIUS EPS HALF_WIDTH [KE_RATIO]"""
 import math
 import os
+import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
@@ -35,7 +36,7 @@ peak = max(energies(f)[0] for f in s.frames)
 pos = last["position"]
 n = len(pos)
 worst = min(min(p[2] - r, half - abs(p[0]) - r, half - abs(p[1]) - r) for p in pos)
-# nearest pair by a grid of cells of one diameter
+# beads by a grid of cells of one diameter
 cells = {}
 for i, p in enumerate(pos):
     cells.setdefault(tuple(int(math.floor(c / (2 * r))) for c in p), []).append(i)
@@ -47,12 +48,24 @@ for key, members in cells.items():
             for j in other:
                 if i < j:
                     closest = min(closest, math.dist(pos[i], pos[j]))
-# packing fraction: the beads' volume over the box below the top of the bed
+# packing fraction of the bulk: the share of random points (fixed seed)
+# inside a bead, in the box three radii away from the walls, above the
+# first radius and below three radii under the top of the bed
 top = max(p[2] for p in pos) + r
-phi = n * s.shapes[0].volume / ((2 * half) ** 2 * top)
+lo, hi = -half + 3 * r, half - 3 * r
+rng = random.Random(1)
+inside = 0
+points = 20000
+for _ in range(points):
+    x = (rng.uniform(lo, hi), rng.uniform(lo, hi), rng.uniform(r, max(r, top - 3 * r)))
+    key = tuple(int(math.floor(c / (2 * r))) for c in x)
+    inside += any(math.dist(x, pos[j]) < r
+                  for d in [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+                  for j in cells.get(tuple(k + e for k, e in zip(key, d)), []))
+phi = inside / points
 print("# step %d (t = %.3f s): kinetic energy %.3e J = %.2e of the %.4f J released, "
       "peak %.3e J; lowest clearance to a wall %.2e m; closest centres %.5f m (2r - 2eps = %.5f); "
-      "packing fraction %.3f (bed height %.4f m)"
+      "bulk packing fraction %.3f (bed top %.4f m)"
       % (last.step, last.time, ke1, ke1 / drop, drop, peak, worst, closest, 2 * r - 2 * eps, phi,
          top))
 assert worst > -eps, "a bead left the box"
