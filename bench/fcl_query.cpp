@@ -8,17 +8,14 @@
 
 #include <fcl/fcl.h>
 
+#include "fcl_pose.hpp"
+
 namespace {
 using Model = fcl::BVHModel<fcl::OBBRSSd>;
 
 fcl::Transform3d pose(const double r[9], const double t[3])
 {
-	fcl::Transform3d x = fcl::Transform3d::Identity();
-	fcl::Matrix3d m;
-	m << r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8];
-	x.linear() = m;
-	x.translation() = fcl::Vector3d(t[0], t[1], t[2]);
-	return x;
+	return mrdem_fcl_pose(r, t);
 }
 } // namespace
 

@@ -706,6 +706,17 @@ static void log_step(struct run *r)
 	mrdem_stage_log_add(&r->log, &r->sim.log);
 }
 
+/* A SIGINT or SIGTERM ended the run after a step: say so, and end the
+ * output with that step's frame (written by the caller). */
+static int interrupted(struct run *r)
+{
+	mrdem_error("interrupted by %s after step %llu (t = %.9g s): the output ends with that "
+		    "frame; continue with 'mrdem-run OUTPUT'",
+		    stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+		    (unsigned long long)r->scene.frame.step, r->scene.frame.time);
+	return mrdem_writer_flush(&r->w) ? -1 : 0;
+}
+
 /* --fast-spheres: the loop of simulate on the sphere fast path, frames
  * only. */
 static int simulate_fast(struct run *r)
@@ -721,13 +732,8 @@ static int simulate_fast(struct run *r)
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
 		if (output && i > 0 && (write_frame(r) || mrdem_writer_flush(w)))
 			return -1;
-		if (stop_signal) {
-			mrdem_error("interrupted by %s after step %llu (t = %.9g s): the output ends "
-				    "with that frame; continue with 'mrdem-run OUTPUT'",
-				    stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
-				    (unsigned long long)r->scene.frame.step, r->scene.frame.time);
-			return mrdem_writer_flush(w) ? -1 : 0;
-		}
+		if (stop_signal)
+			return interrupted(r);
 		if (i == r->steps)
 			return mrdem_writer_flush(w) ? -1 : 0;
 		uint64_t step = r->scene.frame.step;
@@ -759,13 +765,8 @@ static int simulate(struct run *r)
 			output_call(r);
 		if (output && i > 0 && write_frame(r))
 			return -1;
-		if (stop_signal) {
-			mrdem_error("interrupted by %s after step %llu (t = %.9g s): the output ends "
-				    "with that frame; continue with 'mrdem-run OUTPUT'",
-				    stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
-				    (unsigned long long)r->scene.frame.step, r->scene.frame.time);
-			return mrdem_writer_flush(w) ? -1 : 0;
-		}
+		if (stop_signal)
+			return interrupted(r);
 		if (r->via_pipes ? pipe_detect(r, output) : mrdem_sim_detect(&r->sim))
 			return -1;
 		t0 = output_begin();
