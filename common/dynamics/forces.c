@@ -166,12 +166,13 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 	} else if (set->force_model == MRDEM_FORCE_HERTZ) {
 		/* only multiscale guesses get here (mrdem_forces_add_guesses): the
 		 * Hertz spring at this overlap, with the volume-equivalent radii
-		 * of the two particles standing in for the local curvature */
-		double ra = cbrt(0.75 / M_PI / (inv_a * p->density[ia] > 0 ?
-						inv_a * p->density[ia] : INFINITY));
-		double rb = ib == MRDEM_NO_INDEX || inv_b == 0 ? INFINITY :
-			    cbrt(0.75 / M_PI / (inv_b * p->density[ib]));
-		double rstar = 1.0 / (1.0 / ra + 1.0 / rb);
+		 * of the two particles standing in for the local curvature (a
+		 * plane's or an open mesh's is infinite) */
+		double va = s->shapes[p->shape[ia]].mesh.mass.volume;
+		double vb = ib == MRDEM_NO_INDEX ? 0 : s->shapes[p->shape[ib]].mesh.mass.volume;
+		double ka = va > 0 ? 1.0 / cbrt(0.75 / M_PI * va) : 0.0;
+		double kb = vb > 0 ? 1.0 / cbrt(0.75 / M_PI * vb) : 0.0;
+		double rstar = 1.0 / (ka + kb);
 		double estar = set->young / (2 * (1 - set->poisson * set->poisson));
 		delta = c->depth;
 		k = 4.0 / 3.0 * estar * sqrt(rstar * delta);

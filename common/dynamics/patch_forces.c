@@ -67,11 +67,10 @@ struct side {
 };
 
 static void side_of(struct side *sd, const struct mrdem_forces *f, const struct mrdem_scene *s,
-		    size_t i, uint32_t tri)
+		    size_t i, const struct pose *q, uint32_t tri)
 {
 	const struct mrdem_shape *sh = &s->shapes[s->frame.p.shape[i]];
 	const struct mrdem_mesh_smooth *g = &f->smooth[s->frame.p.shape[i]];
-	struct pose q;
 	if (sh->kind == MRDEM_SHAPE_SPHERE) {
 		sd->kind = SIDE_SPHERE;
 		sd->r = sh->axes[0];
@@ -82,14 +81,13 @@ static void side_of(struct side *sd, const struct mrdem_forces *f, const struct 
 		sd->kind = SIDE_EXACT;
 		return;
 	}
-	pose_of(&q, s, i);
 	sd->r = mrdem_mesh_smooth_radius(g, tri);
 	if (sd->r > 0) {
 		sd->kind = SIDE_SPHERE;
-		to_world(sd->c, &q, &g->centre[3 * (size_t)tri]);
+		to_world(sd->c, q, &g->centre[3 * (size_t)tri]);
 	} else {
 		sd->kind = SIDE_TRIANGLE;
-		triangle_world(sd->t, &q, &sh->mesh, tri);
+		triangle_world(sd->t, q, &sh->mesh, tri);
 	}
 }
 
@@ -102,18 +100,19 @@ struct smooth_record {
 	double d, n[3], x[3];
 };
 
+/* qa, qb: the poses of particles ia and ib (qb unused for a plane). */
 static void smooth_record(struct smooth_record *out, const struct mrdem_forces *f,
 			  const struct mrdem_scene *s, const struct mrdem_contact *c, size_t ia,
-			  size_t ib)
+			  size_t ib, const struct pose *qa, const struct pose *qb)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	out->d = c->dist;
 	vec3_copy(out->n, c->normal);
 	vec3_copy(out->x, c->x);
 	struct side a, b;
-	side_of(&a, f, s, ia, c->tri_a);
+	side_of(&a, f, s, ia, qa, c->tri_a);
 	if (ib != MRDEM_NO_INDEX)
-		side_of(&b, f, s, ib, c->tri_b);
+		side_of(&b, f, s, ib, qb, c->tri_b);
 	int plane = ib == MRDEM_NO_INDEX;
 	if (a.kind == SIDE_EXACT || (!plane && b.kind == SIDE_EXACT) ||
 	    (a.kind != SIDE_SPHERE && (plane || b.kind != SIDE_SPHERE)))
@@ -174,47 +173,59 @@ static size_t uf_find(size_t *parent, size_t i)
 	return i;
 }
 
+/* Records sorted along x: only records close in x can link. */
+struct by_x {
+	double x;
+	size_t i;
+};
+
+static int cmp_by_x(const void *p, const void *q)
+{
+	const struct by_x *a = p, *b = q;
+	return a->x < b->x ? -1 : a->x > b->x ? 1 : (a->i > b->i) - (a->i < b->i);
+}
+
 /* The records of one pair (keys[0..n), in record order) into patches:
  * the groups their `link` relation connects, ordered by first record,
- * members in record order, appended to f's patch lists. parent and byx
- * are scratch of n entries. */
+ * members in record order, appended to f's patch lists. parent, slot
+ * and byx are scratch of n entries. */
 static void group_pair(struct mrdem_forces *f, const struct mrdem_contacts *c,
 		       const struct pair_key *keys, size_t n, double link, size_t *parent,
-		       size_t *byx)
+		       size_t *slot, struct by_x *byx)
 {
-	for (size_t i = 0; i < n; i++)
-		parent[i] = byx[i] = i;
-	for (size_t i = 1; i < n; i++) { /* by x: only records close in x can link */
-		size_t v = byx[i], j = i;
-		while (j > 0 && c->c[keys[byx[j - 1]].k].x[0] > c->c[keys[v].k].x[0]) {
-			byx[j] = byx[j - 1];
-			j--;
-		}
-		byx[j] = v;
+	for (size_t i = 0; i < n; i++) {
+		parent[i] = i;
+		byx[i] = (struct by_x){c->c[keys[i].k].x[0], i};
 	}
+	qsort(byx, n, sizeof *byx, cmp_by_x);
 	double l2 = link * link;
 	for (size_t i = 0; i < n; i++) {
-		const double *xi = c->c[keys[byx[i]].k].x;
-		for (size_t j = i + 1; j < n; j++) {
-			const double *xj = c->c[keys[byx[j]].k].x;
-			if (xj[0] - xi[0] > link)
-				break;
-			if (vec3_dist2(xi, xj) <= l2) {
-				size_t ri = uf_find(parent, byx[i]), rj = uf_find(parent, byx[j]);
-				if (ri != rj)
+		const double *xi = c->c[keys[byx[i].i].k].x;
+		for (size_t j = i + 1; j < n && byx[j].x - byx[i].x <= link; j++)
+			if (vec3_dist2(xi, c->c[keys[byx[j].i].k].x) <= l2) {
+				size_t ri = uf_find(parent, byx[i].i), rj = uf_find(parent, byx[j].i);
+				if (ri != rj) /* the smaller index is the root */
 					parent[ri > rj ? ri : rj] = ri < rj ? ri : rj;
 			}
-		}
 	}
+	/* A patch's root is its first record (roots come before their
+	 * members): number the patches, count their records, then place
+	 * them in record order. */
+	size_t first = f->npatch;
 	for (size_t i = 0; i < n; i++) {
-		if (uf_find(parent, i) != i)
-			continue;
-		size_t end = f->pfirst[f->npatch];
-		for (size_t j = i; j < n; j++)
-			if (uf_find(parent, j) == i)
-				f->pmember[end++] = keys[j].k;
-		f->pfirst[++f->npatch] = end;
+		size_t r = uf_find(parent, i);
+		if (r == i)
+			f->pfirst[++f->npatch] = 0;
+		slot[i] = r == i ? f->npatch - 1 : slot[r];
+		f->pfirst[slot[i] + 1]++;
 	}
+	for (size_t k = first; k < f->npatch; k++)
+		f->pfirst[k + 1] += f->pfirst[k];
+	size_t *fill = parent; /* the patches are numbered: reuse as cursors */
+	for (size_t k = first; k < f->npatch; k++)
+		fill[k - first] = f->pfirst[k];
+	for (size_t i = 0; i < n; i++)
+		f->pmember[fill[slot[i] - first]++] = keys[i].k;
 }
 
 static double link_distance(const struct mrdem_forces *f, const struct mrdem_scene *s,
@@ -235,6 +246,7 @@ static void group_patches(struct mrdem_forces *f, const struct mrdem_scene *s,
 	size_t nc = c->n;
 	struct pair_key *keys = mrdem_xmalloc_array(nc ? nc : 1, sizeof *keys);
 	size_t *scratch = mrdem_xmalloc_array(2 * nc + 1, sizeof *scratch);
+	struct by_x *byx = mrdem_xmalloc_array(nc ? nc : 1, sizeof *byx);
 	for (size_t k = 0; k < nc; k++)
 		keys[k] = (struct pair_key){c->c[k].a, c->c[k].b, k};
 	qsort(keys, nc, sizeof *keys, cmp_pair_key);
@@ -246,11 +258,12 @@ static void group_patches(struct mrdem_forces *f, const struct mrdem_scene *s,
 			j++;
 		size_t k = keys[i].k;
 		group_pair(f, c, keys + i, j - i, link_distance(f, s, &c->c[k], f->ia[k], f->ib[k]),
-			   scratch, scratch + nc);
+			   scratch, scratch + nc, byx);
 		i = j;
 	}
 	free(keys);
 	free(scratch);
+	free(byx);
 }
 
 /* ---- springs */
@@ -329,16 +342,20 @@ struct patch {
 static void reduce_patch(struct patch *pt, struct smooth_record *sm, const struct mrdem_forces *f,
 			 const struct mrdem_scene *s, const struct mrdem_contacts *c, size_t k)
 {
-	const struct mrdem_particles *p = &s->frame.p;
 	const size_t *mem = &f->pmember[f->pfirst[k]];
 	size_t m = f->pfirst[k + 1] - f->pfirst[k];
 	memset(pt, 0, sizeof *pt);
 	pt->x[0] = NAN;
 	pt->deep = mem[0];
-	double eb0 = f->ib[mem[0]] == MRDEM_NO_INDEX ? s->setup.plane_epsilon : p->eps[f->ib[mem[0]]];
-	double epssum = p->eps[f->ia[mem[0]]] + eb0, dmax = 0;
+	/* every record of a patch is of the same two particles */
+	size_t ia = f->ia[mem[0]], ib = f->ib[mem[0]];
+	struct pose qa, qb;
+	pose_of(&qa, s, ia);
+	if (ib != MRDEM_NO_INDEX)
+		pose_of(&qb, s, ib);
+	double epssum = c->c[mem[0]].depth + c->c[mem[0]].dist, dmax = 0;
 	for (size_t i = 0; i < m; i++) {
-		smooth_record(&sm[i], f, s, &c->c[mem[i]], f->ia[mem[i]], f->ib[mem[i]]);
+		smooth_record(&sm[i], f, s, &c->c[mem[i]], ia, ib, &qa, &qb);
 		if (epssum - sm[i].d > dmax)
 			dmax = epssum - sm[i].d, pt->deep = mem[i];
 	}
@@ -460,7 +477,7 @@ static void update_smooth(struct mrdem_forces *f, const struct mrdem_scene *s)
 void mrdem_patch_forces(struct mrdem_forces *f, const struct mrdem_scene *s,
 			const struct mrdem_bodies *b, const struct mrdem_contacts *c, double dt)
 {
-	f->npatch = f->history.n = 0;
+	f->npatch = 0;
 	if (!c->n)
 		return;
 	update_smooth(f, s);

@@ -10,8 +10,8 @@
 #include "common/dynamics/forces.h"
 
 /* Per-contact forces f->cf, energies f->ce and extra torques f->ct of the
- * contacts c (resolved into f->ia, f->ib), and the springs f->history
- * they leave after a step of dt. */
+ * contacts c (resolved into f->ia, f->ib), and the springs they leave
+ * after a step of dt appended to f->history (emptied by the caller). */
 void mrdem_patch_forces(struct mrdem_forces *f, const struct mrdem_scene *s,
 			const struct mrdem_bodies *b, const struct mrdem_contacts *c, double dt);
 

@@ -637,8 +637,10 @@ int mrdem_decode_index(const struct mrdem_record *rec, const char *src,
 
 int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
 {
-	if (s->setup.model_pending && rec->type != MRDEM_REC_CONTACT_MODEL &&
-	    (rec->type == MRDEM_REC_MESH || rec->type == MRDEM_REC_FRAME))
+	if (s->setup.model_pending &&
+	    (rec->type == MRDEM_REC_MESH || rec->type == MRDEM_REC_SHAPE ||
+	     rec->type == MRDEM_REC_TREE || rec->type == MRDEM_REC_FRAME ||
+	     rec->type == MRDEM_REC_HISTORY))
 		return mrdem_record_error(rec, src, "the setup names force model %s but no "
 					  "contact_model record follows it",
 					  mrdem_force_model_name(s->setup.force_model));
