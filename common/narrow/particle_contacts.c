@@ -224,11 +224,7 @@ static void prepare_soups(struct mrdem_contact_finder *f, const struct mrdem_sce
 				for (int k = 0; k < 3; k++)
 					p->v[9 * (size_t)t + 3 * c + k] = (float)m->verts[3 * v + k];
 			}
-		struct mrdem_mesh_smooth sm;
-		mrdem_mesh_smooth_init(&sm);
-		mrdem_mesh_smooth_update(&sm, m);
-		p->sagitta = sm.sagitta;
-		mrdem_mesh_smooth_release(&sm);
+		p->sagitta = -1; /* fitted when a patch model first asks */
 	}
 }
 
@@ -241,6 +237,25 @@ static double search_eps(const struct mrdem_contact_finder *f, const struct mrde
 	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model))
 		e += f->soups[s->frame.p.shape[i]].sagitta;
 	return e;
+}
+
+/* The sagittas of the shapes, before the pairs run in parallel: only the
+ * patch models need them (the fit is a least-squares sphere per
+ * triangle), so the per-record models never pay for it. */
+static void prepare_sagittas(struct mrdem_contact_finder *f, const struct mrdem_scene *s)
+{
+	if (!MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model))
+		return;
+	for (uint32_t i = 0; i < f->nsoups; i++) {
+		struct soup *p = &f->soups[i];
+		if (p->sagitta >= 0)
+			continue;
+		struct mrdem_mesh_smooth sm;
+		mrdem_mesh_smooth_init(&sm);
+		mrdem_mesh_smooth_update(&sm, p->mesh);
+		p->sagitta = sm.sagitta;
+		mrdem_mesh_smooth_release(&sm);
+	}
 }
 
 /* Outward unit normal of a float triangle, in double. */
@@ -917,6 +932,7 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 						   i, s->shapes[i].name);
 	double t_start = mrdem_clock();
 	prepare_soups(f, s);
+	prepare_sagittas(f, s);
 	struct job *jobs = NULL;
 	size_t njobs = 0;
 	if (collect_jobs(f, s, pairs, &jobs, &njobs))
