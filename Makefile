@@ -130,14 +130,15 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/lib/libmrdem.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/mrdem $(DESTDIR)$(PREFIX)/share/doc/mrdem
 
-# Optional packages for comparison benchmarks (FCL, Bullet) and the pipelines' plots
-# (gnuplot); the core needs only pkg-config, libyaml-dev and zlib1g-dev.
+# Optional packages for comparison benchmarks (FCL, Bullet), the peer code of the
+# contact tests (LIGGGHTS) and the pipelines' plots (gnuplot); the core needs only pkg-config, libyaml-dev and zlib1g-dev.
 deps:
 	apt-get update -qq
 	apt-get install -y -qq pkg-config libyaml-dev zlib1g-dev
 	apt-get install -y -qq libfcl-dev || echo "libfcl-dev not available: FCL comparisons skipped"
 	apt-get install -y -qq libbullet-dev || echo "libbullet-dev not available: Bullet comparison skipped"
 	apt-get install -y -qq gnuplot-nox || echo "gnuplot-nox not available: pipelines write CSV, no plots"
+	apt-get install -y -qq liggghts || echo "liggghts not available: the peer-code comparison is skipped"
 
 clean:
 	rm -rf build build-asan bin

@@ -12,6 +12,7 @@ drops the finest meshes. Every case checks numbers it measures."""
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -345,6 +346,79 @@ def case_box_rests_flat():
     check(ke < 1e-9 * 1000 * G * 0.05, "at rest")
 
 
+# ---- the peer code
+
+LIGGGHTS_IN = """units si
+hard_particles yes
+atom_style granular
+atom_modify map array
+boundary f f f
+newton off
+communicate single vel yes
+region box block -3 3 -3 3 -3 4 units box
+create_box 1 box
+neighbor 0.1 bin
+neigh_modify delay 0
+fix m1 all property/global youngsModulus peratomtype 5.0e9
+fix m2 all property/global poissonsRatio peratomtype 0.3
+fix m3 all property/global coefficientRestitution peratomtypepair 1 %(e)g
+fix m4 all property/global coefficientFriction peratomtypepair 1 0.0
+pair_style gran model hertz tangential history
+pair_coeff * *
+timestep 1e-6
+%(body)s
+fix integrate all nve/sphere
+variable gap equal "%(gap)s"
+variable vz equal vz[1]
+thermo_style custom step v_gap v_vz
+thermo_modify format float %%.10g
+thermo 5
+run 20000
+"""
+
+
+def liggghts_impact(kind, e=0.5):
+    """LIGGGHTS 3.8's Hertz model (the same E, nu, restitution, mass and
+    radius as impact()): restitution and contact time of a ball on a wall
+    or of two balls, from its thermo output every 5 steps of 1e-6 s, the
+    contact's ends interpolated where the gap crosses zero."""
+    atom = "create_atoms 1 single 0 0 %g units box\n"
+    if kind == "plane":
+        body = ("fix floor all wall/gran model hertz tangential history primitive type 1 "
+                "zplane 0.0\n" + atom % 1.001 + "set atom 1 diameter 2.0 density 1000 vz -1")
+        gap = "z[1] - 1.0"
+    else:
+        body = (atom % 1.001 + atom % -1.001 + "set atom 1 diameter 2.0 density 1000 vz -1\n"
+                "set atom 2 diameter 2.0 density 1000 vz 1")
+        gap = "z[1] - z[2] - 2.0"
+    with open("liggghts-%s.in" % kind, "w") as f:
+        f.write(LIGGGHTS_IN % {"e": e, "body": body, "gap": gap})
+    p = subprocess.run(["liggghts", "-in", "liggghts-%s.in" % kind, "-log", "none"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode:
+        sys.exit("# liggghts failed:\n" + p.stdout[-2000:])
+    rows = [tuple(map(float, m.groups())) for m in
+            re.finditer(r"^\s*(\d+)\s+(\S+)\s+(\S+)\s*$", p.stdout, re.M)]
+    cross = [r0[0] + (r1[0] - r0[0]) * r0[1] / (r0[1] - r1[1])
+             for r0, r1 in zip(rows, rows[1:]) if (r0[1] > 0) != (r1[1] > 0)]
+    check(len(cross) == 2, "LIGGGHTS: one contact, begun and ended (gap crossed zero %d times)"
+          % len(cross))
+    return rows[-1][2] / 1.0, (cross[1] - cross[0]) * 1e-6
+
+
+def case_liggghts(kind):
+    """mrdem's hertz against LIGGGHTS's at 5,120 triangles (1,280 under
+    ASan): restitution and contact time within 3 %. A plane mesh is
+    compared with LIGGGHTS's plane wall."""
+    rl, tl = liggghts_impact("pair" if kind == "pair" else "plane")
+    tris = 1280 if QUICK else 5120
+    r, t, s = impact(kind, "hertz", tris, seed=11)
+    print("# %s, %d triangles: restitution %.5f (LIGGGHTS %.5f), contact %.5f s (LIGGGHTS "
+          "%.5f s)" % (kind, tris, r, rl, t, tl))
+    check(abs(r - rl) < 0.03 * rl, "restitution within 3 % of LIGGGHTS")
+    check(abs(t - tl) < 0.03 * tl, "contact time within 3 % of LIGGGHTS")
+
+
 CASES = {
     "restitution": lambda kind, model: case_restitution(kind, model),
     "hertz-closed-form": case_hertz_closed_form,
@@ -354,6 +428,7 @@ CASES = {
     "rolling-resistance": case_rolling_resistance,
     "box-sticks": case_box_sticks,
     "box-rests-flat": case_box_rests_flat,
+    "liggghts": case_liggghts,
 }
 
 if __name__ == "__main__":
