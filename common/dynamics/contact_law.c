@@ -54,11 +54,35 @@ static void to_tangent_plane(double s[3], const double n[3])
 		vec3_set(s, 0, 0, 0);
 }
 
+/* Seed 004's spring-dashpot at one patch: F_n = kn delta - gamma_n m_eff
+ * v_n, never pulling, and Coulomb friction regularised by the normal
+ * contact's critical damping, with no springs kept. */
+static void spring_dashpot_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c,
+			       double vn, const double vt[3])
+{
+	double k = set->stiffness, m = c->m_eff;
+	double fn = fmax(k * c->delta - set->damping * m * vn, 0.0);
+	vec3_scale(c->F, c->n, fn);
+	vec3_set(c->T, 0, 0, 0);
+	vec3_set(c->shear, 0, 0, 0);
+	vec3_set(c->roll, 0, 0, 0);
+	c->energy = 0.5 * k * c->delta * c->delta;
+	double vtn = vec3_norm(vt);
+	if (set->friction > 0 && fn > 0 && vtn > 0) {
+		double ft = fmin(set->friction * fn, 2.0 * sqrt(k * m) * vtn);
+		vec3_axpy(c->F, c->F, -ft / vtn, vt);
+	}
+}
+
 void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c)
 {
 	double d = c->delta, m = c->m_eff;
 	double vn = vec3_dot(c->v, c->n), vt[3];
 	vec3_axpy(vt, c->v, -vn, c->n);
+	if (set->force_model == MRDEM_FORCE_SPRING_DASHPOT) {
+		spring_dashpot_law(set, c, vn, vt);
+		return;
+	}
 
 	/* Stiffnesses (N/m) and damping coefficients (N s/m), normal and
 	 * tangential; energy of the normal spring. */

@@ -3,8 +3,9 @@
  * kn) and hertz (Hertz-Mindlin from E and nu), both with damping from the
  * coefficient of restitution as LIGGGHTS and LAMMPS define it, a
  * tangential spring with Coulomb limit kept from step to step, and
- * optional elastic-plastic rolling resistance. Formulas and units:
- * docs/dynamics.md, "Patch models". */
+ * optional elastic-plastic rolling resistance; and seed 004's
+ * spring-dashpot (kn, gamma_n, regularised Coulomb friction, no springs).
+ * Formulas and units: docs/dynamics.md, "Patch models". */
 #ifndef MRDEM_DYNAMICS_CONTACT_LAW_H
 #define MRDEM_DYNAMICS_CONTACT_LAW_H
 
@@ -36,7 +37,7 @@ double mrdem_damping_ratio(double e);
  * stream reader's check); NULL when they are valid, else what is wrong. */
 const char *mrdem_contact_model_invalid(const struct mrdem_setup *s);
 
-/* Apply the setup's model (hooke or hertz) to c. */
+/* Apply the setup's model (spring-dashpot, hooke or hertz) to c. */
 void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c);
 
 #endif

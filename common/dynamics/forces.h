@@ -1,17 +1,17 @@
 /* Contact forces and torques per particle, from a frame's contact list.
  *
  * Each contact record (formats/stream/records.h) pushes particle a along its
- * normal and b the opposite way. The patch models (hooke, hertz) first
- * group the records of each particle pair into contact patches and give
- * each patch one contact law (common/dynamics/contact_law.h), spread over
- * its records; the per-record laws (setup.force_model):
- *   spring (paper, Sec. 2): F = Ks (1 - dist/(eps_a+eps_b)) sqrt(m_eff),
- *     the paper's |n|/eps with |n| = dist/2 and eps = (eps_a+eps_b)/2;
- *   spring-dashpot (seed 004): F = kn depth - gamma_n m_eff v_n, never pulling;
- * both with m_eff = 1/(1/m_a + 1/m_b) (the free particle's mass against a
- * fixed particle or a plane), and optional Coulomb friction regularised by
- * the normal contact's critical damping: |F_t| = min(mu F_n, 2 sqrt(k m_eff) |v_t|)
- * against the tangential slip velocity v_t. Gravity is added to every free
+ * normal and b the opposite way. The patch models (spring-dashpot, hooke,
+ * hertz) first group the records of each particle pair into contact
+ * patches and give each patch one contact law
+ * (common/dynamics/contact_law.h), spread over its records. The paper's
+ * spring is a law per record: F = Ks (1 - dist/(eps_a+eps_b)) sqrt(m_eff),
+ * the paper's |n|/eps with |n| = dist/2 and eps = (eps_a+eps_b)/2, with
+ * m_eff = 1/(1/m_a + 1/m_b) (the free particle's mass against a fixed
+ * particle or a plane), and optional Coulomb friction regularised by the
+ * normal contact's critical damping: |F_t| = min(mu F_n, 2 sqrt(k m_eff) |v_t|)
+ * against the tangential slip velocity v_t. Multiscale guesses use the
+ * per-record law of their model's spring. Gravity is added to every free
  * particle. Sums run in contact record order, so the result does not depend
  * on the number of threads. Formulas and units: docs/dynamics.md. */
 #ifndef MRDEM_DYNAMICS_FORCES_H

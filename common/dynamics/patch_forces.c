@@ -478,7 +478,7 @@ void mrdem_patch_forces(struct mrdem_forces *f, const struct mrdem_scene *s,
 			const struct mrdem_bodies *b, const struct mrdem_contacts *c, double dt)
 {
 	f->npatch = 0;
-	if (!c->n)
+	if (!c || !c->n)
 		return;
 	update_smooth(f, s);
 	group_patches(f, s, c);

@@ -46,7 +46,7 @@ int mrdem_step_opts_check(const struct mrdem_step_opts *o, const struct mrdem_se
 		return mrdem_error("step %llu: time step %g is not positive", (unsigned long long)step,
 				   o->dt);
 	if (o->scheme == MRDEM_SCHEME_IMPLICIT_EULER &&
-	    MRDEM_FORCE_MODEL_HAS_PATCHES(s->force_model) &&
+	    MRDEM_FORCE_MODEL_HAS_SPRINGS(s->force_model) &&
 	    (s->friction > 0 || s->rolling_friction > 0))
 		return mrdem_error("step %llu: the %s model's friction keeps springs from step to "
 				   "step, which implicit-euler does not carry yet; use an explicit "

@@ -50,15 +50,21 @@ enum mrdem_scheme {
 
 enum mrdem_force_model {
 	MRDEM_FORCE_SPRING = 0,          /* "paper", Sec. 2: Ks (1 - |n|/eps) sqrt(m_eff) */
+	/* The rest are mesh-convergent: one contact per contact patch
+	 * (docs/dynamics.md, "Patch models"). */
 	MRDEM_FORCE_SPRING_DASHPOT = 1,  /* seed 004: kn delta - gamma_n m_eff v_n, Coulomb */
-	/* Mesh-convergent: one contact per contact patch (docs/dynamics.md),
-	 * damping from a restitution coefficient, tangential spring history. */
+	/* ... with damping from a restitution coefficient and springs kept
+	 * from step to step (tangential, rolling): */
 	MRDEM_FORCE_HOOKE = 2,           /* linear, kn */
 	MRDEM_FORCE_HERTZ = 3,           /* Hertz-Mindlin from E and nu */
 };
-/* Models whose parameters go beyond the setup record: a contact_model
- * record follows the setup (docs/stream-format.md). */
-#define MRDEM_FORCE_MODEL_HAS_PATCHES(m) ((m) >= MRDEM_FORCE_HOOKE)
+/* Models that reduce a particle pair's contact records to contact patches
+ * on the smooth surfaces (common/dynamics/patch_forces.h). */
+#define MRDEM_FORCE_MODEL_HAS_PATCHES(m) ((m) != MRDEM_FORCE_SPRING)
+/* Models whose parameters go beyond the setup record (a contact_model
+ * record follows the setup, docs/stream-format.md) and whose friction
+ * keeps springs in the history record. */
+#define MRDEM_FORCE_MODEL_HAS_SPRINGS(m) ((m) >= MRDEM_FORCE_HOOKE)
 
 /* Global parameters; everything a step needs besides state and shapes. */
 struct mrdem_setup {

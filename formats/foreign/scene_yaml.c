@@ -587,7 +587,7 @@ static int check_model_keys(struct loader *L, const struct mrdem_yaml_keys *k)
 					      mrdem_force_model_name(st->force_model),
 					      k->seen & BIT(C_MODEL) ? "" : " (the default)",
 					      need[i].what);
-	if (MRDEM_FORCE_MODEL_HAS_PATCHES(st->force_model)) {
+	if (MRDEM_FORCE_MODEL_HAS_SPRINGS(st->force_model)) {
 		const char *bad = mrdem_contact_model_invalid(st);
 		if (bad)
 			return mrdem_yaml_err(&L->y, "contact: %s", bad);

@@ -111,7 +111,7 @@ int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct m
 		goto fail;
 	}
 	s->force_model = (int)model;
-	s->model_pending = MRDEM_FORCE_MODEL_HAS_PATCHES(s->force_model);
+	s->model_pending = MRDEM_FORCE_MODEL_HAS_SPRINGS(s->force_model);
 	s->scheme = (int)scheme;
 	for (uint32_t i = 0; i < s->nplanes; i++)
 		if (first_nonfinite(s->planes[i].point, 3) >= 0 ||
@@ -803,7 +803,7 @@ DEFINE_WRITE(meta, struct mrdem_meta, MRDEM_REC_META)
 int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
 {
 	WRITE_RECORD(w, MRDEM_REC_SETUP, mrdem_encode_setup(&b_, &s->setup));
-	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model))
+	if (MRDEM_FORCE_MODEL_HAS_SPRINGS(s->setup.force_model))
 		WRITE_RECORD(w, MRDEM_REC_CONTACT_MODEL, mrdem_encode_contact_model(&b_, &s->setup));
 	if (mrdem_scene_write_shapes(w, s))
 		return -1;

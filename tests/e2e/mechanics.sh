@@ -9,7 +9,7 @@
 M="$TOP/tests/e2e/mechanics.py"
 
 for kind in plane pair planemesh; do
-	for model in hooke hertz; do
+	for model in hooke hertz spring-dashpot; do
 		expect_success "$model, ball on $kind: restitution and contact time match the law, converge with refinement" \
 			"python3 '$M' restitution $kind $model"
 	done

@@ -85,7 +85,8 @@ expect_success "frames without contacts records get no contacts file" '
 	python3 "$E/vtkcheck.py" nocs s.json && [ ! -e nocs/contacts-000000.vtp ]'
 
 # Two balls meeting obliquely with spin and a third rolling on an analytic
-# plane: spring-dashpot with friction, every step written.
+# plane: the paper's spring (a law per contact record) with friction, every
+# step written.
 cat >forces.yaml <<'YAML'
 shapes:
   ball: {sphere: {triangles: 80, radius: 0.5}}
@@ -96,14 +97,14 @@ particles:
 planes:
   - {point: [0, 0, 0], normal: [0, 0, 1]}
 gravity: [0, 0, -9.81]
-contact: {model: spring-dashpot, stiffness: 20000, damping: 30, friction: 0.4, plane_epsilon: 0.01}
+contact: {model: paper, stiffness: 25, friction: 0.4, plane_epsilon: 0.01}
 time: {dt: 1.0e-4, steps: 60, scheme: symplectic-euler}
 output: {every: 1}
 YAML
 expect_success "forces: each contact's force is the contact law's, each particle's the sum the step applied" '
 	mrdem-run forces.yaml -o forces.mrd 2>/dev/null && mrdem-vtk --double -o fv forces.mrd &&
 	n=$(PYTHONPATH=$TOP/python python3 "$E/vtkforces.py" forces.mrd fv) &&
-	assert_eq "$n" 153 "contacts checked"'
+	assert_eq "$n" 167 "contacts checked"'
 expect_success "contacts that do not fit their frame: no forces, exit 1, names the record, leaves nothing" '
 	python3 "$E/randscene.py" s.mrd s.json --seed 11 --n 10 --frames 1 --contacts --bad-depth &&
 	assert_exit 1 mrdem-vtk -o bad s.mrd && assert_grep "depth" err &&
