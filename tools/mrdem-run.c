@@ -64,8 +64,11 @@ static const char usage_tail[] =
 	"                    Verlet: step it on the sphere fast path (Verlet list, skin\n"
 	"                    0.1 x the smallest radius; docs/dynamics.md), equal to the\n"
 	"                    general path to rounding; writes frames only (no pairs,\n"
-	"                    contacts or stats records); not with --via-pipes,\n"
-	"                    --log-view or contact options\n"
+	"                    contacts or stats records) and has no energy bound; not\n"
+	"                    with --via-pipes, --log-view, --max-energy-growth or\n"
+	"                    contact options. Chosen by itself for a scene it covers\n"
+	"                    when none of those is given\n"
+	"  --general-path    never the sphere fast path: every record, every check\n"
 	"  --log-view        at the end, a per-stage performance log on standard error\n"
 	"                    (calls, time, share of the step, work counters and rates;\n"
 	"                    docs/driver.md), and a stats record of stage times per\n"
@@ -87,8 +90,10 @@ struct run {
 	const char *out;
 	uint64_t steps, every;
 	int via_pipes, quiet, progress, log_view;
-	/* --fast-spheres: the fast path, its skin */
+	/* the sphere fast path (--fast-spheres, or chosen by itself: fast_auto),
+	 * its skin */
 	struct mrdem_sphere_fast *fast;
+	int fast_auto;
 	double fast_skin;
 	/* --via-pipes: where the tools are and their files; the fronts record
 	 * the tools carry from step to step; option values as text */
@@ -574,6 +579,9 @@ static void summary(struct run *r)
 			"Verlet-list builds, per step %.1f listed pairs and %.1f contacts\n",
 			r->fast_skin, 1e9 * wall / (n * np), (unsigned long long)st.rebuilds,
 			st.list_pairs / n, st.contacts / n);
+		if (r->fast_auto)
+			fprintf(stderr, "  (chosen for this scene of analytic spheres: frames only; "
+				"--general-path writes pairs, contacts and stats records)\n");
 		return;
 	}
 	struct rusage ru;
@@ -871,7 +879,7 @@ struct options {
 	double dt_v, growth_v;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
-	int via_pipes, quiet, help, log_view, fast_spheres, contact_given;
+	int via_pipes, quiet, help, log_view, fast_spheres, general_path, contact_given;
 };
 
 /* Options into o (reset first). Returns 0, or the exit status 2 for a
@@ -880,7 +888,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
 	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW,
-	       OPT_FAST_SPHERES };
+	       OPT_FAST_SPHERES, OPT_GENERAL_PATH };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -897,6 +905,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 		{"log-view", no_argument, NULL, OPT_LOG_VIEW},
 		{"fast-spheres", no_argument, NULL, OPT_FAST_SPHERES},
+		{"general-path", no_argument, NULL, OPT_GENERAL_PATH},
 		{"hierarchy", required_argument, NULL, OPT_CONTACT},
 		{"method", required_argument, NULL, OPT_CONTACT},
 		{"iterations", required_argument, NULL, OPT_CONTACT},
@@ -922,6 +931,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_PIPES: o->via_pipes = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
 		case OPT_FAST_SPHERES: o->fast_spheres = 1; break;
+		case OPT_GENERAL_PATH: o->general_path = 1; break;
 		case OPT_PICARD:
 		case OPT_MULTISCALE:
 			bad |= mrdem_picard_opts_set(&o->picard, longopts[li].name, optarg);
@@ -965,10 +975,12 @@ static int parse_options(struct options *o, int argc, char **argv)
 	if (o->log_view && o->via_pipes)
 		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
 				  "run apart (use one of the two)");
-	if (o->fast_spheres && (o->via_pipes || o->log_view || o->contact_given))
-		bad = mrdem_error("--fast-spheres has no contact records, tools or stages to take "
-				  "--via-pipes, --log-view or contact options (--hierarchy, "
-				  "--method, --no-merge, ...)");
+	if (o->fast_spheres && (o->via_pipes || o->log_view || o->contact_given || o->growth))
+		bad = mrdem_error("--fast-spheres has no contact records, tools, stages or energy "
+				  "bound to take --via-pipes, --log-view, --max-energy-growth or "
+				  "contact options (--hierarchy, --method, --no-merge, ...)");
+	if (o->fast_spheres && o->general_path)
+		bad = mrdem_error("--fast-spheres and --general-path: choose one");
 	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if (o->multiscale_given && !multiscale)
 		bad = mrdem_error("--surrogate-damping and --warm-start apply to --hierarchy "
@@ -1022,8 +1034,13 @@ static int apply_options(struct run *r, const struct options *o)
 	r->scene.setup.dt = r->opts.step.dt;
 	r->scene.setup.scheme = r->opts.step.scheme;
 	r->progress = !r->quiet && isatty(2);
-	if (o->fast_spheres) {
-		char why[256];
+	/* The fast path by itself when it covers the scene and no option asks
+	 * for what only the general path has. */
+	char why[256];
+	r->fast_auto = !o->fast_spheres && !o->general_path && !o->via_pipes && !o->log_view &&
+		       !o->contact_given && !o->growth &&
+		       mrdem_sphere_fast_covers(&r->scene, why, sizeof why);
+	if (o->fast_spheres || r->fast_auto) {
 		if (!mrdem_sphere_fast_covers(&r->scene, why, sizeof why)) {
 			mrdem_error("%s: --fast-spheres does not cover this scene: %s", o->scene, why);
 			return 1;

@@ -147,9 +147,20 @@ PY
 
 expect_success "mrdem-run --fast-spheres: the general path's frames to rounding, frames only" '
 	mrdem-run -q pile.yaml --fast-spheres -o fast.mrd &&
-	mrdem-run -q pile.yaml -o general.mrd &&
+	mrdem-run -q pile.yaml --general-path -o general.mrd &&
 	python3 framediff.py "$TOP/python" fast.mrd general.mrd &&
-	set -- $(python3 kinds.py fast.mrd) && assert_eq "$1 $2 $4" "2 0 0" "shapes, meshes, contacts"'
+	set -- $(python3 kinds.py fast.mrd) && assert_eq "$1 $2 $4" "2 0 0" "shapes, meshes, contacts" &&
+	set -- $(python3 kinds.py general.mrd) && [ "$4" -gt 0 ] || { echo "general: $*"; false; }'
+
+expect_success "a scene of analytic spheres takes the fast path by itself, says so; options that need records do not" '
+	mrdem-run pile.yaml -o auto.mrd 2>auto.err && python3 framediff.py "$TOP/python" auto.mrd fast.mrd &&
+	set -- $(python3 kinds.py auto.mrd) && assert_eq "$4" 0 "contacts" &&
+	assert_grep "sphere fast path" auto.err && assert_grep "chosen for this scene" auto.err &&
+	mrdem-run pile.yaml --max-energy-growth 2 -o g1.mrd 2>g1.err &&
+	mrdem-run pile.yaml --hierarchy flat -o g2.mrd 2>g2.err &&
+	for e in g1.err g2.err; do ! grep -q "sphere fast path" $e || exit 1; done &&
+	set -- $(python3 kinds.py g1.mrd) && [ "$4" -gt 0 ] &&
+	mrdem-run -q mixed.yaml --steps 10 -o m.mrd && set -- $(python3 kinds.py m.mrd) && [ "$4" -gt 0 ]'
 
 expect_success "mrdem-run --fast-spheres refuses what it does not cover, writing nothing" '
 	assert_exit 1 mrdem-run -q mixed.yaml --fast-spheres -o no1.mrd && ! test -e no1.mrd &&
@@ -158,7 +169,9 @@ expect_success "mrdem-run --fast-spheres refuses what it does not cover, writing
 	! test -e no2.mrd && assert_grep "not velocity-verlet" err &&
 	assert_exit 2 mrdem-run -q pile.yaml --fast-spheres --via-pipes -o no3.mrd &&
 	assert_exit 2 mrdem-run -q pile.yaml --fast-spheres --hierarchy flat -o no4.mrd &&
-	! test -e no3.mrd && ! test -e no4.mrd'
+	assert_exit 2 mrdem-run -q pile.yaml --fast-spheres --max-energy-growth 2 -o no5.mrd &&
+	assert_exit 2 mrdem-run -q pile.yaml --fast-spheres --general-path -o no6.mrd &&
+	! test -e no3.mrd && ! test -e no4.mrd && ! test -e no5.mrd && ! test -e no6.mrd'
 
 expect_success "the shipped example: grains fall into the box and stay inside" '
 	mrdem-run -q "$TOP/examples/grains-in-a-box.yaml" --steps 4000 --every 2000 -o box.mrd &&
