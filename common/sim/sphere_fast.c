@@ -186,8 +186,9 @@ static int list_stale(const struct mrdem_sphere_fast *f)
 	return 0;
 }
 
-/* Force of one contact on a, as common/dynamics/forces.c computes it from
- * the contact record analytic_contacts.c writes (point x at the centre of
+/* Force of one contact on a, as the spring-dashpot law of
+ * common/dynamics/contact_law.c computes it from the patch of the one
+ * contact record analytic_contacts.c writes (point x at the centre of
  * the halos' overlap, unit normal n from b to a, signed distance d), added
  * to a and its opposite to b (planes: ib = SIZE_MAX); k is the list entry.
  * Equal to rounding: the normal is not normalised a second time, the
