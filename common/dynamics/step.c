@@ -45,13 +45,6 @@ int mrdem_step_opts_check(const struct mrdem_step_opts *o, const struct mrdem_se
 	if (!(o->dt > 0) || !isfinite(o->dt))
 		return mrdem_error("step %llu: time step %g is not positive", (unsigned long long)step,
 				   o->dt);
-	if (o->scheme == MRDEM_SCHEME_IMPLICIT_EULER &&
-	    MRDEM_FORCE_MODEL_HAS_SPRINGS(s->force_model) &&
-	    (s->friction > 0 || s->rolling_friction > 0))
-		return mrdem_error("step %llu: the %s model's friction keeps springs from step to "
-				   "step, which implicit-euler does not carry yet; use an explicit "
-				   "scheme, or friction 0 and rolling_friction 0",
-				   (unsigned long long)step, mrdem_force_model_name(s->force_model));
 	if (!(o->max_energy_growth >= 0))
 		return mrdem_error("energy growth bound %g is negative", o->max_energy_growth);
 	return 0;

@@ -492,6 +492,12 @@ int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
 	double r = residual(pc, p, b, dt);
 	pc->last.residual = r;
 	if (r <= pc->opts.tol && !unfolded) {
+		/* The springs of the converged iterate go on with the state: the
+		 * iterations all started from those of the frame (backward Euler
+		 * on the springs as on the motion). */
+		struct mrdem_history h = s->frame.history;
+		s->frame.history = pc->forces.history;
+		pc->forces.history = h;
 		place(pc, p, pc->fresh, dt);
 		for (size_t i = 0; i < n; i++)
 			mrdem_implicit_finish(p, i, &b->b[i], &pc->q0[4 * i], &pc->w0[3 * i],

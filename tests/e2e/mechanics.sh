@@ -155,10 +155,18 @@ PY
 	assert_exit 1 mrdem-info nomodel.mrd && assert_grep "names force model hooke but no contact_model record follows it" err &&
 	assert_exit 1 mrdem-step swapped.mrd -o x.mrd && test ! -e x.mrd'
 
-expect_success "implicit Euler with a patch model and friction is refused with a reason" '
+expect_success "implicit Euler carries the springs: history after every frame, the same bytes through the tools" '
 	sed "s/velocity-verlet/implicit-euler/" springs.yaml >imp.yaml &&
-	assert_exit 1 mrdem-run -q imp.yaml --steps 2 -o imp.mrd &&
-	assert_grep "implicit-euler does not carry yet" err && test ! -e imp.mrd'
+	mrdem-run -q imp.yaml --steps 100 -o imp.mrd &&
+	mrdem-run -q imp.yaml --steps 100 --via-pipes -o imp-pipes.mrd && same_stream imp.mrd imp-pipes.mrd &&
+	mrdem-info --json --full imp.mrd >imp.json &&
+	python3 -c "
+import json
+R = json.load(open(\"imp.json\"))[\"records\"]
+H = [r for r in R if r[\"type\"] == \"history\"]
+assert len(H) >= 2 and H[-1][\"springs\"] >= 3 and H[-1][\"max_shear\"] > 0, H[-1:]"'
+expect_success "implicit Euler, dt ten times the explicit one: a box on 15 degrees with mu 0.5 stays, slides at 35" \
+	"python3 '$M' box-sticks implicit-euler"
 
 scene_error() { # yaml-contact-line expected-message
 	printf "shapes: {ball: {sphere: {triangles: 80}}}\nparticles: [{shape: ball, position: [0, 0, 0]}]\n%s\n" "$1" >e.yaml
