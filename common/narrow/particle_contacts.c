@@ -904,6 +904,22 @@ static void collate(const struct mrdem_contact_finder *f, const struct job *jobs
 	}
 }
 
+/* Job j on worker t's scratch. */
+static void run_job(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+		    const struct mrdem_contact_opts *o, struct job *j, int t)
+{
+	struct worker *w = &f->w[t];
+	j->worker = t;
+	j->first = w->out.n;
+	j->gfirst = w->gout.n;
+	if (j->ib >= PLANE_JOB(UINT32_MAX))
+		plane_pair(w, s, f, j->ia, (uint32_t)(SIZE_MAX - j->ib), o, &w->out);
+	else
+		particle_pair(w, s, f, j->ia, j->ib, o, j->front, &w->out, &w->gout);
+	j->n = w->out.n - j->first;
+	j->gn = w->gout.n - j->gfirst;
+}
+
 static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
 		struct mrdem_fronts *fronts, struct mrdem_contacts *out,
@@ -949,25 +965,21 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		f->w[t].search_s = f->w[t].points_s = f->w[t].plane_s = 0;
 		f->w[t].out.n = f->w[t].gout.n = 0;
 	}
-	/* Enough pairs to share out: each worker's scratch is its own. */
+	/* Enough pairs to share out: each worker's scratch is its own. One
+	 * thread runs them without entering OpenMP (threads.h: a region of
+	 * one thread still costs a system call). */
 	int threads = njobs > 1 ? f->nworkers : 1, team = 1;
+	if (threads == 1) {
+		for (size_t i = 0; i < njobs; i++)
+			run_job(f, s, o, &jobs[i], 0);
+	} else {
 #pragma omp parallel num_threads(threads)
-	{
+		{
 #pragma omp master
-		team = omp_get_num_threads();
+			team = omp_get_num_threads();
 #pragma omp for schedule(dynamic, 1)
-		for (size_t i = 0; i < njobs; i++) {
-			struct job *j = &jobs[i];
-			j->worker = omp_get_thread_num();
-			struct worker *w = &f->w[j->worker];
-			j->first = w->out.n;
-			j->gfirst = w->gout.n;
-			if (j->ib >= PLANE_JOB(UINT32_MAX))
-				plane_pair(w, s, f, j->ia, (uint32_t)(SIZE_MAX - j->ib), o, &w->out);
-			else
-				particle_pair(w, s, f, j->ia, j->ib, o, j->front, &w->out, &w->gout);
-			j->n = w->out.n - j->first;
-			j->gn = w->gout.n - j->gfirst;
+			for (size_t i = 0; i < njobs; i++)
+				run_job(f, s, o, &jobs[i], omp_get_thread_num());
 		}
 	}
 	double t0 = mrdem_clock();
