@@ -233,19 +233,22 @@ void mrdem_broad_grid_pairs(struct mrdem_grid *g, const double *pos, const doubl
 	size_t nlarge;
 	*cells = bin_particles(g, pos, radius, n, &nlarge, cell_size);
 
+	uint64_t ntests = 0;
+	if (n < MRDEM_BROAD_PARALLEL_MIN) {
+		/* Outside OpenMP (util/threads.h), straight into out: the one
+		 * part that the concatenation would copy. */
+		out->n = 0;
+		grid_rows(g, pos, radius, flags, n, nlarge, 0, n, out, &ntests);
+		*tests = ntests;
+		return;
+	}
 	int nparts = omp_get_max_threads();
 	struct mrdem_ipairs *part = mrdem_xcalloc((size_t)nparts, sizeof *part);
-	uint64_t ntests = 0;
-
-	if (n < MRDEM_BROAD_PARALLEL_MIN) { /* outside OpenMP (util/threads.h) */
-		grid_rows(g, pos, radius, flags, n, nlarge, 0, n, &part[0], &ntests);
-	} else {
 #pragma omp parallel num_threads(nparts) reduction(+ : ntests)
-		{
-			int t = omp_get_thread_num(), nt = omp_get_num_threads();
-			size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
-			grid_rows(g, pos, radius, flags, n, nlarge, lo, hi, &part[t], &ntests);
-		}
+	{
+		int t = omp_get_thread_num(), nt = omp_get_num_threads();
+		size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
+		grid_rows(g, pos, radius, flags, n, nlarge, lo, hi, &part[t], &ntests);
 	}
 	mrdem_ipairs_concat(out, part, nparts);
 	free(part);
