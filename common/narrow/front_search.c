@@ -507,7 +507,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	fc->skipped += n - nlive;
 	fc->guesses += guesses->n - gfirst;
-	mrdem_search_sort_hits(hits, first);
+	mrdem_search_sort_hits(s, hits, first);
 
 	/* The next front, in the order of this one: a narrowed group becomes
 	 * its pair where its first member was, an unfolded pair its members.
