@@ -390,6 +390,37 @@ static float certify(struct mrdem_front *fr, const struct mrdem_tree *tb,
 	return (float)(margin + d + MOTION_ROUNDING * (fr->radius_b + t));
 }
 
+/* The next front when pairs unfold and no group narrows: the live pairs
+ * with unfold[k] set replaced by their members where they stood, the
+ * pairs between them copied in runs (what the general rebuild below does
+ * pair by pair), and the groups unchanged but for the new ones. Every
+ * pair kept was certified in this iteration, so the new members are the
+ * uncertified ones. */
+static void unfold_in_place(struct mrdem_front *fr, const struct mrdem_tree *ta,
+			    const struct mrdem_tree *tb, const uint32_t *live, size_t nlive,
+			    const uint32_t *unfold_k, struct mrdem_front_counts *fc)
+{
+	size_t nq = 0, from = 0;
+	fr->uncertified = 0;
+	fr->live_ok = 0;
+	for (size_t j = 0; j <= nlive; j++) {
+		size_t k = j < nlive ? live[j] : fr->n;
+		if (j < nlive && !unfold_k[k])
+			continue;
+		fr->q = mrdem_search_grow(fr->q, &fr->qcap, nq + (k - from) + 1, sizeof *fr->q);
+		if (k > from)
+			memcpy(&fr->q[nq], &fr->p[from], (k - from) * sizeof *fr->q);
+		nq += k - from;
+		if (j < nlive)
+			unfold(fr, &nq, ta, tb, fr->p[k].a, fr->p[k].b, fr->p[k].group, fc);
+		from = k + 1;
+	}
+	struct front_pair *tmp = fr->p;
+	size_t tc = fr->cap;
+	fr->p = fr->q, fr->cap = fr->qcap, fr->n = nq;
+	fr->q = tmp, fr->qcap = tc;
+}
+
 void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 			const struct mrdem_search_side *a, const struct mrdem_search_side *b,
 			const struct mrdem_xform *xb, const struct mrdem_narrow_opts *o,
@@ -474,13 +505,13 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	/* Groups first, parents before children: the topmost separate one
 	 * takes everything beneath it (DEST). Its members are certified apart,
 	 * so their surrogates neither guess nor unfold. */
-	int reshaped = 0;
+	int reshaped = 0, narrowing = 0;
 	for (size_t u = 0; u < ng; u++) {
 		uint32_t at = s->slot[n + u], parent = fr->g[u].group;
 		int apart = found_apart(s, at, 0);
 		uint32_t above = parent == NO_GROUP ? NO_GROUP : t[PER_GROUP * parent + DEST];
 		t[PER_GROUP * u + DEST] = above != NO_GROUP ? above : apart ? (uint32_t)u : NO_GROUP;
-		reshaped |= t[PER_GROUP * u + DEST] != NO_GROUP;
+		narrowing |= t[PER_GROUP * u + DEST] != NO_GROUP;
 	}
 	/* Then the live pairs (FAR ones are apart): real contacts, guesses,
 	 * unfolding (slot[k] becomes 1 for a pair that unfolds, else 0). */
@@ -512,8 +543,12 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	/* The next front, in the order of this one: a narrowed group becomes
 	 * its pair where its first member was, an unfolded pair its members.
 	 * Unchanged when nothing unfolded or narrowed. */
-	if (!reshaped)
+	if (!reshaped && !narrowing)
 		return;
+	if (!narrowing) {
+		unfold_in_place(fr, ta, tb, live, nlive, s->slot, fc);
+		return;
+	}
 	size_t nq = 0;
 	fr->uncertified = 0;
 	fr->live_ok = 0;
