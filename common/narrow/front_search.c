@@ -239,6 +239,40 @@ static void propagate_held(const struct mrdem_front *fr, uint32_t *t)
 			t[PER_GROUP * fr->g[u].group + HELD] = 1;
 }
 
+/* The nnode node pairs of s->cur, sorted by round (round r from start[r]),
+ * in one call of the kernels, and their work counted by round as if each
+ * round were a call of its own: a call per round pads each to a whole
+ * vector group (MRDEM_TRI_LANES pairs), most of them empty for the few
+ * pairs of a round, and the kernels' lanes do not depend on each other.
+ * Node pairs never fall back (mrdem_search_surrogate_opts): a call counts
+ * a comparison (and, for the iterative kernel, an iterative pair) per
+ * pair and an unconverged one per undecided result. The call's own count
+ * and time go to its first round. */
+static void test_node_pairs(struct mrdem_tree_search *s, const struct mrdem_tri_set *na,
+			    const struct mrdem_tri_set *nb, size_t nnode,
+			    const size_t start[MRDEM_SEARCH_ROUNDS + 1],
+			    const struct mrdem_narrow_opts *surrogate, struct mrdem_tri_result *res,
+			    struct mrdem_search_counts *cnt)
+{
+	struct mrdem_narrow_counts all = {0};
+	mrdem_tri_pairs_test(s->batch, na, nb, s->cur, nnode, surrogate, res, &all);
+	int first = -1;
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++) {
+		if (start[r + 1] == start[r])
+			continue;
+		struct mrdem_narrow_counts *c = &cnt->round[r];
+		uint64_t m = start[r + 1] - start[r];
+		c->comparisons += m;
+		c->iterative += all.iterative ? m : 0;
+		for (size_t k = start[r]; k < start[r + 1]; k++)
+			c->unconverged += res[k].status == MRDEM_TRI_UNDECIDED;
+		if (first < 0)
+			first = r;
+	}
+	cnt->round[first].kernel_calls += all.kernel_calls;
+	cnt->round[first].kernel_s += all.kernel_s;
+}
+
 /* Test the m items idx[] of the iteration (item()), with both halos of
  * every pair widened by inflate / 2: the bounding spheres, then the
  * kernels. Node pairs go sorted by round (counted per round) after the
@@ -310,11 +344,8 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 	struct mrdem_tri_set nb = {s->node_b, tb->nnodes, eps_b, 0};
 	struct mrdem_narrow_opts surrogate = mrdem_search_surrogate_opts(o);
 	s->res = mrdem_search_grow(s->res, &s->res_cap, *nres + nnode + 1, sizeof *s->res);
-	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
-		if (start[r + 1] > start[r])
-			mrdem_tri_pairs_test(s->batch, &na, &nb, &s->cur[2 * start[r]],
-					     start[r + 1] - start[r], &surrogate,
-					     &s->res[*nres + start[r]], &cnt->round[r]);
+	if (nnode)
+		test_node_pairs(s, &na, &nb, nnode, start, &surrogate, &s->res[*nres], cnt);
 	*nres += nnode;
 	if (nreal) {
 		struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps + 0.5f * inflate};
