@@ -14,14 +14,25 @@ double mrdem_shape_bound_radius(const struct mrdem_shape *sh)
 	return mrdem_mesh_radius_about(&sh->mesh, sh->mesh.mass.com);
 }
 
+void mrdem_broad_shape_radii(const struct mrdem_scene *s, double *shape_r)
+{
+	for (uint32_t k = 0; k < s->nshapes; k++)
+		shape_r[k] = mrdem_shape_bound_radius(&s->shapes[k]);
+}
+
 int mrdem_broad_bounds(const struct mrdem_scene *s, double *radius)
+{
+	double *shape_r = mrdem_xmalloc_array(s->nshapes ? s->nshapes : 1, sizeof *shape_r);
+	mrdem_broad_shape_radii(s, shape_r);
+	int ret = mrdem_broad_bounds_of(s, shape_r, radius);
+	free(shape_r);
+	return ret;
+}
+
+int mrdem_broad_bounds_of(const struct mrdem_scene *s, const double *shape_r, double *radius)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	uint64_t step = s->frame.step;
-	double *shape_r = mrdem_xmalloc_array(s->nshapes ? s->nshapes : 1, sizeof *shape_r);
-	for (uint32_t k = 0; k < s->nshapes; k++)
-		shape_r[k] = mrdem_shape_bound_radius(&s->shapes[k]);
-
 	int ret = 0;
 	for (size_t i = 0; i < p->n && !ret; i++) {
 		const double *x = &p->pos[3 * i];
@@ -38,6 +49,5 @@ int mrdem_broad_bounds(const struct mrdem_scene *s, double *radius)
 		else
 			radius[i] = shape_r[p->shape[i]] + p->eps[i];
 	}
-	free(shape_r);
 	return ret;
 }

@@ -184,26 +184,14 @@ static size_t bin_particles(struct mrdem_grid *g, const double *pos, const doubl
 	return ncells;
 }
 
-void mrdem_broad_grid_pairs(struct mrdem_grid *g, const double *pos, const double *radius,
-			    const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
-			    uint64_t *tests, uint64_t *cells, double *cell_size)
+/* The pairs of particles lo to hi - 1 with those after them into out. */
+static void grid_rows(const struct mrdem_grid *g, const double *pos, const double *radius,
+		      const uint32_t *flags, size_t n, size_t nlarge, size_t lo, size_t hi,
+		      struct mrdem_ipairs *out, uint64_t *ntests)
 {
-	grid_reserve(g, n);
-	size_t nlarge;
-	*cells = bin_particles(g, pos, radius, n, &nlarge, cell_size);
-
-	int nparts = omp_get_max_threads();
-	struct mrdem_ipairs *part = mrdem_xcalloc((size_t)nparts, sizeof *part);
-	uint64_t ntests = 0;
-
-#pragma omp parallel num_threads(nparts) if (n >= MRDEM_BROAD_PARALLEL_MIN) \
-	reduction(+ : ntests)
-	{
-		int t = omp_get_thread_num(), nt = omp_get_num_threads();
-		size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
-		size_t cap = 64, *cand = mrdem_xmalloc(cap * sizeof *cand);
-		for (size_t i = lo; i < hi; i++) {
-			size_t ncand = 0;
+	size_t cap = 64, *cand = mrdem_xmalloc(cap * sizeof *cand);
+	for (size_t i = lo; i < hi; i++) {
+		size_t ncand = 0;
 #define ADD_CANDIDATE(j)                                                                  \
 	do {                                                                              \
 		if ((j) > i && !mrdem_both_fixed(flags, i, (j))) {                        \
@@ -212,29 +200,55 @@ void mrdem_broad_grid_pairs(struct mrdem_grid *g, const double *pos, const doubl
 			cand[ncand++] = (j);                                              \
 		}                                                                         \
 	} while (0)
-			if (g->cell_of[i] == NO_CELL) {
-				/* A large particle meets everything after it. */
-				for (size_t j = i + 1; j < n; j++)
-					ADD_CANDIDATE(j);
-			} else {
-				const int64_t *c = &g->coord[3 * i];
-				for (int dz = -1; dz <= 1; dz++)
-					for (int dy = -1; dy <= 1; dy++)
-						for (int dx = -1; dx <= 1; dx++) {
-							int64_t nb[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
-							size_t cell = hash_find(g, nb);
-							if (cell == NO_CELL)
-								continue;
-							for (size_t k = g->start[cell]; k < g->start[cell + 1]; k++)
-								ADD_CANDIDATE(g->member[k]);
-						}
-				for (size_t k = 0; k < nlarge; k++)
-					ADD_CANDIDATE(g->large[k]);
-			}
-#undef ADD_CANDIDATE
-			emit_row(i, cand, ncand, pos, radius, &part[t], &ntests);
+		if (g->cell_of[i] == NO_CELL) {
+			/* A large particle meets everything after it. */
+			for (size_t j = i + 1; j < n; j++)
+				ADD_CANDIDATE(j);
+		} else {
+			const int64_t *c = &g->coord[3 * i];
+			for (int dz = -1; dz <= 1; dz++)
+				for (int dy = -1; dy <= 1; dy++)
+					for (int dx = -1; dx <= 1; dx++) {
+						int64_t nb[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
+						size_t cell = hash_find(g, nb);
+						if (cell == NO_CELL)
+							continue;
+						for (size_t k = g->start[cell]; k < g->start[cell + 1]; k++)
+							ADD_CANDIDATE(g->member[k]);
+					}
+			for (size_t k = 0; k < nlarge; k++)
+				ADD_CANDIDATE(g->large[k]);
 		}
-		free(cand);
+#undef ADD_CANDIDATE
+		emit_row(i, cand, ncand, pos, radius, out, ntests);
+	}
+	free(cand);
+}
+
+void mrdem_broad_grid_pairs(struct mrdem_grid *g, const double *pos, const double *radius,
+			    const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			    uint64_t *tests, uint64_t *cells, double *cell_size)
+{
+	grid_reserve(g, n);
+	size_t nlarge;
+	*cells = bin_particles(g, pos, radius, n, &nlarge, cell_size);
+
+	uint64_t ntests = 0;
+	if (n < MRDEM_BROAD_PARALLEL_MIN) {
+		/* Outside OpenMP (util/threads.h), straight into out: the one
+		 * part that the concatenation would copy. */
+		out->n = 0;
+		grid_rows(g, pos, radius, flags, n, nlarge, 0, n, out, &ntests);
+		*tests = ntests;
+		return;
+	}
+	int nparts = omp_get_max_threads();
+	struct mrdem_ipairs *part = mrdem_xcalloc((size_t)nparts, sizeof *part);
+#pragma omp parallel num_threads(nparts) reduction(+ : ntests)
+	{
+		int t = omp_get_thread_num(), nt = omp_get_num_threads();
+		size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
+		grid_rows(g, pos, radius, flags, n, nlarge, lo, hi, &part[t], &ntests);
 	}
 	mrdem_ipairs_concat(out, part, nparts);
 	free(part);

@@ -8,6 +8,7 @@
 #include "common/dynamics/patch_forces.h"
 #include "common/geom/vec3.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -239,11 +240,9 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model)) {
 		mrdem_patch_forces(f, s, b, c, dt);
 	} else {
-#pragma omp parallel for schedule(static) if (nc > 4096)
-		for (size_t k = 0; k < nc; k++) {
+		MRDEM_FOR_PARALLEL_IF(4096, k, nc,
 			contact_force(&f->cf[3 * k], &f->ce[k], s, b, f->ia[k], f->ib[k], &c->c[k]);
-			vec3_set(&f->ct[3 * k], 0, 0, 0);
-		}
+			vec3_set(&f->ct[3 * k], 0, 0, 0););
 	}
 
 	for (size_t k = 0; k < nc; k++) {

@@ -8,6 +8,7 @@
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 
 void mrdem_step_opts_default(struct mrdem_step_opts *o, const struct mrdem_setup *s)
 {
@@ -154,9 +155,8 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	size_t n = p->n;
 
 	/* Forces at these positions close the previous Verlet step first. */
-#pragma omp parallel for schedule(static) if (n > 1024)
-	for (size_t i = 0; i < n; i++)
-		mrdem_integrate_close(p, i, &b[i], &F[3 * i], &T[3 * i], o->dt);
+	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+		mrdem_integrate_close(p, i, &b[i], &F[3 * i], &T[3 * i], o->dt););
 
 	mrdem_energy_compute(&st->energy, s, &st->bodies);
 	st->energy.contact = st->forces.contact_energy;
@@ -199,9 +199,8 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	const struct mrdem_body *b = st->bodies.b;
 	size_t n = p->n;
 	double t0 = mrdem_clock();
-#pragma omp parallel for schedule(static) if (n > 1024)
-	for (size_t i = 0; i < n; i++)
-		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt);
+	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt););
 	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0;
 	/* the springs stretched over this step go on with the next frame */
 	struct mrdem_history h = s->frame.history;

@@ -239,6 +239,40 @@ static void propagate_held(const struct mrdem_front *fr, uint32_t *t)
 			t[PER_GROUP * fr->g[u].group + HELD] = 1;
 }
 
+/* The nnode node pairs of s->cur, sorted by round (round r from start[r]),
+ * in one call of the kernels, and their work counted by round as if each
+ * round were a call of its own: a call per round pads each to a whole
+ * vector group (MRDEM_TRI_LANES pairs), most of them empty for the few
+ * pairs of a round, and the kernels' lanes do not depend on each other.
+ * Node pairs never fall back (mrdem_search_surrogate_opts): a call counts
+ * a comparison (and, for the iterative kernel, an iterative pair) per
+ * pair and an unconverged one per undecided result. The call's own count
+ * and time go to its first round. */
+static void test_node_pairs(struct mrdem_tree_search *s, const struct mrdem_tri_set *na,
+			    const struct mrdem_tri_set *nb, size_t nnode,
+			    const size_t start[MRDEM_SEARCH_ROUNDS + 1],
+			    const struct mrdem_narrow_opts *surrogate, struct mrdem_tri_result *res,
+			    struct mrdem_search_counts *cnt)
+{
+	struct mrdem_narrow_counts all = {0};
+	mrdem_tri_pairs_test(s->batch, na, nb, s->cur, nnode, surrogate, res, &all);
+	int first = -1;
+	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++) {
+		if (start[r + 1] == start[r])
+			continue;
+		struct mrdem_narrow_counts *c = &cnt->round[r];
+		uint64_t m = start[r + 1] - start[r];
+		c->comparisons += m;
+		c->iterative += all.iterative ? m : 0;
+		for (size_t k = start[r]; k < start[r + 1]; k++)
+			c->unconverged += res[k].status == MRDEM_TRI_UNDECIDED;
+		if (first < 0)
+			first = r;
+	}
+	cnt->round[first].kernel_calls += all.kernel_calls;
+	cnt->round[first].kernel_s += all.kernel_s;
+}
+
 /* Test the m items idx[] of the iteration (item()), with both halos of
  * every pair widened by inflate / 2: the bounding spheres, then the
  * kernels. Node pairs go sorted by round (counted per round) after the
@@ -310,11 +344,8 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 	struct mrdem_tri_set nb = {s->node_b, tb->nnodes, eps_b, 0};
 	struct mrdem_narrow_opts surrogate = mrdem_search_surrogate_opts(o);
 	s->res = mrdem_search_grow(s->res, &s->res_cap, *nres + nnode + 1, sizeof *s->res);
-	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
-		if (start[r + 1] > start[r])
-			mrdem_tri_pairs_test(s->batch, &na, &nb, &s->cur[2 * start[r]],
-					     start[r + 1] - start[r], &surrogate,
-					     &s->res[*nres + start[r]], &cnt->round[r]);
+	if (nnode)
+		test_node_pairs(s, &na, &nb, nnode, start, &surrogate, &s->res[*nres], cnt);
 	*nres += nnode;
 	if (nreal) {
 		struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps + 0.5f * inflate};
@@ -388,6 +419,37 @@ static float certify(struct mrdem_front *fr, const struct mrdem_tree *tb,
 	}
 	double t = sqrt(xb->t[0] * xb->t[0] + xb->t[1] * xb->t[1] + xb->t[2] * xb->t[2]);
 	return (float)(margin + d + MOTION_ROUNDING * (fr->radius_b + t));
+}
+
+/* The next front when pairs unfold and no group narrows: the live pairs
+ * with unfold[k] set replaced by their members where they stood, the
+ * pairs between them copied in runs (what the general rebuild below does
+ * pair by pair), and the groups unchanged but for the new ones. Every
+ * pair kept was certified in this iteration, so the new members are the
+ * uncertified ones. */
+static void unfold_in_place(struct mrdem_front *fr, const struct mrdem_tree *ta,
+			    const struct mrdem_tree *tb, const uint32_t *live, size_t nlive,
+			    const uint32_t *unfold_k, struct mrdem_front_counts *fc)
+{
+	size_t nq = 0, from = 0;
+	fr->uncertified = 0;
+	fr->live_ok = 0;
+	for (size_t j = 0; j <= nlive; j++) {
+		size_t k = j < nlive ? live[j] : fr->n;
+		if (j < nlive && !unfold_k[k])
+			continue;
+		fr->q = mrdem_search_grow(fr->q, &fr->qcap, nq + (k - from) + 1, sizeof *fr->q);
+		if (k > from)
+			memcpy(&fr->q[nq], &fr->p[from], (k - from) * sizeof *fr->q);
+		nq += k - from;
+		if (j < nlive)
+			unfold(fr, &nq, ta, tb, fr->p[k].a, fr->p[k].b, fr->p[k].group, fc);
+		from = k + 1;
+	}
+	struct front_pair *tmp = fr->p;
+	size_t tc = fr->cap;
+	fr->p = fr->q, fr->cap = fr->qcap, fr->n = nq;
+	fr->q = tmp, fr->qcap = tc;
 }
 
 void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
@@ -474,13 +536,13 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	/* Groups first, parents before children: the topmost separate one
 	 * takes everything beneath it (DEST). Its members are certified apart,
 	 * so their surrogates neither guess nor unfold. */
-	int reshaped = 0;
+	int reshaped = 0, narrowing = 0;
 	for (size_t u = 0; u < ng; u++) {
 		uint32_t at = s->slot[n + u], parent = fr->g[u].group;
 		int apart = found_apart(s, at, 0);
 		uint32_t above = parent == NO_GROUP ? NO_GROUP : t[PER_GROUP * parent + DEST];
 		t[PER_GROUP * u + DEST] = above != NO_GROUP ? above : apart ? (uint32_t)u : NO_GROUP;
-		reshaped |= t[PER_GROUP * u + DEST] != NO_GROUP;
+		narrowing |= t[PER_GROUP * u + DEST] != NO_GROUP;
 	}
 	/* Then the live pairs (FAR ones are apart): real contacts, guesses,
 	 * unfolding (slot[k] becomes 1 for a pair that unfolds, else 0). */
@@ -507,13 +569,17 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	fc->skipped += n - nlive;
 	fc->guesses += guesses->n - gfirst;
-	mrdem_search_sort_hits(hits, first);
+	mrdem_search_sort_hits(s, hits, first);
 
 	/* The next front, in the order of this one: a narrowed group becomes
 	 * its pair where its first member was, an unfolded pair its members.
 	 * Unchanged when nothing unfolded or narrowed. */
-	if (!reshaped)
+	if (!reshaped && !narrowing)
 		return;
+	if (!narrowing) {
+		unfold_in_place(fr, ta, tb, live, nlive, s->slot, fc);
+		return;
+	}
 	size_t nq = 0;
 	fr->uncertified = 0;
 	fr->live_ok = 0;

@@ -140,6 +140,8 @@ struct mrdem_contact_finder {
 	uint32_t nsoups;
 	struct soup *soups;
 	struct mrdem_id_index index;
+	struct job *jobs;           /* the pairs of the call, kept for the next */
+	size_t jobs_cap;
 	struct mrdem_stage_log log; /* since the last mrdem_contact_finder_take_log */
 };
 
@@ -192,6 +194,7 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		free(f->w[t].ex_res);
 	}
 	free(f->w);
+	free(f->jobs);
 	release_soups(f);
 	mrdem_id_index_release(&f->index);
 	free(f);
@@ -618,16 +621,20 @@ struct job {
 };
 #define PLANE_JOB(k) (SIZE_MAX - (size_t)(k))
 
+/* The call's jobs into f->jobs (its room kept between calls: a list of
+ * this size is a large request for malloc, which consolidates its free
+ * chunks first, every Picard iteration). */
 static int collect_jobs(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
-			const struct mrdem_pairs *pairs, struct job **jobs, size_t *njobs)
+			const struct mrdem_pairs *pairs, size_t *njobs)
 {
 	const struct mrdem_particles *p = &s->frame.p;
-	size_t n = 0, cap = 0;
-	struct job *j = NULL;
+	size_t n = 0;
+	struct job *j = f->jobs;
 #define PUSH(A, B)                                                                  \
 	do {                                                                        \
-		if (n == cap)                                                       \
-			j = mrdem_xrealloc(j, (cap = cap ? 2 * cap : 64) * sizeof *j); \
+		if (n == f->jobs_cap)                                               \
+			j = f->jobs = mrdem_xrealloc(j, (f->jobs_cap = f->jobs_cap ?   \
+							 2 * f->jobs_cap : 64) * sizeof *j); \
 		j[n].ia = (A), j[n].ib = (B), j[n++].front = NULL;                 \
 	} while (0)
 	if (!pairs) {
@@ -650,7 +657,6 @@ static int collect_jobs(struct mrdem_contact_finder *f, const struct mrdem_scene
 			if (idb >= MRDEM_PLANE_ID_MIN) {
 				uint64_t k = UINT64_MAX - idb;
 				if (k >= s->setup.nplanes) {
-					free(j);
 					return mrdem_error("pair %zu refers to plane %llu, but the setup "
 							   "has %u planes", i, (unsigned long long)k,
 							   s->setup.nplanes);
@@ -661,14 +667,12 @@ static int collect_jobs(struct mrdem_contact_finder *f, const struct mrdem_scene
 			if ((b = mrdem_id_index_find(&f->index, idb)) == MRDEM_NO_INDEX)
 				goto unknown;
 			if (a == b) {
-				free(j);
 				return mrdem_error("pair %zu pairs particle %llu with itself", i,
 						   (unsigned long long)ida);
 			}
 			PUSH(a, b);
 			continue;
 unknown:
-			free(j);
 			return mrdem_error("pair %zu refers to particle %llu, which the frame (step "
 					   "%llu) does not have", i,
 					   (unsigned long long)(a == MRDEM_NO_INDEX ? ida : idb),
@@ -676,7 +680,6 @@ unknown:
 		}
 	}
 #undef PUSH
-	*jobs = j;
 	*njobs = n;
 	return 0;
 }
@@ -904,6 +907,22 @@ static void collate(const struct mrdem_contact_finder *f, const struct job *jobs
 	}
 }
 
+/* Job j on worker t's scratch. */
+static void run_job(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+		    const struct mrdem_contact_opts *o, struct job *j, int t)
+{
+	struct worker *w = &f->w[t];
+	j->worker = t;
+	j->first = w->out.n;
+	j->gfirst = w->gout.n;
+	if (j->ib >= PLANE_JOB(UINT32_MAX))
+		plane_pair(w, s, f, j->ia, (uint32_t)(SIZE_MAX - j->ib), o, &w->out);
+	else
+		particle_pair(w, s, f, j->ia, j->ib, o, j->front, &w->out, &w->gout);
+	j->n = w->out.n - j->first;
+	j->gn = w->gout.n - j->gfirst;
+}
+
 static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
 		struct mrdem_fronts *fronts, struct mrdem_contacts *out,
@@ -933,41 +952,35 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	double t_start = mrdem_clock();
 	prepare_soups(f, s);
 	prepare_sagittas(f, s);
-	struct job *jobs = NULL;
 	size_t njobs = 0;
-	if (collect_jobs(f, s, pairs, &jobs, &njobs))
+	if (collect_jobs(f, s, pairs, &njobs))
 		return -1;
+	struct job *jobs = f->jobs;
 	if (fronts)
 		for (size_t i = 0; i < njobs; i++)
 			if (jobs[i].ib < PLANE_JOB(UINT32_MAX) &&
-			    fronts_bind(fronts, s, jobs[i].ia, jobs[i].ib, &jobs[i].front)) {
-				free(jobs);
+			    fronts_bind(fronts, s, jobs[i].ia, jobs[i].ib, &jobs[i].front))
 				return -1;
-			}
 	for (int t = 0; t < f->nworkers; t++) {
 		memset(&f->w[t].cnt, 0, sizeof f->w[t].cnt);
 		f->w[t].search_s = f->w[t].points_s = f->w[t].plane_s = 0;
 		f->w[t].out.n = f->w[t].gout.n = 0;
 	}
-	/* Enough pairs to share out: each worker's scratch is its own. */
+	/* Enough pairs to share out: each worker's scratch is its own. One
+	 * thread runs them without entering OpenMP (threads.h: a region of
+	 * one thread still costs a system call). */
 	int threads = njobs > 1 ? f->nworkers : 1, team = 1;
+	if (threads == 1) {
+		for (size_t i = 0; i < njobs; i++)
+			run_job(f, s, o, &jobs[i], 0);
+	} else {
 #pragma omp parallel num_threads(threads)
-	{
+		{
 #pragma omp master
-		team = omp_get_num_threads();
+			team = omp_get_num_threads();
 #pragma omp for schedule(dynamic, 1)
-		for (size_t i = 0; i < njobs; i++) {
-			struct job *j = &jobs[i];
-			j->worker = omp_get_thread_num();
-			struct worker *w = &f->w[j->worker];
-			j->first = w->out.n;
-			j->gfirst = w->gout.n;
-			if (j->ib >= PLANE_JOB(UINT32_MAX))
-				plane_pair(w, s, f, j->ia, (uint32_t)(SIZE_MAX - j->ib), o, &w->out);
-			else
-				particle_pair(w, s, f, j->ia, j->ib, o, j->front, &w->out, &w->gout);
-			j->n = w->out.n - j->first;
-			j->gn = w->gout.n - j->gfirst;
+			for (size_t i = 0; i < njobs; i++)
+				run_job(f, s, o, &jobs[i], omp_get_thread_num());
 		}
 	}
 	double t0 = mrdem_clock();
@@ -977,7 +990,6 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		collate(f, jobs, njobs, 1, guesses);
 		guesses->step = s->frame.step;
 	}
-	free(jobs);
 	double t1 = mrdem_clock();
 	account(f, team, out->n, t1 - t0, t1 - t_start);
 	if (cnt) {

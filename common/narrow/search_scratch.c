@@ -18,7 +18,8 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 	mrdem_tri_batch_free(s->batch);
 	void *arrays[] = { s->cur, s->next, s->real, s->keep, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
-			   s->leaf_stamp, s->slot, s->res2, s->tally, s->wide_a, s->wide_b, s->items };
+			   s->leaf_stamp, s->slot, s->res2, s->tally, s->wide_a, s->wide_b, s->items,
+			   s->keys };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(s);
@@ -102,11 +103,6 @@ void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree 
 	}
 }
 
-static int hit_before(const struct mrdem_tri_hit *a, const struct mrdem_tri_hit *b)
-{
-	return a->ta != b->ta ? a->ta < b->ta : a->tb < b->tb;
-}
-
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,
 					   const struct mrdem_tri_result *r)
 {
@@ -119,11 +115,15 @@ struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t
 	return h;
 }
 
-/* Insertion sort of runs, then bottom-up merges through the spare room at
- * the end of the array: no allocation per call (glibc's qsort allocates a
- * buffer for arrays this size, once per pair and Picard iteration). The
- * keys (ta, tb) are unique, so the order is the one any sort gives. */
-void mrdem_search_sort_hits(struct mrdem_tri_hits *hits, size_t first)
+/* The hits' keys (ta, tb) as one integer each, sorted by insertion in
+ * runs, then bottom-up merges between the two halves of s->keys; then the
+ * hits gathered in that order through the spare room at the end of the
+ * array. Moving 16-byte keys with integer compares is cheaper than moving
+ * hits (an implicit step sorts the hits of every Picard iteration), and no
+ * allocation per call (glibc's qsort allocates a buffer for arrays this
+ * size). The keys are unique, so the order is the one any sort gives. */
+void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
+			    size_t first)
 {
 	enum { RUN = 16 };
 	size_t m = hits->n - first;
@@ -133,15 +133,24 @@ void mrdem_search_sort_hits(struct mrdem_tri_hits *hits, size_t first)
 		hits->cap = hits->n + m;
 		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
 	}
-	struct mrdem_tri_hit *a = hits->h + first, *src = a, *dst = hits->h + hits->n;
+	s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m, sizeof *s->keys);
+	struct mrdem_tri_hit *h = hits->h + first;
+	struct mrdem_hit_key *src = s->keys, *dst = s->keys + m;
+	int sorted = 1;
+	for (size_t i = 0; i < m; i++) {
+		src[i] = (struct mrdem_hit_key){(uint64_t)h[i].ta << 32 | h[i].tb, (uint32_t)i};
+		sorted &= i == 0 || src[i - 1].key < src[i].key;
+	}
+	if (sorted)
+		return;
 	for (size_t lo = 0; lo < m; lo += RUN) {
 		size_t hi = lo + RUN < m ? lo + RUN : m;
 		for (size_t i = lo + 1; i < hi; i++) {
-			struct mrdem_tri_hit x = a[i];
+			struct mrdem_hit_key x = src[i];
 			size_t j = i;
-			for (; j > lo && hit_before(&x, &a[j - 1]); j--)
-				a[j] = a[j - 1];
-			a[j] = x;
+			for (; j > lo && x.key < src[j - 1].key; j--)
+				src[j] = src[j - 1];
+			src[j] = x;
 		}
 	}
 	for (size_t w = RUN; w < m; w *= 2) {
@@ -149,15 +158,17 @@ void mrdem_search_sort_hits(struct mrdem_tri_hits *hits, size_t first)
 			size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
 			size_t i = lo, j = mid, k = lo;
 			while (i < mid && j < hi)
-				dst[k++] = hit_before(&src[j], &src[i]) ? src[j++] : src[i++];
+				dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
 			while (i < mid)
 				dst[k++] = src[i++];
 			while (j < hi)
 				dst[k++] = src[j++];
 		}
-		struct mrdem_tri_hit *t = src;
+		struct mrdem_hit_key *t = src;
 		src = dst, dst = t;
 	}
-	if (src != a)
-		memcpy(a, src, m * sizeof *a);
+	struct mrdem_tri_hit *spare = hits->h + hits->n;
+	for (size_t k = 0; k < m; k++)
+		spare[k] = h[src[k].i];
+	memcpy(h, spare, m * sizeof *h);
 }

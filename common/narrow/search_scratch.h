@@ -15,6 +15,11 @@
 #include "common/narrow/tree_search.h"
 #include "common/util/error.h"
 
+struct mrdem_hit_key {
+	uint64_t key; /* ta << 32 | tb */
+	uint32_t i;   /* the hit's place before the sort */
+};
+
 struct mrdem_tree_search {
 	struct mrdem_tri_batch *batch;
 	/* active node pairs of this round and of the next */
@@ -49,6 +54,9 @@ struct mrdem_tree_search {
 	/* front search: the items an iteration tests */
 	uint32_t *items;
 	size_t items_cap;
+	/* mrdem_search_sort_hits: the hits' keys, twice (merge room) */
+	struct mrdem_hit_key *keys;
+	size_t keys_cap;
 };
 
 /* Grow a scratch array to hold at least n elements of size sz. */
@@ -78,8 +86,9 @@ void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree 
 /* Append a contact of triangles (or nodes) ta, tb with result r. */
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,
 					   const struct mrdem_tri_result *r);
-/* Sort hits[first..] by (ta, tb), the flat search's order. */
-void mrdem_search_sort_hits(struct mrdem_tri_hits *hits, size_t first);
+/* Sort hits[first..] by (ta, tb), the flat search's order (s: scratch). */
+void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
+			    size_t first);
 
 /* Bounding spheres too far apart for the halos to meet: the pair cannot
  * be in contact, and the triangle kernels need not see it. */

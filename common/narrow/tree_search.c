@@ -124,5 +124,5 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		if (s->res[k].status == MRDEM_TRI_CONTACT)
 			mrdem_search_add_hit(hits, ta->perm[s->real[2 * k]], tb->perm[s->real[2 * k + 1]],
 					     &s->res[k]);
-	mrdem_search_sort_hits(hits, first);
+	mrdem_search_sort_hits(s, hits, first);
 }

@@ -9,6 +9,7 @@
 #include "common/geom/vec3.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
+#include "common/util/threads.h"
 
 /* Damping/acceleration of the iterates (paper Sec. 6.1), per particle and
  * separately for the linear and the angular update. */
@@ -116,6 +117,7 @@ void mrdem_picard_release(struct mrdem_picard *pc)
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(pc->pending);
+	free(pc->shape_r);
 	mrdem_forces_release(&pc->forces);
 	mrdem_pairs_release(&pc->pairs);
 	mrdem_contacts_release(&pc->contacts);
@@ -219,10 +221,9 @@ static void restore_start(const struct mrdem_picard *pc, struct mrdem_particles 
 static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const double *u, double dt)
 {
 	size_t n = p->n;
-#pragma omp parallel for schedule(static) if (n > 1024)
-	for (size_t i = 0; i < n; i++)
+	MRDEM_FOR_PARALLEL_IF(1024, i, n,
 		mrdem_implicit_place(p, i, &pc->x0[3 * i], &pc->q0[4 * i], &pc->v0[3 * i],
-				     &pc->w0[3 * i], &u[6 * i], &u[6 * i + 3], dt);
+				     &pc->w0[3 * i], &u[6 * i], &u[6 * i + 3], dt););
 }
 
 /* Add one iteration's search work to the step's account. */
@@ -260,14 +261,12 @@ static int evaluate(struct mrdem_picard *pc, struct mrdem_scene *s, const struct
 	size_t n = p->n;
 	const double *F = pc->forces.force, *T = pc->forces.torque;
 	const double *g = s->setup.gravity;
-#pragma omp parallel for schedule(static) if (n > 1024)
-	for (size_t i = 0; i < n; i++) {
+	MRDEM_FOR_PARALLEL_IF(1024, i, n,
 		mrdem_implicit_torque(&pc->torque0[3 * i], &b->b[i], &pc->x0[3 * i], &p->pos[3 * i],
 				      &F[3 * i], &T[3 * i], g);
 		mrdem_implicit_update(&pc->fresh[6 * i], &pc->fresh[6 * i + 3], &b->b[i],
 				      &pc->q0[4 * i], &p->quat[4 * i], &pc->w0[3 * i], &F[3 * i],
-				      &pc->torque0[3 * i], dt);
-	}
+				      &pc->torque0[3 * i], dt););
 
 	/* Gross force per particle, summed in contact order like the forces. */
 	double weight = vec3_norm(g);
@@ -328,31 +327,34 @@ static double residual(struct mrdem_picard *pc, const struct mrdem_particles *p,
 /* Next guess: per particle and part (linear, angular) move from the guess
  * towards the fresh update by the weight, which grows while successive
  * increments point the same way and shrinks when they turn back. */
+static void next_guess_of(struct mrdem_picard *pc, size_t i, int first)
+{
+	for (int part = 0; part < 2; part++) {
+		double *u = &pc->guess[6 * i + 3 * part];
+		const double *f = &pc->fresh[6 * i + 3 * part];
+		double *prev = &pc->inc[6 * i + 3 * part];
+		double *a = &pc->weight[2 * i + part];
+		double d[3];
+		vec3_sub(d, f, u);
+		if (first) {
+			/* Nothing to average with yet: take the first update whole. */
+			vec3_copy(u, f);
+			*a = WEIGHT_START;
+		} else {
+			double agree = vec3_dot(d, prev);
+			if (agree > 0)
+				*a = fmin(1.0, *a * WEIGHT_GROW);
+			else if (agree < 0)
+				*a = fmax(WEIGHT_MIN, *a * WEIGHT_SHRINK);
+			vec3_axpy(u, u, *a, d);
+		}
+		vec3_copy(prev, d);
+	}
+}
+
 static void next_guess(struct mrdem_picard *pc, size_t n, int first)
 {
-#pragma omp parallel for schedule(static) if (n > 1024)
-	for (size_t i = 0; i < n; i++)
-		for (int part = 0; part < 2; part++) {
-			double *u = &pc->guess[6 * i + 3 * part];
-			const double *f = &pc->fresh[6 * i + 3 * part];
-			double *prev = &pc->inc[6 * i + 3 * part];
-			double *a = &pc->weight[2 * i + part];
-			double d[3];
-			vec3_sub(d, f, u);
-			if (first) {
-				/* Nothing to average with yet: take the first update whole. */
-				vec3_copy(u, f);
-				*a = WEIGHT_START;
-			} else {
-				double agree = vec3_dot(d, prev);
-				if (agree > 0)
-					*a = fmin(1.0, *a * WEIGHT_GROW);
-				else if (agree < 0)
-					*a = fmax(WEIGHT_MIN, *a * WEIGHT_SHRINK);
-				vec3_axpy(u, u, *a, d);
-			}
-			vec3_copy(prev, d);
-		}
+	MRDEM_FOR_PARALLEL_IF(1024, i, n, next_guess_of(pc, i, first););
 }
 
 enum outcome { CONVERGED, CAPPED, STALLED };
@@ -529,8 +531,8 @@ static int search_iterate(struct mrdem_picard *pc, const struct mrdem_picard_sea
 {
 	struct mrdem_stage_log *l = &pc->log;
 	double t0 = mrdem_clock();
-	if (mrdem_broad_phase(search->broad, s, search->broad_method, &pc->pairs,
-			      &pc->broad_stats))
+	if (mrdem_broad_phase_radii(search->broad, s, search->broad_method, pc->shape_r,
+				    &pc->pairs, &pc->broad_stats))
 		return -1;
 	l->seconds[MRDEM_STAGE_BROAD] += mrdem_clock() - t0;
 	l->calls[MRDEM_STAGE_BROAD]++;
@@ -556,6 +558,11 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 		pc->fronts = NULL;
 	}
 	double t0 = mrdem_clock();
+	if (s->nshapes > pc->shape_r_cap) {
+		pc->shape_r = mrdem_xrealloc(pc->shape_r, s->nshapes * sizeof *pc->shape_r);
+		pc->shape_r_cap = s->nshapes;
+	}
+	mrdem_broad_shape_radii(s, pc->shape_r);
 	int rc = mrdem_picard_begin(pc, o, s, dt);
 	while (rc == MRDEM_PICARD_MORE) {
 		struct mrdem_picard_work work;
