@@ -64,6 +64,7 @@ struct side {
 	enum side_kind kind;
 	double c[3], r;       /* sphere: world centre and radius */
 	double t[3][3];       /* triangle: world corners */
+	unsigned flat;        /* triangle: its flat-edge bits (mesh_smooth.h) */
 };
 
 static void side_of(struct side *sd, const struct mrdem_forces *f, const struct mrdem_scene *s,
@@ -87,8 +88,46 @@ static void side_of(struct side *sd, const struct mrdem_forces *f, const struct 
 		to_world(sd->c, q, &g->centre[3 * (size_t)tri]);
 	} else {
 		sd->kind = SIDE_TRIANGLE;
+		sd->flat = mrdem_mesh_smooth_flat_edges(g, tri);
 		triangle_world(sd->t, q, &sh->mesh, tri);
 	}
+}
+
+/* The point q of the face that triangle sd is part of nearest to p: p's
+ * foot on its plane where that lies beyond edges across which the face
+ * goes on flat, else the triangle's own nearest point. A sphere over the
+ * edge between two triangles of a plane mesh thus meets the plane along
+ * its normal, not the edge along a tilted one, whichever of the two
+ * triangles its record names (merging keeps one). */
+static void nearest_on_face(const double p[3], const struct side *sd, double q[3])
+{
+	const double(*t)[3] = sd->t;
+	double e1[3], e2[3], n[3];
+	vec3_sub(e1, t[1], t[0]);
+	vec3_sub(e2, t[2], t[0]);
+	vec3_cross(n, e1, e2);
+	double n2 = vec3_norm2(n);
+	if (sd->flat && n2 > 0) {
+		double w[3], f[3];
+		vec3_sub(w, p, t[0]);
+		vec3_axpy(f, p, -vec3_dot(w, n) / n2, n);
+		int beyond = 0, flat = 1;
+		for (int k = 0; k < 3; k++) {
+			double a[3], b[3], c[3];
+			vec3_sub(a, t[(k + 1) % 3], t[k]);
+			vec3_sub(b, f, t[k]);
+			vec3_cross(c, a, b);
+			if (vec3_dot(c, n) < 0) {
+				beyond = 1;
+				flat &= sd->flat >> k & 1u;
+			}
+		}
+		if (beyond && flat) {
+			vec3_copy(q, f);
+			return;
+		}
+	}
+	mrdem_point_triangle(p, t[0], t[1], t[2], q);
 }
 
 /* A contact record measured between the smooth surfaces of its sides
@@ -98,6 +137,9 @@ static void side_of(struct side *sd, const struct mrdem_forces *f, const struct 
  * overlap on it, as the narrow phase places points. */
 struct smooth_record {
 	double d, n[3], x[3];
+	/* a sphere against a triangle: which sphere (its side and triangle,
+	 * 2 tri + side), else UINT64_MAX */
+	uint64_t sphere;
 };
 
 /* qa, qb: the poses of particles ia and ib (qb unused for a plane). */
@@ -109,6 +151,7 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 	out->d = c->dist;
 	vec3_copy(out->n, c->normal);
 	vec3_copy(out->x, c->x);
+	out->sphere = UINT64_MAX;
 	struct side a, b;
 	side_of(&a, f, s, ia, qa, c->tri_a);
 	if (ib != MRDEM_NO_INDEX)
@@ -126,10 +169,12 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 		vec3_axpy(pa, a.c, -a.r, v);
 	} else if (a.kind == SIDE_SPHERE) { /* sphere of a, sphere or triangle of b */
 		double q[3], rb = 0;
-		if (b.kind == SIDE_SPHERE)
+		if (b.kind == SIDE_SPHERE) {
 			vec3_copy(q, b.c), rb = b.r;
-		else
-			mrdem_point_triangle(a.c, b.t[0], b.t[1], b.t[2], q);
+		} else {
+			nearest_on_face(a.c, &b, q);
+			out->sphere = 2 * (uint64_t)c->tri_a;
+		}
 		vec3_sub(v, a.c, q);
 		double len = vec3_normalize(v);
 		if (!(len > 0))
@@ -137,7 +182,8 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 		d = len - a.r - rb;
 		vec3_axpy(pa, a.c, -a.r, v);
 	} else { /* triangle of a, sphere of b */
-		mrdem_point_triangle(b.c, a.t[0], a.t[1], a.t[2], pa);
+		nearest_on_face(b.c, &a, pa);
+		out->sphere = 2 * (uint64_t)c->tri_b + 1;
 		vec3_sub(v, pa, b.c);
 		double len = vec3_normalize(v);
 		if (!(len > 0))
@@ -337,6 +383,27 @@ struct patch {
 	size_t deep; /* the deepest record */
 };
 
+/* A sphere meets the other side's surface at its closest point there:
+ * where it is recorded against several triangles of that side (a ball on
+ * a plane mesh, over the edge between two of its triangles), the records
+ * but the nearest measure to the edge of a triangle that is not the
+ * closest, along a tilted normal that pushed the ball sideways and fed it
+ * energy (issue 9). They are set apart (d = +inf, no weight); ties keep
+ * the first. */
+static void drop_dominated(struct smooth_record *sm, size_t m)
+{
+	for (size_t i = 0; i < m; i++) {
+		if (sm[i].sphere == UINT64_MAX)
+			continue;
+		for (size_t j = 0; j < m; j++)
+			if (j != i && sm[j].sphere == sm[i].sphere &&
+			    (sm[j].d < sm[i].d || (sm[j].d == sm[i].d && j < i))) {
+				sm[i].d = INFINITY;
+				break;
+			}
+	}
+}
+
 /* Patch k's records on the smooth surfaces (into sm[] by member slot) and
  * their reduction; delta 0 when no record overlaps. */
 static void reduce_patch(struct patch *pt, struct smooth_record *sm, const struct mrdem_forces *f,
@@ -354,11 +421,12 @@ static void reduce_patch(struct patch *pt, struct smooth_record *sm, const struc
 	if (ib != MRDEM_NO_INDEX)
 		pose_of(&qb, s, ib);
 	double epssum = c->c[mem[0]].depth + c->c[mem[0]].dist, dmax = 0;
-	for (size_t i = 0; i < m; i++) {
+	for (size_t i = 0; i < m; i++)
 		smooth_record(&sm[i], f, s, &c->c[mem[i]], ia, ib, &qa, &qb);
+	drop_dominated(sm, m);
+	for (size_t i = 0; i < m; i++)
 		if (epssum - sm[i].d > dmax)
 			dmax = epssum - sm[i].d, pt->deep = mem[i];
-	}
 	if (!(dmax > 0))
 		return;
 	double x[3] = {0, 0, 0}, n[3] = {0, 0, 0}, W = 0;

@@ -20,6 +20,7 @@ void mrdem_mesh_smooth_release(struct mrdem_mesh_smooth *g)
 	free(g->curvature);
 	free(g->centre);
 	free(g->radius);
+	free(g->flat_edges);
 	mrdem_mesh_smooth_init(g);
 }
 
@@ -83,6 +84,51 @@ static void ring_build(struct ring *r, const struct mrdem_mesh *m)
 		}
 }
 
+/* An edge of a triangle, keyed by its two vertices in order. */
+struct edge_of {
+	uint32_t lo, hi, tri, k;
+};
+
+static int cmp_edge_of(const void *x, const void *y)
+{
+	const struct edge_of *a = x, *b = y;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	return a->tri < b->tri ? -1 : a->tri > b->tri;
+}
+
+/* Coplanar with the same orientation, to rounding of unit normals. */
+#define COPLANAR_COS (1 - 1e-9)
+
+/* g->flat_edges from the unit face normals fn (3 per triangle): an edge
+ * is flat when exactly two triangles share it and their normals agree. */
+static void flat_edges(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m, const double *fn)
+{
+	size_t ne = 3 * (size_t)m->ntris;
+	struct edge_of *e = mrdem_xmalloc_array(ne + 1, sizeof *e);
+	for (uint32_t t = 0; t < m->ntris; t++)
+		for (uint32_t k = 0; k < 3; k++) {
+			uint32_t a = m->tris[3 * (size_t)t + k], b = m->tris[3 * (size_t)t + (k + 1) % 3];
+			e[3 * (size_t)t + k] = (struct edge_of){a < b ? a : b, a < b ? b : a, t, k};
+		}
+	qsort(e, ne, sizeof *e, cmp_edge_of);
+	g->flat_edges = mrdem_xrealloc(g->flat_edges, (size_t)m->ntris + 1);
+	memset(g->flat_edges, 0, (size_t)m->ntris + 1);
+	for (size_t i = 0; i + 1 < ne; i++) {
+		const struct edge_of *p = &e[i], *q = &e[i + 1];
+		int pair = p->lo == q->lo && p->hi == q->hi &&
+			   (i + 2 >= ne || e[i + 2].lo != p->lo || e[i + 2].hi != p->hi) &&
+			   (i == 0 || e[i - 1].lo != p->lo || e[i - 1].hi != p->hi);
+		if (pair && vec3_dot(&fn[3 * (size_t)p->tri], &fn[3 * (size_t)q->tri]) >= COPLANAR_COS) {
+			g->flat_edges[p->tri] |= (unsigned char)(1u << p->k);
+			g->flat_edges[q->tri] |= (unsigned char)(1u << q->k);
+		}
+	}
+	free(e);
+}
+
 /* Least-squares sphere |x - c|^2 = R^2 through the corners of triangle t
  * and their neighbours (the algebraic fit |x|^2 + D.x + E = 0, in
  * coordinates centred on the triangle and scaled by its size, exact for
@@ -124,6 +170,7 @@ static void compute(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m)
 {
 	uint32_t nv = m->nverts, nt = m->ntris;
 	double *vn = mrdem_xcalloc(3 * (size_t)nv + 1, sizeof *vn);
+	double *fn = mrdem_xcalloc(3 * (size_t)nt + 1, sizeof *fn);
 	g->max_edge = 0;
 	for (uint32_t t = 0; t < nt; t++) {
 		const uint32_t *v = &m->tris[3 * (size_t)t];
@@ -131,6 +178,8 @@ static void compute(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m)
 		vec3_sub(e1, &m->verts[3 * (size_t)v[1]], &m->verts[3 * (size_t)v[0]]);
 		vec3_sub(e2, &m->verts[3 * (size_t)v[2]], &m->verts[3 * (size_t)v[0]]);
 		vec3_cross(an, e1, e2); /* twice the area, outward */
+		vec3_copy(&fn[3 * (size_t)t], an);
+		vec3_normalize(&fn[3 * (size_t)t]);
 		for (int k = 0; k < 3; k++) {
 			vec3_add(&vn[3 * (size_t)v[k]], &vn[3 * (size_t)v[k]], an);
 			g->max_edge = fmax(g->max_edge, vec3_dist(&m->verts[3 * (size_t)v[k]],
@@ -139,6 +188,8 @@ static void compute(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m)
 	}
 	for (uint32_t i = 0; i < nv; i++)
 		vec3_normalize(&vn[3 * (size_t)i]);
+	flat_edges(g, m, fn);
+	free(fn);
 	struct ring r;
 	ring_build(&r, m);
 	g->curvature = mrdem_xrealloc(g->curvature, ((size_t)nt + 1) * sizeof *g->curvature);

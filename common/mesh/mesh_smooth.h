@@ -9,7 +9,10 @@
  *  - a curvature per triangle, for the effective radius of Hertz contact;
  *  - the longest edge, which sets how far apart two contact points of one
  *    patch may lie; the bounding radius, which caps the effective radius
- *    where faces are flat. */
+ *    where faces are flat;
+ *  - which edges join coplanar triangles, across which a flat face goes
+ *    on (a sphere over the edge between two triangles of a plane mesh
+ *    meets the plane, not the edge). */
 #ifndef MRDEM_MESH_MESH_SMOOTH_H
 #define MRDEM_MESH_MESH_SMOOTH_H
 
@@ -32,6 +35,9 @@ struct mrdem_mesh_smooth {
 	/* per triangle: centre (shape frame) and radius of its smooth sphere;
 	 * radius 0 where the surface is flat, concave or has an edge */
 	double *centre, *radius;
+	/* per triangle: bit k set when its edge from corner k to corner k + 1
+	 * joins a coplanar neighbour facing the same way */
+	unsigned char *flat_edges;
 };
 
 void mrdem_mesh_smooth_init(struct mrdem_mesh_smooth *g);
@@ -43,6 +49,11 @@ void mrdem_mesh_smooth_update(struct mrdem_mesh_smooth *g, const struct mrdem_me
 static inline double mrdem_mesh_smooth_curvature(const struct mrdem_mesh_smooth *g, uint32_t t)
 {
 	return t < g->ntris ? g->curvature[t] : 0.0;
+}
+/* Triangle t's flat-edge bits (0 for UINT32_MAX: no triangle). */
+static inline unsigned mrdem_mesh_smooth_flat_edges(const struct mrdem_mesh_smooth *g, uint32_t t)
+{
+	return t < g->ntris ? g->flat_edges[t] : 0u;
 }
 /* Radius of triangle t's smooth sphere, 0 when it has none. */
 static inline double mrdem_mesh_smooth_radius(const struct mrdem_mesh_smooth *g, uint32_t t)

@@ -215,6 +215,28 @@ def case_energy():
         check(touched and st[-1]["contacts_active"] == 0, "the balls met and parted")
         check(abs(k1 / k0 - 1) < 0.005, "kinetic energy within 0.5 %")
         check(jump < 1e-3, "no 5 steps change the energy by 0.1 %")
+    for tris in [320, 1280] if QUICK else [320, 1280, 5120]:
+        # obliquely onto a 16 x 16 plane mesh whose vertices and edges it crosses
+        scene = ("shapes:\n" + BALL % tris +
+                 "  floor: {plane: {size: [6, 6], divisions: [16, 16]}}\nparticles:\n"
+                 "  - {shape: ball, position: [-0.3, 0.1, 1.03], orientation: %s, "
+                 "velocity: [0.7, 0.4, -1], epsilon_abs: 0.01, density: 1000}\n"
+                 "  - {shape: floor, position: [0.01, 0.02, 0], fixed: true, epsilon_abs: 0.01}\n"
+                 % quat(tris + 9) +
+                 "gravity: [0, 0, 0]\ncontact: %s\n" % law("hooke", 1.0) +
+                 "time: {dt: 1.0e-5, steps: 6000, scheme: velocity-verlet}\noutput: {every: 5}\n")
+        s = run("energy-mesh-%d" % tris, scene, "--hierarchy", "surrogate")
+        st = steps_of(s)
+        k0, k1 = st[0]["energy_kinetic"], st[-1]["energy_kinetic"]
+        e = [x["energy_total"] for x in st]
+        jump = max(abs(b - a) for a, b in zip(e, e[1:])) / e[0]
+        v = s.frames[-1]["velocity"][0]
+        print("# %5d triangles on a plane mesh: kinetic energy after / before %.7f, largest 5 "
+              "steps %.2e, leaves at [%.4f %.4f %.4f]" % (tris, k1 / k0, jump, v[0], v[1], v[2]))
+        check(any(x["contacts_active"] for x in st) and st[-1]["contacts_active"] == 0 and v[2] > 0.99,
+              "the ball bounced off the plane mesh")
+        check(abs(k1 / k0 - 1) < 0.005, "kinetic energy within 0.5 %")
+        check(jump < 1e-3, "no 5 steps change the energy by 0.1 %")
 
 
 # ---- rolling and friction
