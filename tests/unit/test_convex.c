@@ -1,0 +1,276 @@
+/* The convex shape kind: the hull of point sets (inside, Euler, known
+ * volumes, degenerate inputs refused), the features built from it, and
+ * closest-feature tracking against the brute-force distance (every
+ * triangle pair of the two hulls, exactly) at every step of tumbling
+ * pairs, cold and warm, with the walk's steps per query. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/geom/quat.h"
+#include "common/geom/vec3.h"
+#include "common/geom/xform.h"
+#include "common/mesh/mesh.h"
+#include "common/narrow/convex_track.h"
+#include "common/narrow/tri_distance_ref.h"
+#include "common/shape/convex.h"
+#include "common/shape/hull.h"
+#include "common/util/error.h"
+#include "common/util/rng.h"
+#include "tests/lib/tap.h"
+
+/* Largest height of a point above a hull triangle's plane. */
+static double worst_outside(const struct mrdem_mesh *m, const double *p, size_t n)
+{
+	double worst = -INFINITY;
+	for (uint32_t t = 0; t < m->ntris; t++) {
+		const double *a = &m->verts[3 * m->tris[3 * t]], *b = &m->verts[3 * m->tris[3 * t + 1]],
+			     *c = &m->verts[3 * m->tris[3 * t + 2]];
+		double e1[3], e2[3], nn[3], d[3];
+		vec3_sub(e1, b, a);
+		vec3_sub(e2, c, a);
+		vec3_cross(nn, e1, e2);
+		vec3_normalize(nn);
+		for (size_t i = 0; i < n; i++) {
+			vec3_sub(d, &p[3 * i], a);
+			worst = fmax(worst, vec3_dot(d, nn));
+		}
+	}
+	return worst;
+}
+
+static void random_points(struct mrdem_rng *rng, double *p, size_t n, int ball)
+{
+	for (size_t i = 0; i < n; i++) {
+		double *x = &p[3 * i];
+		do
+			for (int k = 0; k < 3; k++)
+				x[k] = mrdem_rng_range(rng, -1, 1);
+		while (ball && vec3_norm(x) > 1);
+	}
+}
+
+static void test_random_hulls(void)
+{
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 5);
+	size_t n = 3000;
+	double *p = mrdem_xmalloc_array(3 * n, sizeof *p);
+	for (int ball = 0; ball < 2; ball++) {
+		random_points(&rng, p, n, ball);
+		struct mrdem_mesh m;
+		int rc = mrdem_hull(p, n, "random", &m);
+		tap_ok(rc == 0, "hull of %zu random points in a %s", n, ball ? "ball" : "cube");
+		double out = rc ? INFINITY : worst_outside(&m, p, n);
+		tap_ok(out < 1e-9, "every point inside or on every hull face (largest height %.3g)",
+		       out);
+		tap_eq_int((long)m.nverts - (long)(3 * m.ntris / 2) + (long)m.ntris, 2,
+			   "V - E + F = 2 (%u vertices, %u triangles)", m.nverts, m.ntris);
+		struct mrdem_convex c;
+		rc = mrdem_convex_build(&m, "random hull", &c);
+		tap_ok(rc == 0 && c.nv == m.nverts && (long)c.nv - c.ne + c.nf == 2,
+		       "its features: %u vertices, %u edges, %u faces, V - E + F = 2", c.nv, c.ne,
+		       c.nf);
+		/* a ball's hull is nearly the ball's volume; a cube's nearly 8 */
+		double want = ball ? 4.0 / 3.0 * M_PI : 8;
+		tap_ok(m.mass.volume < want && m.mass.volume > 0.9 * want,
+		       "hull volume %.4f just below %.4f", m.mass.volume, want);
+		mrdem_convex_release(&c);
+		mrdem_mesh_release(&m);
+	}
+	free(p);
+}
+
+static void test_known(void)
+{
+	/* a box's corners, points inside it and on its faces and edges */
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 6);
+	double p[3 * 200];
+	size_t n = 0;
+	for (int i = 0; i < 8; i++, n++)
+		vec3_set(&p[3 * n], i & 1 ? 1 : -1, i & 2 ? 2 : -2, i & 4 ? 3 : -3);
+	for (; n < 200; n++) {
+		for (int k = 0; k < 3; k++)
+			p[3 * n + k] = mrdem_rng_range(&rng, -1, 1) * (k + 1);
+		p[3 * n + n % 3] = (n & 8 ? 1 : -1) * (double)(n % 3 + 1); /* on a face */
+		if (n % 5 == 0)
+			p[3 * n + (n + 1) % 3] = (double)((n + 1) % 3 + 1); /* on an edge */
+	}
+	struct mrdem_mesh m;
+	int rc = mrdem_hull(p, n, "box", &m);
+	tap_ok(rc == 0 && m.nverts == 8 && m.ntris == 12,
+	       "box with points on its faces and edges: 8 vertices, 12 triangles");
+	tap_near(rc ? 0 : m.mass.volume, 48, 1e-12, "box volume 2 x 4 x 6");
+	struct mrdem_convex c;
+	rc = rc ? rc : mrdem_convex_build(&m, "box", &c);
+	tap_ok(rc == 0 && c.nv == 8 && c.ne == 12 && c.nf == 6,
+	       "box features: coplanar triangles merged into 6 faces of 4 edges");
+	if (!rc)
+		mrdem_convex_release(&c);
+	mrdem_mesh_release(&m);
+	double tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+	rc = mrdem_hull(tet, 4, "tetrahedron", &m);
+	tap_near(rc ? 0 : m.mass.volume, 1.0 / 6, 1e-15, "tetrahedron volume 1/6");
+	mrdem_mesh_release(&m);
+}
+
+static void test_degenerate(void)
+{
+	struct mrdem_mesh m;
+	double three[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+	tap_ok(mrdem_hull(three, 3, "three", &m) < 0, "3 points refused");
+	double flat[3 * 10], line[3 * 10], same[3 * 10];
+	for (int i = 0; i < 10; i++) {
+		vec3_set(&flat[3 * i], i % 3, i / 3, 0.5 * i);
+		flat[3 * i + 2] = flat[3 * i] + flat[3 * i + 1]; /* on the plane z = x + y */
+		vec3_set(&line[3 * i], i, 2 * i, -i);
+		vec3_set(&same[3 * i], 1, 2, 3);
+	}
+	tap_ok(mrdem_hull(flat, 10, "flat", &m) < 0, "coplanar points refused");
+	tap_ok(mrdem_hull(line, 10, "line", &m) < 0, "collinear points refused");
+	tap_ok(mrdem_hull(same, 10, "same", &m) < 0, "coincident points refused");
+	double nan[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, NAN};
+	tap_ok(mrdem_hull(nan, 4, "nan", &m) < 0, "a non-finite coordinate refused");
+	/* a noisy sphere is closed but not convex */
+	struct mrdem_sphere_opts o;
+	mrdem_sphere_opts_default(&o);
+	o.triangles = 320;
+	o.noise = 1.3;
+	mrdem_mesh_sphere(&m, &o);
+	mrdem_mesh_mass(&m, &m.mass);
+	struct mrdem_convex c;
+	tap_ok(mrdem_convex_build(&m, "noisy sphere", &c) < 0, "a non-convex mesh refused as convex");
+	mrdem_mesh_release(&m);
+}
+
+/* ---- tracking */
+
+/* A rock: the hull of n points on an ellipsoid with radial noise. */
+static void rock(struct mrdem_rng *rng, size_t n, double size, struct mrdem_mesh *m,
+		 struct mrdem_convex *c)
+{
+	double *p = mrdem_xmalloc_array(3 * n, sizeof *p);
+	double ax[3] = {size, 0.8 * size, 0.6 * size};
+	for (size_t i = 0; i < n; i++) {
+		double d[3];
+		for (int k = 0; k < 3; k++)
+			d[k] = mrdem_rng_normal(rng);
+		vec3_normalize(d);
+		double r = mrdem_rng_range(rng, 0.85, 1);
+		for (int k = 0; k < 3; k++)
+			p[3 * i + k] = r * ax[k] * d[k] + 0.1;
+	}
+	if (mrdem_hull(p, n, "rock", m) || mrdem_convex_build(m, "rock", c))
+		mrdem_die("cannot make a rock");
+	free(p);
+}
+
+static void box(double sx, double sy, double sz, struct mrdem_mesh *m, struct mrdem_convex *c)
+{
+	double p[24];
+	for (int i = 0; i < 8; i++)
+		vec3_set(&p[3 * i], i & 1 ? sx : -sx, i & 2 ? sy : -sy, i & 4 ? sz : -sz);
+	if (mrdem_hull(p, 8, "box", m) || mrdem_convex_build(m, "box", c))
+		mrdem_die("cannot make a box");
+}
+
+/* Exact distance between the two hull meshes (b mapped by x): the
+ * minimum over all triangle pairs. */
+static double brute(const struct mrdem_mesh *a, const struct mrdem_mesh *b,
+		    const struct mrdem_xform *x)
+{
+	double best = INFINITY, ta[9], tb[9];
+	for (uint32_t i = 0; i < a->ntris; i++) {
+		for (int k = 0; k < 3; k++)
+			memcpy(&ta[3 * k], &a->verts[3 * a->tris[3 * i + k]], 3 * sizeof(double));
+		for (uint32_t j = 0; j < b->ntris; j++) {
+			for (int k = 0; k < 3; k++)
+				xform_apply_d(x, &b->verts[3 * b->tris[3 * j + k]], &tb[3 * k]);
+			best = fmin(best, mrdem_tri_distance_ref(ta, tb, NULL, NULL));
+		}
+	}
+	return best;
+}
+
+/* b tumbles around a: its centre on a slow orbit whose radius swings
+ * through contact, its orientation turning by small steps. */
+static void tumble(const char *what, const struct mrdem_mesh *ma, const struct mrdem_convex *a,
+		   const struct mrdem_mesh *mb, const struct mrdem_convex *b, double r0, double r1,
+		   int steps)
+{
+	struct mrdem_feature_pair warm = {0};
+	double q[4] = {1, 0, 0, 0}, qa[4] = {1, 0, 0, 0}, axis[3] = {0.3, 0.8, -0.5};
+	vec3_normalize(axis);
+	double worst_w = 0, worst_c = 0, zero[3] = {0, 0, 0};
+	long steps_w = 0, steps_c = 0, fb_w = 0, fb_c = 0, apart = 0, wrong_inside = 0;
+	for (int s = 0; s < steps; s++) {
+		double ang = 0.013 * s, rad = r0 + (r1 - r0) * 0.5 * (1 + cos(0.021 * s)), dq[4], t[4];
+		double pos[3] = {rad * cos(ang), rad * sin(ang), 0.3 * rad * sin(0.7 * ang)};
+		quat_from_axis_angle(dq, axis, 0.02);
+		quat_mul(t, dq, q);
+		memcpy(q, t, sizeof q);
+		quat_normalize(q);
+		struct mrdem_xform x;
+		xform_relative(&x, zero, qa, zero, pos, q, zero);
+		double want = brute(ma, mb, &x);
+		struct mrdem_feature_pair cold = {0};
+		struct mrdem_convex_result rw, rc;
+		mrdem_convex_distance(a, b, &x, &warm, &rw);
+		mrdem_convex_distance(a, b, &x, &cold, &rc);
+		steps_w += rw.steps, steps_c += rc.steps;
+		fb_w += rw.fallback, fb_c += rc.fallback;
+		if (want > 0) {
+			apart++;
+			worst_w = fmax(worst_w, fabs(rw.dist - want));
+			worst_c = fmax(worst_c, fabs(rc.dist - want));
+		} else
+			wrong_inside += rw.dist > 1e-9 || rc.dist > 1e-9;
+	}
+	tap_ok(apart > steps / 4 && apart < steps && worst_w < 1e-9 && worst_c < 1e-9,
+	       "%s: tracked distance equals the brute-force one at %ld separated steps of %d, "
+	       "warm and cold (largest differences %.3g, %.3g)", what, apart, steps, worst_w,
+	       worst_c);
+	tap_eq_int(wrong_inside, 0, "%s: intersecting steps give distance 0", what);
+	tap_diag("%s: walk steps per query warm %.2f, cold %.2f; fallbacks warm %ld, cold %ld "
+		 "(%d queries)", what, (double)steps_w / steps, (double)steps_c / steps, fb_w, fb_c,
+		 steps);
+	tap_ok(steps_w < steps_c, "%s: warm start takes fewer walk steps (%.2f per query) than "
+	       "cold (%.2f)", what, (double)steps_w / steps, (double)steps_c / steps);
+	tap_ok(fb_w <= (steps - apart) + steps / 50, "%s: warm fallbacks (%ld) only where the "
+	       "shapes intersect (%ld steps) and in at most 2 %% of the others", what, fb_w,
+	       steps - apart);
+}
+
+static void test_tracking(void)
+{
+	int steps = getenv("MRDEM_ASAN") ? 120 : 400;
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 7);
+	struct mrdem_mesh ma, mb;
+	struct mrdem_convex a, b;
+	rock(&rng, 60, 1, &ma, &a);
+	rock(&rng, 40, 0.7, &mb, &b);
+	tumble("rocks", &ma, &a, &mb, &b, 1.2, 2.6, steps);
+	mrdem_convex_release(&b);
+	mrdem_mesh_release(&mb);
+	box(0.5, 0.4, 0.3, &mb, &b);
+	tumble("rock and box", &ma, &a, &mb, &b, 1.0, 2.2, steps);
+	mrdem_convex_release(&a);
+	mrdem_mesh_release(&ma);
+	box(0.6, 0.6, 0.6, &ma, &a);
+	tumble("boxes", &ma, &a, &mb, &b, 0.9, 2.0, steps);
+	mrdem_convex_release(&a);
+	mrdem_convex_release(&b);
+	mrdem_mesh_release(&ma);
+	mrdem_mesh_release(&mb);
+}
+
+int main(void)
+{
+	test_random_hulls();
+	test_known();
+	test_degenerate();
+	test_tracking();
+	return tap_done();
+}
