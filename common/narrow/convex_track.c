@@ -253,6 +253,23 @@ static int check_region(const struct mrdem_convex *c, uint8_t *type, uint32_t *i
 	return 1;
 }
 
+void mrdem_convex_counts_add(struct mrdem_convex_counts *into,
+			     const struct mrdem_convex_counts *c)
+{
+	into->pairs += c->pairs;
+	into->apart += c->apart;
+	into->steps += c->steps;
+	into->fallbacks += c->fallbacks;
+}
+
+void mrdem_convex_counts_stats(const struct mrdem_convex_counts *c, struct mrdem_stats *out)
+{
+	if (!c->pairs)
+		return;
+	mrdem_stats_add(out, "convex_pairs", (double)c->pairs);
+	mrdem_stats_add(out, "convex_apart", (double)c->apart);
+}
+
 /* ---- GJK on the vertex sets */
 
 static void support(const void *set, const double dir[3], double out[3])

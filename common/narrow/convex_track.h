@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "common/geom/xform.h"
+#include "common/scene/stats.h"
 #include "common/shape/convex.h"
 
 enum { MRDEM_FEAT_VERTEX = 0, MRDEM_FEAT_EDGE = 1, MRDEM_FEAT_FACE = 2 };
@@ -47,6 +48,22 @@ struct mrdem_convex_result {
 void mrdem_convex_distance(const struct mrdem_convex *a, const struct mrdem_convex *b,
 			   const struct mrdem_xform *x, struct mrdem_feature_pair *fp,
 			   struct mrdem_convex_result *r);
+
+/* Work of the contact decision of convex pairs (particle_contacts.c). */
+struct mrdem_convex_counts {
+	uint64_t pairs;     /* convex-convex particle pairs decided by tracking */
+	uint64_t apart;     /* of those, found beyond both halos (no triangle search) */
+	uint64_t steps;     /* walk steps */
+	uint64_t fallbacks; /* distances from GJK instead */
+};
+void mrdem_convex_counts_add(struct mrdem_convex_counts *into,
+			     const struct mrdem_convex_counts *c);
+/* convex_pairs and convex_apart, when there were convex pairs. The walk
+ * steps and fallbacks depend on where each walk started (the features a
+ * process kept from the last step), so they stay out of the stream,
+ * which must not depend on it (mrdem-run --via-pipes starts every step
+ * cold): mrdem-run's summary prints them. */
+void mrdem_convex_counts_stats(const struct mrdem_convex_counts *c, struct mrdem_stats *out);
 
 /* The same distance by GJK on the vertex sets (the fallback). */
 void mrdem_convex_gjk(const struct mrdem_convex *a, const struct mrdem_convex *b,
