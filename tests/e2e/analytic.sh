@@ -186,7 +186,6 @@ bad_scene "two axes" 'shapes:\n  g: {ellipsoid: {axes: [1, 2]}}\n' 'bad.yaml:2:.
 bad_scene "zero axis" 'shapes:\n  g: {ellipsoid: {axes: [1, 0, 2]}}\n' 'bad.yaml:2:.*must be positive'
 bad_scene "unknown key" 'shapes:\n  g: {ellipsoid: {axes: [1, 1, 2], radius: 1}}\n' 'bad.yaml:2:.*radius'
 bad_scene "two shapes in one" 'shapes:\n  g: {ellipsoid: {axes: [1, 1, 2]}, analytic-sphere: {radius: 1}}\n' 'not both'
-bad_scene "convex not supported yet" 'shapes:\n  r: {convex: {mesh: rock.obj}}\n' 'bad.yaml:2:.*convex shapes are not supported yet'
 
 cat >badshape.py <<'PY'
 import struct, sys
@@ -204,7 +203,7 @@ PY
 
 expect_success "bad shape records are refused, naming the record" '
 	python3 badshape.py "$TOP/tests/lib" &&
-	for k in kind:"unknown analytic kind 7" axes:"bad semi-axes" sphere:"bad semi-axes" \
+	for k in kind:"unknown shape kind 7" axes:"bad semi-axes" sphere:"bad semi-axes" \
 		 order:"shape id 3 out of order" short:"record 0 (shape)"; do
 		f=bad-${k%%:*}.mrd m=${k#*:}
 		assert_exit 1 mrdem-info "$f" >/dev/null 2>err && assert_grep "$m" err || return 1
