@@ -17,6 +17,7 @@
 #include "common/shape/hull.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
+#include "tests/lib/convex_tumble.h"
 #include "tests/lib/tap.h"
 
 /* Largest height of a point above a hull triangle's plane. */
@@ -146,35 +147,6 @@ static void test_degenerate(void)
 
 /* ---- tracking */
 
-/* A rock: the hull of n points on an ellipsoid with radial noise. */
-static void rock(struct mrdem_rng *rng, size_t n, double size, struct mrdem_mesh *m,
-		 struct mrdem_convex *c)
-{
-	double *p = mrdem_xmalloc_array(3 * n, sizeof *p);
-	double ax[3] = {size, 0.8 * size, 0.6 * size};
-	for (size_t i = 0; i < n; i++) {
-		double d[3];
-		for (int k = 0; k < 3; k++)
-			d[k] = mrdem_rng_normal(rng);
-		vec3_normalize(d);
-		double r = mrdem_rng_range(rng, 0.85, 1);
-		for (int k = 0; k < 3; k++)
-			p[3 * i + k] = r * ax[k] * d[k] + 0.1;
-	}
-	if (mrdem_hull(p, n, "rock", m) || mrdem_convex_build(m, "rock", c))
-		mrdem_die("cannot make a rock");
-	free(p);
-}
-
-static void box(double sx, double sy, double sz, struct mrdem_mesh *m, struct mrdem_convex *c)
-{
-	double p[24];
-	for (int i = 0; i < 8; i++)
-		vec3_set(&p[3 * i], i & 1 ? sx : -sx, i & 2 ? sy : -sy, i & 4 ? sz : -sz);
-	if (mrdem_hull(p, 8, "box", m) || mrdem_convex_build(m, "box", c))
-		mrdem_die("cannot make a box");
-}
-
 /* Exact distance between the two hull meshes (b mapped by x): the
  * minimum over all triangle pairs. */
 static double brute(const struct mrdem_mesh *a, const struct mrdem_mesh *b,
@@ -193,26 +165,20 @@ static double brute(const struct mrdem_mesh *a, const struct mrdem_mesh *b,
 	return best;
 }
 
-/* b tumbles around a: its centre on a slow orbit whose radius swings
- * through contact, its orientation turning by small steps. */
+/* b tumbles around a (tests/lib/convex_tumble.h). */
 static void tumble(const char *what, const struct mrdem_mesh *ma, const struct mrdem_convex *a,
 		   const struct mrdem_mesh *mb, const struct mrdem_convex *b, double r0, double r1,
 		   int steps)
 {
 	struct mrdem_feature_pair warm = {0};
-	double q[4] = {1, 0, 0, 0}, qa[4] = {1, 0, 0, 0}, axis[3] = {0.3, 0.8, -0.5};
-	vec3_normalize(axis);
-	double worst_w = 0, worst_c = 0, zero[3] = {0, 0, 0};
+	double q[4] = {1, 0, 0, 0};
+	double worst_w = 0, worst_c = 0;
 	long steps_w = 0, steps_c = 0, fb_w = 0, fb_c = 0, apart = 0, wrong_inside = 0;
 	for (int s = 0; s < steps; s++) {
-		double ang = 0.013 * s, rad = r0 + (r1 - r0) * 0.5 * (1 + cos(0.021 * s)), dq[4], t[4];
-		double pos[3] = {rad * cos(ang), rad * sin(ang), 0.3 * rad * sin(0.7 * ang)};
-		quat_from_axis_angle(dq, axis, 0.02);
-		quat_mul(t, dq, q);
-		memcpy(q, t, sizeof q);
-		quat_normalize(q);
+		double rb[9], pb[3];
 		struct mrdem_xform x;
-		xform_relative(&x, zero, qa, zero, pos, q, zero);
+		tumble_pose(s, r0, r1, q, rb, pb);
+		tumble_xform(rb, pb, &x);
 		double want = brute(ma, mb, &x);
 		struct mrdem_feature_pair cold = {0};
 		struct mrdem_convex_result rw, rc;
@@ -249,16 +215,16 @@ static void test_tracking(void)
 	mrdem_rng_seed(&rng, 7);
 	struct mrdem_mesh ma, mb;
 	struct mrdem_convex a, b;
-	rock(&rng, 60, 1, &ma, &a);
-	rock(&rng, 40, 0.7, &mb, &b);
+	tumble_rock(&rng, 60, 1, &ma, &a);
+	tumble_rock(&rng, 40, 0.7, &mb, &b);
 	tumble("rocks", &ma, &a, &mb, &b, 1.2, 2.6, steps);
 	mrdem_convex_release(&b);
 	mrdem_mesh_release(&mb);
-	box(0.5, 0.4, 0.3, &mb, &b);
+	tumble_box(0.5, 0.4, 0.3, &mb, &b);
 	tumble("rock and box", &ma, &a, &mb, &b, 1.0, 2.2, steps);
 	mrdem_convex_release(&a);
 	mrdem_mesh_release(&ma);
-	box(0.6, 0.6, 0.6, &ma, &a);
+	tumble_box(0.6, 0.6, 0.6, &ma, &a);
 	tumble("boxes", &ma, &a, &mb, &b, 0.9, 2.0, steps);
 	mrdem_convex_release(&a);
 	mrdem_convex_release(&b);
