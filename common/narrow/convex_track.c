@@ -354,8 +354,11 @@ void mrdem_convex_distance(const struct mrdem_convex *a, const struct mrdem_conv
 		feature_set(&fa, &sa, fp->ta, fp->ia);
 		feature_set(&fb, &sb, fp->tb, fp->ib);
 		double d = closest(&fa, &fb, r->pa, r->pb);
-		if (!(d > touch))
-			break;
+		if (!(d > touch)) { /* two features touch: the shapes do */
+			r->dist = 0;
+			r->intersect = 1;
+			return;
+		}
 		int m = check_region(a, &fp->ta, &fp->ia, r->pb);
 		if (m > 0)
 			continue;
@@ -367,9 +370,10 @@ void mrdem_convex_distance(const struct mrdem_convex *a, const struct mrdem_conv
 			if (m > 0)
 				continue;
 		}
-		if (m < 0)
-			break;
-		r->dist = d;
+		r->dist = 0;
+		r->intersect = m < 0; /* a point of one inside the other */
+		if (!r->intersect)
+			r->dist = d;
 		return;
 	}
 	fp->valid = 0;

@@ -12,7 +12,9 @@
  * vertices that reach furthest towards each other.
  *
  * When the walk finds the shapes intersecting (a point of one below every
- * face plane of the other, or two features touching), or runs longer than
+ * face plane of the other, or two features within the shapes' tolerances,
+ * MRDEM_CONVEX_TOL_REL of their radii), it stops there with distance 0:
+ * the contact decision needs no more. When it runs longer than
  * 64 + V_a + V_b steps (a cycle between features at the same distance),
  * the distance comes from GJK on the two vertex sets (common/shape/gjk.h)
  * and the result says so. */
@@ -36,15 +38,16 @@ struct mrdem_feature_pair {
 
 struct mrdem_convex_result {
 	double dist;            /* >= 0; 0 when the shapes intersect */
-	double pa[3], pb[3];    /* closest points, in a's shape frame */
+	double pa[3], pb[3];    /* closest points, in a's shape frame (apart only) */
 	int steps;              /* walk steps (closest points of a feature pair) */
-	int fallback;           /* 1: the distance is GJK's (intersecting, or a cycle) */
-	int intersect;
+	int fallback;           /* 1: the distance is GJK's (the walk cycled) */
+	int intersect;          /* 1: the shapes intersect or touch */
 };
 
 /* Distance between convex a and b, b placed in a's frame by x (b's shape
  * frame to a's). fp: the start (valid = 0: cold) and, on return, the
- * closest features found (valid = 0 after a fallback). */
+ * closest features found (where the walk stopped when they intersect;
+ * valid = 0 after a fallback). */
 void mrdem_convex_distance(const struct mrdem_convex *a, const struct mrdem_convex *b,
 			   const struct mrdem_xform *x, struct mrdem_feature_pair *fp,
 			   struct mrdem_convex_result *r);
