@@ -173,13 +173,6 @@ assert all(-0.06 < p[0] < 0.06 and -0.06 < p[1] < 0.06 and p[2] > 0 for p in f1[
 print(min(z1), max(z1))" &&
 	set -- $(python3 kinds.py box.mrd) && [ "$4" -gt 0 ] || { echo "no contacts: $*"; false; }'
 
-# bad_scene NAME YAML MESSAGE: exit 1, the message (with file:line), no output
-bad_scene() {
-	expect_success "bad scene refused: $1" "
-		printf '$2' >bad.yaml &&
-		assert_exit 1 mrdem-init bad.yaml -o out.mrd 2>err &&
-		! test -e out.mrd && assert_grep '$3' err"
-}
 bad_scene "negative radius" 'shapes:\n  b: {analytic-sphere: {radius: -1}}\n' 'bad.yaml:2:.*radius: must be positive'
 bad_scene "missing radius" 'shapes:\n  b: {analytic-sphere: {}}\n' 'bad.yaml:2:.*radius'
 bad_scene "two axes" 'shapes:\n  g: {ellipsoid: {axes: [1, 2]}}\n' 'bad.yaml:2:.*axes'

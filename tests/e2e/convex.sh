@@ -131,13 +131,6 @@ assert [x.kind for x in s.shapes] == [\"convex\", \"convex\", \"analytic-sphere\
 assert len(s.shapes[0].triangles) == 18 and len(s.shapes[1].vertices) == 6
 print(s.shapes[0].volume)"'
 
-# bad_scene NAME YAML MESSAGE: exit 1, the message (with file:line), no output
-bad_scene() {
-	expect_success "bad scene refused: $1" "
-		printf '$2' >bad.yaml &&
-		assert_exit 1 mrdem-init bad.yaml -o out.mrd 2>err &&
-		! test -e out.mrd && assert_grep '$3' err"
-}
 bad_scene "missing file" 'shapes:\n  r: {convex: {mesh: nothere.obj}}\n' 'bad.yaml:2:.*cannot load mesh file .nothere.obj.'
 bad_scene "three points" 'shapes:\n  r: {convex: {points: [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}}\n' '3 points, a convex hull needs at least 4'
 bad_scene "three points, its line" 'shapes:\n  r: {convex: {points: [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}}\n' 'bad.yaml:2:15: shapes.r.convex.points: no convex polyhedron'

@@ -1,7 +1,8 @@
 /* Convex test shapes and the tumbling sequence shared by
  * tests/unit/test_convex.c, tests/unit/test_convex_fcl.c and
  * bench/bench_analytic.c: rocks (hulls of noisy points on an ellipsoid),
- * boxes, and b's pose relative to a (a at rest at the origin) at each step
+ * boxes, the exact distance of two hulls by brute force, and b's pose
+ * relative to a (a at rest at the origin) at each step
  * of a slow orbit whose radius swings through contact while b turns by
  * small steps. */
 #ifndef MRDEM_TESTS_CONVEX_TUMBLE_H
@@ -15,6 +16,7 @@
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"
 #include "common/mesh/mesh.h"
+#include "common/narrow/tri_distance_ref.h"
 #include "common/shape/convex.h"
 #include "common/shape/hull.h"
 #include "common/util/error.h"
@@ -74,6 +76,24 @@ static inline void tumble_xform(const double rb[9], const double pb[3], struct m
 {
 	memcpy(x->r, rb, 9 * sizeof(double));
 	memcpy(x->t, pb, 3 * sizeof(double));
+}
+
+/* The exact distance between two hull meshes (b mapped by x): the
+ * minimum over all triangle pairs. */
+static inline double tumble_brute(const struct mrdem_mesh *a, const struct mrdem_mesh *b,
+				  const struct mrdem_xform *x)
+{
+	double best = INFINITY, ta[9], tb[9];
+	for (uint32_t i = 0; i < a->ntris; i++) {
+		for (int k = 0; k < 3; k++)
+			memcpy(&ta[3 * k], &a->verts[3 * a->tris[3 * i + k]], 3 * sizeof(double));
+		for (uint32_t j = 0; j < b->ntris; j++) {
+			for (int k = 0; k < 3; k++)
+				xform_apply_d(x, &b->verts[3 * b->tris[3 * j + k]], &tb[3 * k]);
+			best = fmin(best, mrdem_tri_distance_ref(ta, tb, NULL, NULL));
+		}
+	}
+	return best;
 }
 
 #endif

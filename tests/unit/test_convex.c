@@ -12,7 +12,6 @@
 #include "common/geom/xform.h"
 #include "common/mesh/mesh.h"
 #include "common/narrow/convex_track.h"
-#include "common/narrow/tri_distance_ref.h"
 #include "common/shape/convex.h"
 #include "common/shape/hull.h"
 #include "common/util/error.h"
@@ -147,24 +146,6 @@ static void test_degenerate(void)
 
 /* ---- tracking */
 
-/* Exact distance between the two hull meshes (b mapped by x): the
- * minimum over all triangle pairs. */
-static double brute(const struct mrdem_mesh *a, const struct mrdem_mesh *b,
-		    const struct mrdem_xform *x)
-{
-	double best = INFINITY, ta[9], tb[9];
-	for (uint32_t i = 0; i < a->ntris; i++) {
-		for (int k = 0; k < 3; k++)
-			memcpy(&ta[3 * k], &a->verts[3 * a->tris[3 * i + k]], 3 * sizeof(double));
-		for (uint32_t j = 0; j < b->ntris; j++) {
-			for (int k = 0; k < 3; k++)
-				xform_apply_d(x, &b->verts[3 * b->tris[3 * j + k]], &tb[3 * k]);
-			best = fmin(best, mrdem_tri_distance_ref(ta, tb, NULL, NULL));
-		}
-	}
-	return best;
-}
-
 /* b tumbles around a (tests/lib/convex_tumble.h). */
 static void tumble(const char *what, const struct mrdem_mesh *ma, const struct mrdem_convex *a,
 		   const struct mrdem_mesh *mb, const struct mrdem_convex *b, double r0, double r1,
@@ -179,7 +160,7 @@ static void tumble(const char *what, const struct mrdem_mesh *ma, const struct m
 		struct mrdem_xform x;
 		tumble_pose(s, r0, r1, q, rb, pb);
 		tumble_xform(rb, pb, &x);
-		double want = brute(ma, mb, &x);
+		double want = tumble_brute(ma, mb, &x);
 		struct mrdem_feature_pair cold = {0};
 		struct mrdem_convex_result rw, rc;
 		mrdem_convex_distance(a, b, &x, &warm, &rw);

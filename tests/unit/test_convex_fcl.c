@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "common/narrow/convex_track.h"
-#include "common/narrow/tri_distance_ref.h"
 #include "tests/lib/convex_tumble.h"
 #include "tests/lib/tap.h"
 
@@ -23,23 +22,6 @@ extern void mrdem_bench_fcl_convex(const double *va, size_t nva, const unsigned 
 				   const double *vb, size_t nvb, const unsigned *tb, size_t ntb,
 				   const double *poses, size_t n, double *dist, double *t_dist,
 				   double *t_precise) __attribute__((weak));
-
-/* The exact distance: the minimum over all triangle pairs. */
-static double brute(const struct mrdem_mesh *a, const struct mrdem_mesh *b,
-		    const struct mrdem_xform *x)
-{
-	double best = INFINITY, ta[9], tb[9];
-	for (uint32_t i = 0; i < a->ntris; i++) {
-		for (int k = 0; k < 3; k++)
-			memcpy(&ta[3 * k], &a->verts[3 * a->tris[3 * i + k]], 3 * sizeof(double));
-		for (uint32_t j = 0; j < b->ntris; j++) {
-			for (int k = 0; k < 3; k++)
-				xform_apply_d(x, &b->verts[3 * b->tris[3 * j + k]], &tb[3 * k]);
-			best = fmin(best, mrdem_tri_distance_ref(ta, tb, NULL, NULL));
-		}
-	}
-	return best;
-}
 
 int main(void)
 {
@@ -76,7 +58,8 @@ int main(void)
 			sep++;
 			above = fmax(above, r.dist - dist[s]);
 			if (fabs(r.dist - dist[s]) > 1e-8 && differ++ < 40)
-				worst_exact = fmax(worst_exact, fabs(r.dist - brute(&ma, &mb, &x)));
+				worst_exact = fmax(worst_exact,
+						   fabs(r.dist - tumble_brute(&ma, &mb, &x)));
 		} else
 			bad_inside += r.dist > 1e-9;
 	}
