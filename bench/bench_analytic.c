@@ -219,10 +219,11 @@ static void convex_timings(size_t points, int n)
 {
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 40 + points);
-	struct mrdem_mesh ma, mb;
-	struct mrdem_convex a, b;
-	tumble_rock(&rng, points, 1, &ma, &a);
-	tumble_rock(&rng, points, 0.8, &mb, &b);
+	struct tumble_shape ra, rb;
+	tumble_rock(&rng, points, 1, &ra);
+	tumble_rock(&rng, points, 0.8, &rb);
+	const struct mrdem_mesh *ma = &ra.m, *mb = &rb.m;
+	const struct mrdem_convex *a = &ra.c, *b = &rb.c;
 	double *poses = mrdem_xcalloc(24 * (size_t)n, sizeof *poses), q[4] = {1, 0, 0, 0};
 	struct mrdem_xform *x = mrdem_xmalloc_array((size_t)n, sizeof *x);
 	for (int s = 0; s < n; s++) {
@@ -243,9 +244,9 @@ static void convex_timings(size_t points, int n)
 				struct mrdem_convex_result r;
 				struct mrdem_feature_pair cold = {0};
 				if (mode == 2)
-					mrdem_convex_gjk(&a, &b, &x[s], &r);
+					mrdem_convex_gjk(a, b, &x[s], &r);
 				else
-					mrdem_convex_distance(&a, &b, &x[s], mode ? &cold : &warm, &r);
+					mrdem_convex_distance(a, b, &x[s], mode ? &cold : &warm, &r);
 				st += (uint64_t)r.steps, fb += (uint64_t)r.fallback;
 				ap += r.dist > 0;
 				acc += r.dist;
@@ -258,7 +259,7 @@ static void convex_timings(size_t points, int n)
 		sink = acc;
 	}
 	printf("convex pairs, rocks of %u and %u hull vertices (%u and %u faces), %d tumbling steps, "
-	       "%.1f %% apart:\n", a.nv, b.nv, a.nf, b.nf, n, 100.0 * apart / n);
+	       "%.1f %% apart:\n", a->nv, b->nv, a->nf, b->nf, n, 100.0 * apart / n);
 	printf("  closest-feature tracking, warm: %.1f ns per query (%.2f walk steps, %llu GJK "
 	       "fallbacks)\n", best[0], (double)steps[0] / n, (unsigned long long)fallbacks[0]);
 	printf("  closest-feature tracking, cold: %.1f ns per query (%.2f walk steps, %llu GJK "
@@ -268,8 +269,8 @@ static void convex_timings(size_t points, int n)
 		double *dist = mrdem_xmalloc_array((size_t)n, sizeof *dist), bd = INFINITY,
 		       bp = INFINITY, td, tp;
 		for (int run = 0; run < 3; run++) {
-			mrdem_bench_fcl_convex(ma.verts, ma.nverts, ma.tris, ma.ntris, mb.verts,
-					       mb.nverts, mb.tris, mb.ntris, poses, (size_t)n, dist, &td,
+			mrdem_bench_fcl_convex(ma->verts, ma->nverts, ma->tris, ma->ntris, mb->verts,
+					       mb->nverts, mb->tris, mb->ntris, poses, (size_t)n, dist, &td,
 					       &tp);
 			bd = fmin(bd, td / n * 1e9);
 			bp = fmin(bp, tp / n * 1e9);
@@ -282,10 +283,8 @@ static void convex_timings(size_t points, int n)
 	} else {
 		printf("  FCL not linked in (install libfcl-dev; bench/fcl.mk builds it)\n");
 	}
-	mrdem_convex_release(&a);
-	mrdem_convex_release(&b);
-	mrdem_mesh_release(&ma);
-	mrdem_mesh_release(&mb);
+	tumble_shape_release(&ra);
+	tumble_shape_release(&rb);
 	free(poses);
 	free(x);
 }

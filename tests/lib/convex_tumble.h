@@ -22,10 +22,22 @@
 #include "common/util/error.h"
 #include "common/util/rng.h"
 
+/* A convex test shape: its hull mesh and features. */
+struct tumble_shape {
+	struct mrdem_mesh m;
+	struct mrdem_convex c;
+};
+
+static inline void tumble_shape_release(struct tumble_shape *t)
+{
+	mrdem_convex_release(&t->c);
+	mrdem_mesh_release(&t->m);
+}
+
 /* The hull of n points on an ellipsoid of semi-axes size (1, 0.8, 0.6),
- * radii scaled by [0.85, 1], and its features. */
+ * radii scaled by [0.85, 1]. */
 static inline void tumble_rock(struct mrdem_rng *rng, size_t n, double size,
-			       struct mrdem_mesh *m, struct mrdem_convex *c)
+			       struct tumble_shape *t)
 {
 	double *p = mrdem_xmalloc_array(3 * n, sizeof *p);
 	double ax[3] = {size, 0.8 * size, 0.6 * size};
@@ -38,19 +50,18 @@ static inline void tumble_rock(struct mrdem_rng *rng, size_t n, double size,
 		for (int k = 0; k < 3; k++)
 			p[3 * i + k] = r * ax[k] * d[k] + 0.1;
 	}
-	if (mrdem_hull(p, n, "rock", m) || mrdem_convex_build(m, "rock", c))
+	if (mrdem_hull(p, n, "rock", &t->m) || mrdem_convex_build(&t->m, "rock", &t->c))
 		mrdem_die("cannot make a rock");
 	free(p);
 }
 
 /* A box of half-sizes sx, sy, sz. */
-static inline void tumble_box(double sx, double sy, double sz, struct mrdem_mesh *m,
-			      struct mrdem_convex *c)
+static inline void tumble_box(double sx, double sy, double sz, struct tumble_shape *t)
 {
 	double p[24];
 	for (int i = 0; i < 8; i++)
 		vec3_set(&p[3 * i], i & 1 ? sx : -sx, i & 2 ? sy : -sy, i & 4 ? sz : -sz);
-	if (mrdem_hull(p, 8, "box", m) || mrdem_convex_build(m, "box", c))
+	if (mrdem_hull(p, 8, "box", &t->m) || mrdem_convex_build(&t->m, "box", &t->c))
 		mrdem_die("cannot make a box");
 }
 

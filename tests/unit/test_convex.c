@@ -149,10 +149,10 @@ static void test_degenerate(void)
 /* ---- tracking */
 
 /* b tumbles around a (tests/lib/convex_tumble.h). */
-static void tumble(const char *what, const struct mrdem_mesh *ma, const struct mrdem_convex *a,
-		   const struct mrdem_mesh *mb, const struct mrdem_convex *b, double r0, double r1,
-		   int steps)
+static void tumble(const char *what, const struct tumble_shape *ta,
+		   const struct tumble_shape *tb, double r0, double r1, int steps)
 {
+	const struct mrdem_convex *a = &ta->c, *b = &tb->c;
 	struct mrdem_feature_pair warm = {0};
 	double q[4] = {1, 0, 0, 0};
 	double worst_w = 0, worst_c = 0;
@@ -162,7 +162,7 @@ static void tumble(const char *what, const struct mrdem_mesh *ma, const struct m
 		struct mrdem_xform x;
 		tumble_pose(s, r0, r1, q, rb, pb);
 		tumble_xform(rb, pb, &x);
-		double want = tumble_brute(ma, mb, &x);
+		double want = tumble_brute(&ta->m, &tb->m, &x);
 		struct mrdem_feature_pair cold = {0};
 		struct mrdem_convex_result rw, rc;
 		mrdem_convex_distance(a, b, &x, &warm, &rw);
@@ -195,23 +195,18 @@ static void test_tracking(void)
 	int steps = getenv("MRDEM_ASAN") ? 120 : 400;
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 7);
-	struct mrdem_mesh ma, mb;
-	struct mrdem_convex a, b;
-	tumble_rock(&rng, 60, 1, &ma, &a);
-	tumble_rock(&rng, 40, 0.7, &mb, &b);
-	tumble("rocks", &ma, &a, &mb, &b, 1.2, 2.6, steps);
-	mrdem_convex_release(&b);
-	mrdem_mesh_release(&mb);
-	tumble_box(0.5, 0.4, 0.3, &mb, &b);
-	tumble("rock and box", &ma, &a, &mb, &b, 1.0, 2.2, steps);
-	mrdem_convex_release(&a);
-	mrdem_mesh_release(&ma);
-	tumble_box(0.6, 0.6, 0.6, &ma, &a);
-	tumble("boxes", &ma, &a, &mb, &b, 0.9, 2.0, steps);
-	mrdem_convex_release(&a);
-	mrdem_convex_release(&b);
-	mrdem_mesh_release(&ma);
-	mrdem_mesh_release(&mb);
+	struct tumble_shape a, b;
+	tumble_rock(&rng, 60, 1, &a);
+	tumble_rock(&rng, 40, 0.7, &b);
+	tumble("rocks", &a, &b, 1.2, 2.6, steps);
+	tumble_shape_release(&b);
+	tumble_box(0.5, 0.4, 0.3, &b);
+	tumble("rock and box", &a, &b, 1.0, 2.2, steps);
+	tumble_shape_release(&a);
+	tumble_box(0.6, 0.6, 0.6, &a);
+	tumble("boxes", &a, &b, 0.9, 2.0, steps);
+	tumble_shape_release(&a);
+	tumble_shape_release(&b);
 }
 
 /* Shape i of s: a copy of m with a tree, convex or a plain mesh. */
@@ -252,16 +247,15 @@ static void test_decision(void)
 	int steps = getenv("MRDEM_ASAN") ? 100 : 300;
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 8);
-	struct mrdem_mesh ma, mb;
-	struct mrdem_convex ca, cb;
-	tumble_rock(&rng, 80, 1, &ma, &ca);
-	tumble_rock(&rng, 50, 0.7, &mb, &cb);
+	struct tumble_shape ra, rb;
+	tumble_rock(&rng, 80, 1, &ra);
+	tumble_rock(&rng, 50, 0.7, &rb);
 	struct mrdem_scene sc, sm;
 	mrdem_scene_init(&sc);
 	mrdem_scene_init(&sm);
-	uint32_t a = add_rock(&sc, &ma, 1), b = add_rock(&sc, &mb, 1);
-	add_rock(&sm, &ma, 0);
-	add_rock(&sm, &mb, 0);
+	uint32_t a = add_rock(&sc, &ra.m, 1), b = add_rock(&sc, &rb.m, 1);
+	add_rock(&sm, &ra.m, 0);
+	add_rock(&sm, &rb.m, 0);
 	struct mrdem_contact_finder *warm = mrdem_contact_finder_new(),
 				    *plain = mrdem_contact_finder_new();
 	struct mrdem_contacts cw, cc, cm;
@@ -307,10 +301,8 @@ static void test_decision(void)
 	mrdem_contact_finder_free(plain);
 	mrdem_scene_release(&sc);
 	mrdem_scene_release(&sm);
-	mrdem_convex_release(&ca);
-	mrdem_convex_release(&cb);
-	mrdem_mesh_release(&ma);
-	mrdem_mesh_release(&mb);
+	tumble_shape_release(&ra);
+	tumble_shape_release(&rb);
 }
 
 int main(void)

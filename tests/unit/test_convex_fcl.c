@@ -32,10 +32,11 @@ int main(void)
 	int n = getenv("MRDEM_ASAN") ? 300 : 2000;
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 31);
-	struct mrdem_mesh ma, mb;
-	struct mrdem_convex a, b;
-	tumble_rock(&rng, 300, 1, &ma, &a);
-	tumble_rock(&rng, 200, 0.8, &mb, &b);
+	struct tumble_shape ra, rb;
+	tumble_rock(&rng, 300, 1, &ra);
+	tumble_rock(&rng, 200, 0.8, &rb);
+	const struct mrdem_mesh *ma = &ra.m, *mb = &rb.m;
+	const struct mrdem_convex *a = &ra.c, *b = &rb.c;
 	double *poses = mrdem_xcalloc(24 * (size_t)n, sizeof *poses), *dist, q[4] = {1, 0, 0, 0};
 	dist = mrdem_xmalloc_array((size_t)n, sizeof *dist);
 	for (int s = 0; s < n; s++) {
@@ -44,8 +45,8 @@ int main(void)
 		tumble_pose(s, 1.2, 2.8, q, p + 12, p + 21);
 	}
 	double td, tp;
-	mrdem_bench_fcl_convex(ma.verts, ma.nverts, ma.tris, ma.ntris, mb.verts, mb.nverts, mb.tris,
-			       mb.ntris, poses, (size_t)n, dist, &td, &tp);
+	mrdem_bench_fcl_convex(ma->verts, ma->nverts, ma->tris, ma->ntris, mb->verts, mb->nverts,
+			       mb->tris, mb->ntris, poses, (size_t)n, dist, &td, &tp);
 	struct mrdem_feature_pair fp = {0};
 	double worst_exact = 0, above = 0;
 	long sep = 0, bad_inside = 0, differ = 0;
@@ -53,27 +54,25 @@ int main(void)
 		struct mrdem_xform x;
 		struct mrdem_convex_result r;
 		tumble_xform(poses + 24 * s + 12, poses + 24 * s + 21, &x);
-		mrdem_convex_distance(&a, &b, &x, &fp, &r);
+		mrdem_convex_distance(a, b, &x, &fp, &r);
 		if (dist[s] > 1e-9) {
 			sep++;
 			above = fmax(above, r.dist - dist[s]);
 			if (fabs(r.dist - dist[s]) > 1e-8 && differ++ < 40)
 				worst_exact = fmax(worst_exact,
-						   fabs(r.dist - tumble_brute(&ma, &mb, &x)));
+						   fabs(r.dist - tumble_brute(ma, mb, &x)));
 		} else
 			bad_inside += r.dist > 1e-9;
 	}
 	tap_ok(sep > n / 4 && sep < n && differ < sep / 10,
 	       "rocks of %u and %u vertices: the tracked distance equals FCL's to 1e-8 at %ld of "
-	       "%ld separated steps (of %d)", a.nv, b.nv, sep - differ, sep, n);
+	       "%ld separated steps (of %d)", a->nv, b->nv, sep - differ, sep, n);
 	tap_ok(above < 1e-9, "never above FCL's (largest excess %.3g)", above);
 	tap_ok(worst_exact < 1e-12, "where they differ, the tracked distance is the exact one "
 	       "(largest difference %.3g on %ld steps)", worst_exact, differ < 40 ? differ : 40);
 	tap_eq_int(bad_inside, 0, "distance 0 where FCL finds the rocks intersecting");
-	mrdem_convex_release(&a);
-	mrdem_convex_release(&b);
-	mrdem_mesh_release(&ma);
-	mrdem_mesh_release(&mb);
+	tumble_shape_release(&ra);
+	tumble_shape_release(&rb);
 	free(poses);
 	free(dist);
 	return tap_done();
