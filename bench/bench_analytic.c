@@ -10,7 +10,16 @@
  *
  * Then the property check at full size: on 10^5 random poses the
  * optimisation equals GJK's distance and the separation test never calls
- * a touching pair apart. Thread CPU time, best of 3 runs; printed.
+ * a touching pair apart.
+ *
+ * Convex pairs (issue 12, seed 001): rocks of about 30, 100 and 300 hull
+ * vertices on the tumbling sequence of tests/lib/convex_tumble.h, ns per
+ * distance query by closest-feature tracking warm-started from the last
+ * step, started cold, by GJK on the vertex sets (common/shape/gjk.c), and
+ * by FCL's convex distance on the same poses (default request, libccd;
+ * and its own GJK at tolerance 1e-10), with the ratio warm / FCL. Scalar
+ * double code: no SIMD path is involved. Thread CPU time, best of 3 runs;
+ * printed.
  *
  *   bench_analytic [--quick]     (--quick: 10^4 pairs and poses) */
 #include <math.h>
@@ -22,16 +31,22 @@
 
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
+#include "common/narrow/convex_track.h"
 #include "common/shape/ellipsoid.h"
 #include "common/shape/gjk.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
+#include "tests/lib/convex_tumble.h"
 
 /* bench/fcl_shapes.cpp, when bench/fcl.mk builds it */
 extern void mrdem_bench_fcl_ellipsoids(const double *pairs, size_t n, double *dist,
 				       int *collide, double *t_dist, double *t_precise,
 				       double *t_coll) __attribute__((weak));
 extern const char *mrdem_bench_fcl_shapes_version(void) __attribute__((weak));
+extern void mrdem_bench_fcl_convex(const double *va, size_t nva, const unsigned *ta, size_t nta,
+				   const double *vb, size_t nvb, const unsigned *tb, size_t ntb,
+				   const double *poses, size_t n, double *dist, double *t_dist,
+				   double *t_precise) __attribute__((weak));
 
 static double cpu_now(void)
 {
@@ -198,11 +213,90 @@ static void properties(size_t n)
 	free(p);
 }
 
+/* Convex pairs on a tumbling sequence of n steps: rocks from `points`
+ * random points each. */
+static void convex_timings(size_t points, int n)
+{
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 40 + points);
+	struct tumble_shape ra, rb;
+	tumble_rock(&rng, points, 1, &ra);
+	tumble_rock(&rng, points, 0.8, &rb);
+	const struct mrdem_mesh *ma = &ra.m, *mb = &rb.m;
+	const struct mrdem_convex *a = &ra.c, *b = &rb.c;
+	double *poses = mrdem_xcalloc(24 * (size_t)n, sizeof *poses), q[4] = {1, 0, 0, 0};
+	struct mrdem_xform *x = mrdem_xmalloc_array((size_t)n, sizeof *x);
+	for (int s = 0; s < n; s++) {
+		double *p = poses + 24 * s;
+		p[0] = p[4] = p[8] = 1;
+		tumble_pose(s, 1.2, 2.8, q, p + 12, p + 21);
+		tumble_xform(p + 12, p + 21, &x[s]);
+	}
+	double best[3] = {INFINITY, INFINITY, INFINITY};
+	uint64_t steps[2] = {0, 0}, fallbacks[2] = {0, 0}, apart = 0;
+	for (int run = 0; run < 3; run++) {
+		struct mrdem_feature_pair warm = {0};
+		double acc = 0;
+		for (int mode = 0; mode < 3; mode++) {
+			uint64_t st = 0, fb = 0, ap = 0;
+			double t0 = cpu_now();
+			for (int s = 0; s < n; s++) {
+				struct mrdem_convex_result r;
+				struct mrdem_feature_pair cold = {0};
+				if (mode == 2)
+					mrdem_convex_gjk(a, b, &x[s], &r);
+				else
+					mrdem_convex_distance(a, b, &x[s], mode ? &cold : &warm, &r);
+				st += (uint64_t)r.steps, fb += (uint64_t)r.fallback;
+				ap += r.dist > 0;
+				acc += r.dist;
+			}
+			best[mode] = fmin(best[mode], (cpu_now() - t0) / n * 1e9);
+			if (mode < 2)
+				steps[mode] = st, fallbacks[mode] = fb;
+			apart = ap;
+		}
+		sink = acc;
+	}
+	printf("convex pairs, rocks of %u and %u hull vertices (%u and %u faces), %d tumbling steps, "
+	       "%.1f %% apart:\n", a->nv, b->nv, a->nf, b->nf, n, 100.0 * apart / n);
+	printf("  closest-feature tracking, warm: %.1f ns per query (%.2f walk steps, %llu GJK "
+	       "fallbacks)\n", best[0], (double)steps[0] / n, (unsigned long long)fallbacks[0]);
+	printf("  closest-feature tracking, cold: %.1f ns per query (%.2f walk steps, %llu GJK "
+	       "fallbacks)\n", best[1], (double)steps[1] / n, (unsigned long long)fallbacks[1]);
+	printf("  GJK on the vertex sets (common/shape/gjk.c): %.1f ns per query\n", best[2]);
+	if (mrdem_bench_fcl_convex) {
+		double *dist = mrdem_xmalloc_array((size_t)n, sizeof *dist), bd = INFINITY,
+		       bp = INFINITY, td, tp;
+		for (int run = 0; run < 3; run++) {
+			mrdem_bench_fcl_convex(ma->verts, ma->nverts, ma->tris, ma->ntris, mb->verts,
+					       mb->nverts, mb->tris, mb->ntris, poses, (size_t)n, dist, &td,
+					       &tp);
+			bd = fmin(bd, td / n * 1e9);
+			bp = fmin(bp, tp / n * 1e9);
+		}
+		printf("  FCL convex distance, default request (libccd GJK): %.1f ns per query; its "
+		       "GJK at tolerance 1e-10: %.1f ns\n", bd, bp);
+		printf("  warm tracking / FCL: %.3fx (default request), %.3fx (tolerance 1e-10); "
+		       "goal at most 0.5x\n", best[0] / bd, best[0] / bp);
+		free(dist);
+	} else {
+		printf("  FCL not linked in (install libfcl-dev; bench/fcl.mk builds it)\n");
+	}
+	tumble_shape_release(&ra);
+	tumble_shape_release(&rb);
+	free(poses);
+	free(x);
+}
+
 int main(int argc, char **argv)
 {
 	int quick = argc > 1 && !strcmp(argv[1], "--quick");
 	size_t n = quick ? 10000 : 100000;
 	timings(n);
 	properties(n);
+	size_t points[3] = {40, 200, 2000};
+	for (int k = 0; k < 3; k++)
+		convex_timings(points[k], quick ? 2000 : 20000);
 	return 0;
 }

@@ -36,9 +36,13 @@ $(BUILD)/bench/bench_analytic: $(BUILD)/bench/fcl_shapes.o
 $(BUILD)/bench/bench_analytic: BENCH_LIBS += $(BUILD)/bench/fcl_shapes.o $(FCL_LIBS) -lstdc++
 endif
 
-# tests/unit/test_analytic_fcl: the same FCL calls as bench_analytic (the
+# tests/unit/test_analytic_fcl and test_convex_fcl: the same FCL calls as bench_analytic (the
 # test skips when they are not linked in).
 ifneq ($(strip $(FCL_LIBS)),)
 $(BUILD)/tests/test_analytic_fcl: $(BUILD)/bench/fcl_shapes.o
 $(BUILD)/tests/test_analytic_fcl: TEST_LIBS += $(BUILD)/bench/fcl_shapes.o $(FCL_LIBS) -lstdc++
+endif
+ifneq ($(strip $(FCL_LIBS)),)
+$(BUILD)/tests/test_convex_fcl: $(BUILD)/bench/fcl_shapes.o
+$(BUILD)/tests/test_convex_fcl: TEST_LIBS += $(BUILD)/bench/fcl_shapes.o $(FCL_LIBS) -lstdc++
 endif

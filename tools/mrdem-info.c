@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/mesh/mesh.h"
+#include "common/shape/convex.h"
 #include "common/util/error.h"
 #include "common/util/threads.h"
 #include "common/util/parse.h"
@@ -200,10 +201,32 @@ static void describe_mesh(struct info *in, uint32_t id, const char *name,
 	}
 }
 
+/* A convex shape (its mesh record came before): its features. */
+static void describe_convex(struct info *in, const struct mrdem_shape *sh)
+{
+	const struct mrdem_convex *c = sh->convex;
+	if (!in->json) {
+		printf("  shape %u '%s': convex polyhedron (the mesh above), %u vertices, %u edges, "
+		       "%u faces\n", sh->id, sh->name, c->nv, c->ne, c->nf);
+		return;
+	}
+	struct mrdem_json *j = &in->j;
+	mrdem_json_kv_uint(j, "id", sh->id);
+	mrdem_json_kv_str(j, "name", sh->name);
+	mrdem_json_kv_str(j, "kind", mrdem_shape_kind_name(MRDEM_SHAPE_CONVEX));
+	mrdem_json_kv_uint(j, "vertices", c->nv);
+	mrdem_json_kv_uint(j, "edges", c->ne);
+	mrdem_json_kv_uint(j, "faces", c->nf);
+}
+
 /* An analytic shape: kind, semi-axes and closed-form mass properties. */
 static void describe_analytic(struct info *in, const struct mrdem_shape *sh)
 {
 	const struct mrdem_mass *m = &sh->mesh.mass;
+	if (sh->convex) {
+		describe_convex(in, sh);
+		return;
+	}
 	if (!in->json) {
 		if (sh->kind == MRDEM_SHAPE_SPHERE)
 			printf("  shape %u '%s': analytic sphere, radius %.9g\n", sh->id, sh->name,

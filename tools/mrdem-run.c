@@ -106,6 +106,7 @@ struct run {
 	double t0, e_first, e_last;
 	int have_energy;
 	uint64_t sum_comparisons, sum_real, sum_fallbacks, sum_contacts, sum_pairs, nsteps;
+	struct mrdem_convex_counts sum_convex; /* convex pairs' tracking, in this process */
 	uint64_t sum_round[MRDEM_SEARCH_ROUNDS];
 	uint64_t sum_picard_iterations, sum_picard_comparisons, sum_picard_retries;
 	uint64_t sum_picard_fallbacks, sum_unfolds, sum_narrows, sum_guesses;
@@ -436,6 +437,7 @@ static void account(struct run *r)
 	r->sum_comparisons += all.comparisons;
 	r->sum_real += c->search.real.comparisons;
 	r->sum_fallbacks += all.fallbacks;
+	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
 	r->sum_contacts += r->sim.contacts.n;
 	r->sum_pairs += r->sim.pairs.n;
 	r->sum_detect += r->sim.t_broad + r->sim.t_narrow;
@@ -600,6 +602,12 @@ static void summary(struct run *r)
 		if (r->sum_round[k])
 			fprintf(stderr, ", round %d %.4g", k, r->sum_round[k] / n);
 	fprintf(stderr, "), %.4g fallbacks\n", r->sum_fallbacks / n);
+	const struct mrdem_convex_counts *cv = &r->sum_convex;
+	if (cv->pairs)
+		fprintf(stderr, "  convex pairs: %.4g per step, %.1f %% apart by closest-feature tracking, "
+			"%.3g walk steps per pair, %llu GJK fallbacks\n", cv->pairs / n,
+			100.0 * (double)cv->apart / (double)cv->pairs,
+			(double)cv->steps / (double)cv->pairs, (unsigned long long)cv->fallbacks);
 	if (r->sum_picard_iterations)
 		fprintf(stderr, "  Picard: %.3g iterations per step, %.4g triangle comparisons per step "
 			"(%.4g per iteration), %llu retries\n", r->sum_picard_iterations / n,

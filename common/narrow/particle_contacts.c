@@ -134,8 +134,22 @@ struct soup {
 	double sagitta;
 };
 
+/* The closest features of each convex pair in the last call, by particle
+ * ids: the warm start of the next (open addressing, rebuilt per call with
+ * the call's pairs only). */
+struct convex_entry {
+	uint64_t a, b;
+	struct mrdem_feature_pair fp;
+	int full;
+};
+struct convex_cache {
+	struct convex_entry *e;
+	size_t cap; /* a power of two, or 0 */
+};
+
 struct mrdem_contact_finder {
 	int nworkers;
+	struct convex_cache convex;
 	struct worker *w;
 	uint32_t nsoups;
 	struct soup *soups;
@@ -197,6 +211,7 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 	free(f->jobs);
 	release_soups(f);
 	mrdem_id_index_release(&f->index);
+	free(f->convex.e);
 	free(f);
 }
 
@@ -498,10 +513,33 @@ static void exact_points(struct worker *w, const float *soup_a, const float *sou
 
 /* Contacts of particles ia and ib into out, and with a front (multiscale)
  * its guesses into guess. */
+/* The contact decision of two convex shapes: 1 when they are further
+ * apart than their halos (widened by a margin above the float kernels'
+ * rounding, so that the triangle search never finds a contact the
+ * decision ruled out), by the distance of the closest features tracked
+ * from *fp (NULL: a cold start, nothing kept). */
+static int convex_apart(struct worker *w, const struct mrdem_shape *sa,
+			const struct mrdem_shape *sb, const struct mrdem_xform *x, double halos,
+			struct mrdem_feature_pair *fp)
+{
+	struct mrdem_feature_pair cold = {0};
+	struct mrdem_convex_result r;
+	mrdem_convex_distance(sa->convex, sb->convex, x, fp ? fp : &cold, &r);
+	w->cnt.convex.pairs++;
+	w->cnt.convex.steps += (uint64_t)r.steps;
+	w->cnt.convex.fallbacks += (uint64_t)r.fallback;
+	double margin = 1e-5 * (sa->convex->radius + sb->convex->radius);
+	if (r.dist <= halos + margin)
+		return 0;
+	w->cnt.convex.apart++;
+	return 1;
+}
+
 static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 			  const struct mrdem_contact_finder *f, size_t ia, size_t ib,
 			  const struct mrdem_contact_opts *o, struct mrdem_front *front,
-			  struct mrdem_contacts *out, struct mrdem_contacts *guess)
+			  struct mrdem_feature_pair *track, struct mrdem_contacts *out,
+			  struct mrdem_contacts *guess)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_shape *sa = &s->shapes[p->shape[ia]], *sb = &s->shapes[p->shape[ib]];
@@ -525,6 +563,11 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	double t0 = mrdem_clock();
 	w->hits.n = w->guesses.n = 0;
 	w->cnt.particle_pairs++;
+	if (sa->convex && sb->convex && !front &&
+	    convex_apart(w, sa, sb, &x, (double)ea + (double)eb, track)) {
+		w->search_s += mrdem_clock() - t0;
+		return;
+	}
 	if (front) {
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
 		mrdem_front_search(w->search, front, &A, &B, &x, &o->narrow, &w->hits, &w->guesses,
@@ -616,6 +659,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 struct job {
 	size_t ia, ib;
 	struct mrdem_front *front;
+	struct mrdem_feature_pair *track; /* two convex shapes: the warm start kept */
 	int worker;
 	size_t first, n, gfirst, gn;
 };
@@ -635,7 +679,7 @@ static int collect_jobs(struct mrdem_contact_finder *f, const struct mrdem_scene
 		if (n == f->jobs_cap)                                               \
 			j = f->jobs = mrdem_xrealloc(j, (f->jobs_cap = f->jobs_cap ?   \
 							 2 * f->jobs_cap : 64) * sizeof *j); \
-		j[n].ia = (A), j[n].ib = (B), j[n++].front = NULL;                 \
+		j[n].ia = (A), j[n].ib = (B), j[n].track = NULL, j[n++].front = NULL; \
 	} while (0)
 	if (!pairs) {
 		for (size_t a = 0; a < p->n; a++) {
@@ -892,6 +936,52 @@ void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm)
 		}
 }
 
+static struct convex_entry *convex_slot(const struct convex_cache *c, uint64_t a, uint64_t b)
+{
+	size_t i = mrdem_mix64(a * 0x9e3779b97f4a7c15ULL ^ b) & (c->cap - 1);
+	while (c->e[i].full && (c->e[i].a != a || c->e[i].b != b))
+		i = (i + 1) & (c->cap - 1);
+	return &c->e[i];
+}
+
+/* Each job of two convex shapes gets its entry in a new cache holding
+ * this call's pairs, with the features the old one kept for the pair
+ * (cold when none, or for a pair listed twice). */
+static void bind_convex(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+			struct job *jobs, size_t njobs)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = 0;
+	for (size_t i = 0; i < njobs; i++)
+		n += jobs[i].ib < PLANE_JOB(UINT32_MAX) && s->shapes[p->shape[jobs[i].ia]].convex &&
+		     s->shapes[p->shape[jobs[i].ib]].convex;
+	struct convex_cache fresh = {NULL, 16};
+	while (fresh.cap < 2 * n)
+		fresh.cap *= 2;
+	fresh.e = n ? mrdem_xcalloc(fresh.cap, sizeof *fresh.e) : NULL;
+	for (size_t i = 0; n && i < njobs; i++) {
+		struct job *j = &jobs[i];
+		if (j->ib >= PLANE_JOB(UINT32_MAX) || !s->shapes[p->shape[j->ia]].convex ||
+		    !s->shapes[p->shape[j->ib]].convex)
+			continue;
+		uint64_t a = p->id[j->ia], b = p->id[j->ib];
+		struct convex_entry *e = convex_slot(&fresh, a, b);
+		if (e->full)
+			continue; /* listed twice: the second starts cold */
+		*e = (struct convex_entry){.a = a, .b = b, .full = 1};
+		if (f->convex.e) {
+			const struct convex_entry *old = convex_slot(&f->convex, a, b);
+			if (old->full)
+				e->fp = old->fp;
+		}
+		j->track = &e->fp;
+	}
+	free(f->convex.e);
+	f->convex = fresh;
+	if (!n)
+		f->convex.cap = 0;
+}
+
 /* The slices of the jobs, in job order, into out. */
 static void collate(const struct mrdem_contact_finder *f, const struct job *jobs, size_t njobs,
 		    int guesses, struct mrdem_contacts *out)
@@ -918,7 +1008,7 @@ static void run_job(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	if (j->ib >= PLANE_JOB(UINT32_MAX))
 		plane_pair(w, s, f, j->ia, (uint32_t)(SIZE_MAX - j->ib), o, &w->out);
 	else
-		particle_pair(w, s, f, j->ia, j->ib, o, j->front, &w->out, &w->gout);
+		particle_pair(w, s, f, j->ia, j->ib, o, j->front, j->track, &w->out, &w->gout);
 	j->n = w->out.n - j->first;
 	j->gn = w->gout.n - j->gfirst;
 }
@@ -956,6 +1046,8 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	if (collect_jobs(f, s, pairs, &njobs))
 		return -1;
 	struct job *jobs = f->jobs;
+	if (!fronts)
+		bind_convex(f, s, jobs, njobs);
 	if (fronts)
 		for (size_t i = 0; i < njobs; i++)
 			if (jobs[i].ib < PLANE_JOB(UINT32_MAX) &&
@@ -999,6 +1091,7 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 			mrdem_search_counts_add(&cnt->search, &c->search);
 			mrdem_front_counts_add(&cnt->front, &c->front);
 			mrdem_analytic_counts_add(&cnt->analytic, &c->analytic);
+			mrdem_convex_counts_add(&cnt->convex, &c->convex);
 			cnt->particle_pairs += c->particle_pairs;
 			cnt->plane_pairs += c->plane_pairs;
 			cnt->plane_tests += c->plane_tests;
@@ -1060,6 +1153,7 @@ void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrd
 	mrdem_stats_add(out, "hits", (double)c->hits);
 	mrdem_stats_add(out, "contacts", (double)c->contacts);
 	mrdem_analytic_counts_stats(&c->analytic, out);
+	mrdem_convex_counts_stats(&c->convex, out);
 	if (c->front.size) { /* a multiscale iteration */
 		struct mrdem_front_counts fc = c->front;
 		uint64_t *v[MRDEM_FRONT_COUNTS];

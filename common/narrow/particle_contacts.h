@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "common/narrow/analytic_contacts.h"
+#include "common/narrow/convex_track.h"
 #include "common/narrow/front_search.h"
 #include "common/narrow/tree_search.h"
 #include "common/narrow/tri_batch.h"
@@ -59,6 +60,7 @@ struct mrdem_contact_counts {
 	uint64_t contacts;        /* contact points after merging */
 	struct mrdem_front_counts front; /* multiscale: the fronts' work */
 	struct mrdem_analytic_counts analytic; /* pairs with an analytic shape */
+	struct mrdem_convex_counts convex;     /* pairs of two convex shapes */
 };
 /* Add the counts as named values (docs/narrow-phase.md): comparisons,
  * comparisons_round_K, comparisons_real, iterative, fallbacks, pruned,
@@ -82,7 +84,11 @@ void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_
  * kernel of its two shape kinds: two meshes to the triangle search below,
  * a pair with an analytic shape (or an analytic shape and a plane) to
  * common/narrow/analytic_contacts.h; the surrogate hierarchy prunes the
- * mesh side of analytic-mesh pairs with its tree. Returns 0, or -1 with
+ * mesh side of analytic-mesh pairs with its tree. Two convex shapes are
+ * first decided by closest-feature tracking (common/narrow/convex_track.h,
+ * warm-started from the features this finder found for the pair in its
+ * last call): beyond both halos they are apart, else their hull meshes
+ * go through the triangle search as any two meshes. Returns 0, or -1 with
  * a message: unknown particle ids in the pairs, or the surrogate hierarchy
  * asked for with a mesh shape that has no tree. */
 int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene *s,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/geom/quat.h"
+#include "common/shape/convex.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 
@@ -181,6 +182,10 @@ void mrdem_scene_release(struct mrdem_scene *s)
 		mrdem_mesh_release(&s->shapes[i].mesh);
 		mrdem_tree_free(s->shapes[i].tree);
 		free(s->shapes[i].tree_origin);
+		if (s->shapes[i].convex) {
+			mrdem_convex_release(s->shapes[i].convex);
+			free(s->shapes[i].convex);
+		}
 	}
 	free(s->shapes);
 	mrdem_setup_release(&s->setup);
@@ -197,6 +202,7 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
 	sh->kind = MRDEM_SHAPE_MESH;
 	sh->axes[0] = sh->axes[1] = sh->axes[2] = 0;
 	sh->mesh = *mesh;
+	sh->convex = NULL;
 	sh->tree = NULL;
 	sh->tree_origin = NULL;
 	mrdem_mesh_init(mesh);
@@ -214,6 +220,21 @@ uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int k
 	for (int k = 0; k < 3; k++)
 		s->shapes[i].axes[k] = axes[k];
 	return i;
+}
+
+int mrdem_scene_make_convex(struct mrdem_scene *s, uint32_t i, const char *what)
+{
+	struct mrdem_shape *sh = &s->shapes[i];
+	if (sh->kind != MRDEM_SHAPE_MESH || sh->convex)
+		return mrdem_error("%s: shape '%s' is %s, not a mesh to make convex", what, sh->name,
+				   mrdem_shape_kind_name(mrdem_shape_kind(sh)));
+	struct mrdem_convex *c = mrdem_xmalloc(sizeof *c);
+	if (mrdem_convex_build(&sh->mesh, what, c)) {
+		free(c);
+		return -1;
+	}
+	sh->convex = c;
+	return 0;
 }
 
 int mrdem_scene_has_analytic(const struct mrdem_scene *s)

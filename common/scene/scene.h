@@ -13,17 +13,21 @@
 #include "common/shape/analytic.h"
 
 struct mrdem_tree; /* surrogate tree, common/tree/tree.h */
+struct mrdem_convex; /* features of a convex polyhedron, common/shape/convex.h */
 
 /* A shape is a tagged kind (common/shape/analytic.h): a triangle mesh, or
  * an analytic sphere or ellipsoid. Every kind fills mesh.mass, so mass and
  * inertia need no case per kind; an analytic shape's mesh has no vertices
- * or triangles and it never has a tree. */
+ * or triangles and it never has a tree. A convex shape is a mesh (its
+ * hull: kind MRDEM_SHAPE_MESH, so every mesh path takes it as it is)
+ * with its features in `convex`; mrdem_shape_kind() says "convex". */
 struct mrdem_shape {
 	uint32_t id;              /* index in the scene's shape table */
 	char *name;
-	int kind;                 /* enum mrdem_shape_kind */
+	int kind;                 /* enum mrdem_shape_kind, never MRDEM_SHAPE_CONVEX */
 	double axes[3];           /* analytic kinds: semi-axes (a sphere's radius thrice) */
 	struct mrdem_mesh mesh;
+	struct mrdem_convex *convex; /* the convex kind's features, else NULL */
 	struct mrdem_tree *tree;  /* NULL until mrdem-tree has built it */
 	/* Where a tree taken from a file came from, "FILE (tree record of shape
 	 * NAME)" (the scene loader sets it, for provenance); NULL when there is
@@ -195,6 +199,16 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
  * mrdem_analytic_check); mass properties in closed form. Returns its index. */
 uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int kind,
 				  const double axes[3]);
+/* Make mesh shape i convex: its features from its mesh, which must be
+ * closed and convex (common/shape/convex.h). Returns 0, or -1 with a
+ * message starting with what. */
+int mrdem_scene_make_convex(struct mrdem_scene *s, uint32_t i, const char *what);
+/* The kind as streams and mrdem-info name it: MRDEM_SHAPE_CONVEX for a
+ * mesh with features, else sh->kind. */
+static inline int mrdem_shape_kind(const struct mrdem_shape *sh)
+{
+	return sh->convex ? MRDEM_SHAPE_CONVEX : sh->kind;
+}
 /* 1 when some shape of the scene is analytic. */
 int mrdem_scene_has_analytic(const struct mrdem_scene *s);
 /* Index of the shape with this name, or -1. */

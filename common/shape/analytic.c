@@ -9,6 +9,7 @@ const char *const mrdem_shape_kind_names[MRDEM_SHAPE_NKINDS] = {
 	[MRDEM_SHAPE_MESH] = "mesh",
 	[MRDEM_SHAPE_SPHERE] = "analytic-sphere",
 	[MRDEM_SHAPE_ELLIPSOID] = "ellipsoid",
+	[MRDEM_SHAPE_CONVEX] = "convex",
 };
 
 const char *mrdem_shape_kind_name(int kind)

@@ -14,11 +14,15 @@ enum mrdem_shape_kind {
 	MRDEM_SHAPE_MESH = 0,      /* closed or open triangle mesh */
 	MRDEM_SHAPE_SPHERE = 1,    /* radius = axes[0] = axes[1] = axes[2] */
 	MRDEM_SHAPE_ELLIPSOID = 2, /* semi-axes a, b, c along x, y, z */
+	/* A convex polyhedron (common/shape/convex.h): in streams and
+	 * mrdem-info; in memory a mesh shape with its features attached
+	 * (struct mrdem_shape.convex), so every mesh path applies to it. */
+	MRDEM_SHAPE_CONVEX = 3,
 	MRDEM_SHAPE_NKINDS
 };
 
 /* Names as in scenes and in mrdem-info: "mesh", "analytic-sphere",
- * "ellipsoid"; NULL for a value out of range. parse: -1 when unknown. */
+ * "ellipsoid", "convex"; NULL for a value out of range. parse: -1 when unknown. */
 extern const char *const mrdem_shape_kind_names[MRDEM_SHAPE_NKINDS];
 const char *mrdem_shape_kind_name(int kind);
 int mrdem_shape_kind_parse(const char *name);

@@ -20,6 +20,7 @@
 #include "common/broad/broad.h"
 #include "common/dynamics/contact_law.h"
 #include "common/geom/quat.h"
+#include "common/shape/hull.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
@@ -189,6 +190,7 @@ static const char *const analytic_sphere_keys[] = {"radius"};
 static const char *const ellipsoid_keys[] = {"axes"};
 static const char *const cylinder_keys[] = {"radius", "height", "segments"};
 static const char *const plane_keys[] = {"size", "divisions", "tilt"};
+static const char *const convex_keys[] = {"mesh", "points"};
 
 struct shape_spec {
 	int kind;                     /* SH_SPHERE ... SH_MESH */
@@ -198,7 +200,9 @@ struct shape_spec {
 	double radius, height, tilt;
 	long long segments;
 	double axes[3];               /* analytic-sphere, ellipsoid: semi-axes */
-	char *file;                   /* mesh */
+	char *file;                   /* mesh; convex from a mesh file */
+	double *points;               /* convex from points: 3 npoints */
+	size_t npoints;
 	char *select;                 /* shape name within a mesh stream */
 	int open;
 };
@@ -307,6 +311,47 @@ static int parse_ellipsoid(struct loader *L, const char *what, struct shape_spec
 	return 0;
 }
 
+/* convex: {mesh: FILE} or {points: [[x, y, z], ...]} */
+static int parse_convex(struct loader *L, const char *what, struct shape_spec *sp)
+{
+	struct mrdem_yaml_keys k;
+	int id, r;
+	mrdem_yaml_keys_init(&k, what, convex_keys, 2, MRDEM_YAML_ALL(2));
+	if (mrdem_yaml_map_begin(&L->y, &k))
+		return -1;
+	while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
+		if (mrdem_yaml_exclusive(&L->y, &k, 0, 1) || mrdem_yaml_exclusive(&L->y, &k, 1, 0))
+			return -1;
+		if (id == 0 && mrdem_yaml_string(&L->y, k.cur, &sp->file))
+			return -1;
+		if (id == 1) {
+			if (mrdem_yaml_type(&L->y) != YAML_SEQUENCE_START_EVENT)
+				return mrdem_yaml_err_type(&L->y, k.cur, "a list of points [x, y, z]");
+			size_t cap = 0;
+			for (;;) {
+				if (mrdem_yaml_next(&L->y))
+					return -1;
+				if (mrdem_yaml_type(&L->y) == YAML_SEQUENCE_END_EVENT)
+					break;
+				char el[300];
+				snprintf(el, sizeof el, "%s[%zu]", k.cur, sp->npoints);
+				if (sp->npoints == cap)
+					sp->points = mrdem_xrealloc(sp->points, 3 * (cap = cap ? 2 * cap : 16) *
+									sizeof *sp->points);
+				if (mrdem_yaml_vec(&L->y, el, &sp->points[3 * sp->npoints], 3, MRDEM_YAML_ANY))
+					return -1;
+				sp->npoints++;
+			}
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (!k.seen)
+		return mrdem_yaml_err_at(&L->y, k.map, "%s: give the polyhedron as 'mesh' (a file) "
+					 "or as 'points'", what);
+	return 0;
+}
+
 /* A mesh file relative to the scene's directory unless absolute. */
 static char *resolve_path(const struct loader *L, const char *file)
 {
@@ -324,6 +369,40 @@ enum {
 	SH_SPHERE, SH_BOX, SH_CYLINDER, SH_PLANE, SH_MESH, SH_OPEN, SH_SELECT,
 	SH_ANALYTIC_SPHERE, SH_ELLIPSOID, SH_CONVEX, SH_N
 };
+
+/* A convex shape's mesh: the hull of its points, or of the vertices of its
+ * mesh file; a closed mesh that is not convex is replaced by its hull,
+ * with a warning giving both volumes. */
+static int build_convex(const struct loader *L, const struct mrdem_yaml_keys *k,
+			const struct shape_spec *sp, struct mrdem_mesh *m)
+{
+	char what[400];
+	int rc;
+	if (!sp->file) {
+		snprintf(what, sizeof what, "%s.convex.points", k->what);
+		rc = mrdem_hull(sp->points, sp->npoints, what, m);
+		return rc ? mrdem_yaml_err_at(&L->y, k->val[SH_CONVEX], "%s: no convex polyhedron",
+					      what) : 0;
+	}
+	struct mrdem_mesh in;
+	struct mrdem_tree *tree = NULL;
+	char *path = resolve_path(L, sp->file), *name = NULL;
+	snprintf(what, sizeof what, "%s.convex.mesh '%s'", k->what, sp->file);
+	rc = mrdem_shape_load(path, NULL, MRDEM_MESH_ALLOW_OPEN, &in, &name, &tree);
+	free(name);
+	free(path);
+	mrdem_tree_free(tree); /* of the mesh, not of its hull */
+	if (rc)
+		return mrdem_yaml_err_at(&L->y, k->val[SH_CONVEX], "%s: cannot load mesh file '%s'",
+					 k->what, sp->file);
+	rc = mrdem_hull(in.verts, in.nverts, what, m);
+	if (rc == 0 && !in.open && m->mass.volume > in.mass.volume * (1 + 1e-9))
+		mrdem_warning("%s is not convex (volume %.9g, its hull's %.9g): the shape is its "
+			      "hull", what, in.mass.volume, m->mass.volume);
+	mrdem_mesh_release(&in);
+	return rc ? mrdem_yaml_err_at(&L->y, k->val[SH_CONVEX], "%s: no convex polyhedron",
+				      what) : 0;
+}
 
 /* The shape's mesh, and for a mesh stream the tree stored with it (*tree,
  * else NULL) and where it came from (*origin). */
@@ -348,6 +427,8 @@ static int build_mesh(const struct loader *L, const struct mrdem_yaml_keys *k,
 		rc = mrdem_mesh_plane(m, sp->size[0], sp->size[1], (unsigned)sp->div[0],
 				      (unsigned)sp->div[1], sp->tilt);
 		break;
+	case SH_CONVEX:
+		return build_convex(L, k, sp, m);
 	default: {
 		/* A file: loaded and validated by formats/mesh_files. */
 		char *path = resolve_path(L, sp->file);
@@ -402,9 +483,10 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 		if (id != SH_OPEN && id != SH_SELECT && sp.kind >= 0) {
 			free(sp.file);
 			free(sp.select);
+			free(sp.points);
 			return mrdem_yaml_err_at(&L->y, k.key[id],
 						 "%s: give one of sphere, box, cylinder, plane, "
-						 "mesh, analytic-sphere or ellipsoid, not both "
+						 "mesh, analytic-sphere, ellipsoid or convex, not both "
 						 "'%s' and '%s'",
 						 what, shape_keys[sp.kind], shape_keys[id]);
 		}
@@ -439,9 +521,7 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 			r = parse_ellipsoid(L, k.cur, &sp);
 			break;
 		case SH_CONVEX:
-			r = mrdem_yaml_err_at(&L->y, k.key[SH_CONVEX],
-					      "%s: convex shapes are not supported yet (give "
-					      "the polyhedron as a mesh)", what);
+			r = parse_convex(L, k.cur, &sp);
 			break;
 		}
 		if (r < 0)
@@ -450,7 +530,7 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 	if (r == 0 && sp.kind < 0)
 		r = mrdem_yaml_err_at(&L->y, k.map,
 				      "%s: missing the shape: give one of sphere, box, cylinder, "
-				      "plane, mesh, analytic-sphere or ellipsoid",
+				      "plane, mesh, analytic-sphere, ellipsoid or convex",
 				      what);
 	if (r == 0 && (k.seen & BIT(SH_OPEN)) && sp.kind != SH_MESH)
 		r = mrdem_yaml_err_at(&L->y, k.key[SH_OPEN],
@@ -480,6 +560,7 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 		r = -1;
 	free(sp.file);
 	free(sp.select);
+	free(sp.points);
 	if (r < 0) {
 		mrdem_mesh_release(&m);
 		mrdem_tree_free(tree);
@@ -489,6 +570,9 @@ static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
 
 	double zero[3] = {0, 0, 0};
 	uint32_t i = mrdem_scene_add_shape(s, name, &m);
+	if (sp.kind == SH_CONVEX && mrdem_scene_make_convex(s, i, what))
+		return mrdem_yaml_err_at(&L->y, k.key[SH_CONVEX], "%s: the hull is not a valid "
+					 "convex polyhedron", what);
 	s->shapes[i].tree = tree;
 	s->shapes[i].tree_origin = origin;
 	L->diameter = mrdem_xrealloc(L->diameter, s->nshapes * sizeof *L->diameter);

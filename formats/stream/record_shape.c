@@ -1,6 +1,8 @@
 /* The shape record (type 16): one analytic shape, its kind and semi-axes
  * (docs/stream-format.md). Mass properties are not stored: they follow
- * from the semi-axes in closed form, so they cannot disagree with them. */
+ * from the semi-axes in closed form, so they cannot disagree with them.
+ * Kind 3 (convex) follows the mesh record of the same shape id and marks
+ * that mesh convex; its semi-axes are zero. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,10 +29,20 @@ int mrdem_decode_shape(const struct mrdem_record *rec, const char *src, uint32_t
 	mrdem_get_f64s(&c, axes, 3);
 	if (mrdem_record_done(rec, src, &c))
 		goto fail;
-	if (k != MRDEM_SHAPE_SPHERE && k != MRDEM_SHAPE_ELLIPSOID) {
-		mrdem_record_error(rec, src, "shape '%s': unknown analytic kind %lu (1 "
-				   "analytic-sphere, 2 ellipsoid)", *name, (unsigned long)k);
+	if (k != MRDEM_SHAPE_SPHERE && k != MRDEM_SHAPE_ELLIPSOID && k != MRDEM_SHAPE_CONVEX) {
+		mrdem_record_error(rec, src, "shape '%s': unknown shape kind %lu (1 "
+				   "analytic-sphere, 2 ellipsoid, 3 convex)", *name, (unsigned long)k);
 		goto fail;
+	}
+	if (k == MRDEM_SHAPE_CONVEX) {
+		if (axes[0] != 0 || axes[1] != 0 || axes[2] != 0) {
+			mrdem_record_error(rec, src, "shape '%s': a convex shape's semi-axes are "
+					   "reserved and must be zero, not %g %g %g", *name, axes[0],
+					   axes[1], axes[2]);
+			goto fail;
+		}
+		*kind = (int)k;
+		return 0;
 	}
 	char what[64];
 	snprintf(what, sizeof what, "shape %u", *id);

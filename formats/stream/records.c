@@ -701,6 +701,18 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		double axes[3];
 		if (mrdem_decode_shape(rec, src, &id, &name, &kind, axes))
 			return -1;
+		if (kind == MRDEM_SHAPE_CONVEX) { /* marks the mesh just read */
+			int rc = 0;
+			if (!s->nshapes || id != s->nshapes - 1 || strcmp(name, s->shapes[id].name))
+				rc = mrdem_record_error(rec, src, "convex shape %u '%s' does not follow "
+							"the mesh record of its shape", id, name);
+			else if (mrdem_scene_make_convex(s, id, name))
+				rc = mrdem_record_error(rec, src, "shape %u '%s': its mesh is not the "
+							"closed convex polyhedron a convex shape is",
+							id, name);
+			free(name);
+			return rc ? -1 : 1;
+		}
 		if (id != s->nshapes) {
 			mrdem_record_error(rec, src, "shape id %u out of order (expected %u)", id,
 					   s->nshapes);
@@ -767,6 +779,10 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 			continue;
 		}
 		WRITE_RECORD(w, MRDEM_REC_MESH, mrdem_encode_mesh(&b_, sh->id, sh->name, &sh->mesh));
+		if (sh->convex)
+			WRITE_RECORD(w, MRDEM_REC_SHAPE,
+				     mrdem_encode_shape(&b_, sh->id, sh->name, MRDEM_SHAPE_CONVEX,
+							(double[3]){0, 0, 0}));
 		if (sh->tree)
 			WRITE_RECORD(w, MRDEM_REC_TREE, mrdem_encode_tree(&b_, sh->id, sh->tree));
 	}

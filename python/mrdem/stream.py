@@ -29,8 +29,11 @@ NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pai
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
          PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
          CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape"}
-# Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the others.
-SHAPE_KINDS = {1: "analytic-sphere", 2: "ellipsoid"}
+# Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the
+# others; a shape record of kind 3 follows the mesh record of its shape and
+# makes that shape "convex" (its mesh is the convex polyhedron).
+SHAPE_KINDS = {1: "analytic-sphere", 2: "ellipsoid", 3: "convex"}
+CONVEX = 3
 ANCILLARY = 1
 SCHEMES = ["explicit-euler", "symplectic-euler", "velocity-verlet", "implicit-euler"]
 FORCE_MODELS = ["paper", "spring-dashpot", "hooke", "hertz"]
@@ -90,7 +93,7 @@ class _Cursor:
 
 
 class Shape:
-    """A shape: name, kind ("mesh", "analytic-sphere" or "ellipsoid"),
+    """A shape: name, kind ("mesh", "analytic-sphere", "ellipsoid" or "convex"),
     vertices (n, 3) in the shape frame, triangles (m, 3) (none for the
     analytic kinds), semi-axes (analytic kinds, else None), volume, centre
     of mass, inertia (xx yy zz xy yz xz, unit density), open."""
@@ -182,7 +185,12 @@ def _shape(c):
     axes = c.take("3d")
     c.done()
     if kind not in SHAPE_KINDS:
-        raise StreamError("%s: shape '%s': unknown analytic kind %d" % (c.where, name, kind))
+        raise StreamError("%s: shape '%s': unknown shape kind %d" % (c.where, name, kind))
+    if kind == CONVEX:  # marks the mesh before it (read() checks that)
+        if any(axes):
+            raise StreamError("%s: shape '%s': a convex shape's semi-axes must be zero"
+                              % (c.where, name))
+        return Shape(id_, name, None, None, 0.0, None, None, False, "convex")
     if not all(x > 0 and math.isfinite(x) for x in axes):
         raise StreamError("%s: shape '%s': bad semi-axes %r" % (c.where, name, axes))
     a, b, cc = axes
@@ -413,6 +421,12 @@ def read(path):
         v = _decode(rtype, payload, version, "%s: record %d" % (path, k))
         if rtype == SETUP:
             s.setup = v
+        elif rtype == SHAPE and v.kind == "convex":
+            last = s.shapes[-1] if s.shapes else None
+            if not last or last.id != v.id or last.name != v.name or last.kind != "mesh":
+                raise StreamError("%s: record %d: convex shape %d '%s' does not follow the "
+                                  "mesh record of its shape" % (path, k, v.id, v.name))
+            last.kind = "convex"
         elif rtype in (MESH, SHAPE):
             if v.id == 0:
                 s.shapes = []

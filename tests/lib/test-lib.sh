@@ -85,6 +85,15 @@ json_get() { # file python-expression-on-d
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
+# A test that mrdem-init refuses the scene YAML (printf format) with exit
+# status 1, a message matching MESSAGE (with file:line) and no output.
+bad_scene() { # name yaml message
+	expect_success "bad scene refused: $1" "
+		printf '$2' >bad.yaml &&
+		assert_exit 1 mrdem-init bad.yaml -o out.mrd 2>err &&
+		! test -e out.mrd && assert_grep '$3' err"
+}
+
 done_testing() {
 	echo "1..$_n"
 	[ $_failed = 0 ]
