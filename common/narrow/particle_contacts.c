@@ -81,21 +81,23 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 	return 0;
 }
 
-/* Scratch of merge_close: the groups' seeds, and a hash of the cells
- * (edge: the merge radius) they lie in, each cell's groups chained. */
+/* Scratch of merge_close: the groups' seeds, and a grid over the points'
+ * bounding box (cells of at least twice the merge radius), each cell's
+ * groups chained in index order. */
 struct merge_grid {
 	double *seed;         /* 3 per group */
-	int64_t *cell;        /* 3 per group */
-	uint32_t *next;       /* per group: the next group of its hash slot */
-	uint32_t *head;       /* per slot: its first group, or NONE */
-	size_t cap, slots;
+	uint32_t *next;       /* per group: the next group of its cell, or NONE */
+	uint32_t *head, *tail;/* per cell: its first and last group, or NONE */
+	size_t cap, cells_cap;
+	double lo[3], edge;   /* the grid's corner and cell edge */
+	size_t dims[3];       /* cells along each axis */
 };
 static void merge_grid_release(struct merge_grid *m)
 {
 	free(m->seed);
-	free(m->cell);
 	free(m->next);
 	free(m->head);
+	free(m->tail);
 	memset(m, 0, sizeof *m);
 }
 
@@ -276,32 +278,78 @@ static void face_normal(const float *t, double n[3])
 #define MERGE_NONE UINT32_MAX
 /* Up to this many groups a scan of them is cheaper than the grid. */
 #define MERGE_GRID_GROUPS 24
-/* Cell coordinates beyond this (in cells) fall back to the scan. */
-#define MERGE_CELL_MAX 1e15
 
-static size_t merge_slot(const struct merge_grid *m, const int64_t k[3])
+/* Cell index along axis a of coordinate v, clamped to the grid. */
+static size_t merge_cell(const struct merge_grid *m, int a, double v)
 {
-	uint64_t h = mrdem_mix64((uint64_t)k[0] * 0x9e3779b97f4a7c15ULL ^
-				 mrdem_mix64((uint64_t)k[1] ^ mrdem_mix64((uint64_t)k[2])));
-	return h & (m->slots - 1);
+	double t = (v - m->lo[a]) / m->edge;
+	if (!(t > 0))
+		return 0;
+	return t < (double)(m->dims[a] - 1) ? (size_t)t : m->dims[a] - 1;
 }
 
-/* The first group (lowest index) whose seed lies within sqrt(r2) of x:
- * all of them are in the 27 cells around x's. */
-static uint32_t merge_find(const struct merge_grid *m, const int64_t k[3], const double x[3],
-			   double r2)
+/* A grid over the n points of c from first: cells of edge 2 r or more, at
+ * most max(64, 2 n) of them. Fails (0) on coordinates that are not
+ * finite; the caller scans the groups then. */
+static int merge_grid_setup(struct merge_grid *m, const struct mrdem_contacts *c, size_t first,
+			    size_t n, double radius)
 {
+	double lo[3], hi[3];
+	for (int a = 0; a < 3; a++)
+		lo[a] = hi[a] = c->c[first].x[a];
+	for (size_t i = 1; i < n; i++)
+		for (int a = 0; a < 3; a++) {
+			double v = c->c[first + i].x[a];
+			lo[a] = v < lo[a] ? v : lo[a];
+			hi[a] = v > hi[a] ? v : hi[a];
+		}
+	double limit = (double)(2 * n > 64 ? 2 * n : 64), edge = 2 * radius, d[3];
+	for (int a = 0; a < 3; a++)
+		if (!isfinite(lo[a]) || !isfinite(hi[a]))
+			return 0;
+	for (;;) {
+		for (int a = 0; a < 3; a++)
+			d[a] = floor((hi[a] - lo[a]) / edge) + 1;
+		if (d[0] * d[1] * d[2] <= limit)
+			break;
+		edge *= 2;
+	}
+	if (!isfinite(edge))
+		return 0;
+	size_t cells = 1;
+	for (int a = 0; a < 3; a++) {
+		m->lo[a] = lo[a];
+		m->dims[a] = (size_t)d[a];
+		cells *= m->dims[a];
+	}
+	m->edge = edge;
+	if (cells > m->cells_cap) {
+		m->head = mrdem_xrealloc(m->head, cells * sizeof *m->head);
+		m->tail = mrdem_xrealloc(m->tail, cells * sizeof *m->tail);
+		m->cells_cap = cells;
+	}
+	for (size_t k = 0; k < cells; k++)
+		m->head[k] = MERGE_NONE;
+	return 1;
+}
+
+/* The first group (lowest index) whose seed lies within sqrt(r2) of x: on
+ * each axis those seeds lie in the cells that [x - r, x + r] meets (two
+ * at most; rounding is monotone, so the computed bounds keep them). */
+static uint32_t merge_find(const struct merge_grid *m, const double x[3], double r, double r2)
+{
+	size_t k0[3], k1[3];
+	for (int a = 0; a < 3; a++) {
+		k0[a] = merge_cell(m, a, x[a] - r);
+		k1[a] = merge_cell(m, a, x[a] + r);
+	}
 	uint32_t best = MERGE_NONE;
-	for (int dx = -1; dx <= 1; dx++)
-		for (int dy = -1; dy <= 1; dy++)
-			for (int dz = -1; dz <= 1; dz++) {
-				int64_t q[3] = { k[0] + dx, k[1] + dy, k[2] + dz };
-				for (uint32_t g = m->head[merge_slot(m, q)]; g != MERGE_NONE;
-				     g = m->next[g]) {
-					const int64_t *cg = &m->cell[3 * (size_t)g];
+	for (size_t i = k0[0]; i <= k1[0]; i++)
+		for (size_t j = k0[1]; j <= k1[1]; j++)
+			for (size_t k = k0[2]; k <= k1[2]; k++) {
+				size_t cell = (i * m->dims[1] + j) * m->dims[2] + k;
+				for (uint32_t g = m->head[cell]; g < best; g = m->next[g]) {
 					double d[3];
-					if (g >= best || cg[0] != q[0] || cg[1] != q[1] || cg[2] != q[2])
-						continue;
 					vec3_sub(d, x, &m->seed[3 * (size_t)g]);
 					if (vec3_norm2(d) < r2)
 						best = g;
@@ -310,15 +358,18 @@ static uint32_t merge_find(const struct merge_grid *m, const int64_t k[3], const
 	return best;
 }
 
-/* Put group g (seed already stored) into the cell grid. */
-static void merge_insert(struct merge_grid *m, size_t g, double radius)
+/* Put group g (seed already stored) at the end of its cell's chain. */
+static void merge_insert(struct merge_grid *m, size_t g)
 {
-	int64_t *k = &m->cell[3 * g];
-	for (int a = 0; a < 3; a++)
-		k[a] = (int64_t)floor(m->seed[3 * g + a] / radius);
-	size_t slot = merge_slot(m, k);
-	m->next[g] = m->head[slot];
-	m->head[slot] = (uint32_t)g;
+	const double *x = &m->seed[3 * g];
+	size_t cell = (merge_cell(m, 0, x[0]) * m->dims[1] + merge_cell(m, 1, x[1])) * m->dims[2] +
+		      merge_cell(m, 2, x[2]);
+	m->next[g] = MERGE_NONE;
+	if (m->head[cell] == MERGE_NONE)
+		m->head[cell] = (uint32_t)g;
+	else
+		m->next[m->tail[cell]] = (uint32_t)g;
+	m->tail[cell] = (uint32_t)g;
 }
 
 /* Merge contacts closer than `radius` (remark 1): in list order, each
@@ -326,9 +377,10 @@ static void merge_insert(struct merge_grid *m, size_t g, double radius)
  * member's point), and a group keeps its deepest member (the first on
  * ties). The list arrives sorted by triangle ids, so the result does not
  * depend on how it was found. While there are few groups a scan of them
- * is cheapest; past MERGE_GRID_GROUPS they go into a grid of cells of the
- * radius and a point looks at the 27 cells around it, so the cost grows
- * with the points, not points times groups. Both find the same group. */
+ * is cheapest; past MERGE_GRID_GROUPS they go into a grid of cells of at
+ * least twice the radius over the points' bounding box, and a point looks
+ * at the (at most 8) cells its reach meets, so the cost grows with the
+ * points, not points times groups. Both find the same group. */
 static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t first,
 			double radius)
 {
@@ -338,7 +390,6 @@ static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t f
 	double r2 = radius * radius;
 	if (n > m->cap) {
 		m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
-		m->cell = mrdem_xrealloc(m->cell, 3 * n * sizeof *m->cell);
 		m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
 		m->cap = n;
 	}
@@ -348,30 +399,13 @@ static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t f
 		const struct mrdem_contact *ci = &c->c[first + i];
 		uint32_t g = MERGE_NONE;
 		if (!tried && kept >= MERGE_GRID_GROUPS) {
-			/* The grid can hold the points if their cell indices fit. */
-			tried = grid = 1;
-			for (size_t j = 0; grid && j < n; j++)
-				for (int a = 0; a < 3; a++)
-					grid &= fabs(c->c[first + j].x[a] / radius) < MERGE_CELL_MAX;
-			if (grid) {
-				size_t slots = 64;
-				while (slots < 2 * n)
-					slots *= 2;
-				if (slots > m->slots) {
-					m->head = mrdem_xrealloc(m->head, slots * sizeof *m->head);
-					m->slots = slots;
-				}
-				for (size_t k = 0; k < m->slots; k++)
-					m->head[k] = MERGE_NONE;
+			tried = 1;
+			if ((grid = merge_grid_setup(m, c, first, n, radius)))
 				for (size_t h = 0; h < kept; h++)
-					merge_insert(m, h, radius);
-			}
+					merge_insert(m, h);
 		}
 		if (grid) {
-			int64_t k[3];
-			for (int a = 0; a < 3; a++)
-				k[a] = (int64_t)floor(ci->x[a] / radius);
-			g = merge_find(m, k, ci->x, r2);
+			g = merge_find(m, ci->x, radius, r2);
 		} else {
 			for (size_t h = 0; h < kept && g == MERGE_NONE; h++) {
 				double d[3];
@@ -384,7 +418,7 @@ static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t f
 			/* A new group: its first member's point steers grouping. */
 			vec3_copy(&m->seed[3 * kept], ci->x);
 			if (grid)
-				merge_insert(m, kept, radius);
+				merge_insert(m, kept);
 			c->c[first + kept++] = *ci;
 		} else if (ci->dist < c->c[first + g].dist) {
 			c->c[first + g] = *ci;
