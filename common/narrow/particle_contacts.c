@@ -557,6 +557,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		       &p->quat[4 * ib], sb->mesh.mass.com);
 	float ea = (float)search_eps(f, s, ia), eb = (float)search_eps(f, s, ib);
 	double t0 = mrdem_clock();
+	int exact_done = o->narrow.method == MRDEM_NARROW_COMPARISON; /* its points are these */
 	w->hits.n = w->guesses.n = 0;
 	w->cnt.particle_pairs++;
 	if (front) {
@@ -564,8 +565,13 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		mrdem_front_search(w->search, front, &A, &B, &x, &o->narrow, &w->hits, &w->guesses,
 				   &w->cnt.search, &w->cnt.front);
 	} else if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
+		/* its last round takes the contacts' points from the comparison
+		 * kernel in passing: exact_points' work, without its gather */
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
-		mrdem_tree_search(w->search, &A, &B, &x, &o->narrow, &w->hits, &w->cnt.search);
+		struct mrdem_narrow_opts exact = o->narrow;
+		exact.exact_contacts = 1;
+		mrdem_tree_search(w->search, &A, &B, &x, &exact, &w->hits, &w->cnt.search);
+		exact_done = 1;
 	} else {
 		size_t need = 9 * (size_t)sb->mesh.ntris;
 		if (w->mapped_cap < need) {
@@ -579,7 +585,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	}
 	double t1 = mrdem_clock();
 	w->cnt.hits += w->hits.n;
-	if (o->narrow.method != MRDEM_NARROW_COMPARISON) /* its points are these already */
+	if (!exact_done)
 		exact_points(w, f->soups[p->shape[ia]].v, f->soups[p->shape[ib]].v, &x, ea, eb,
 			     &o->narrow);
 	size_t first = out->n;

@@ -11,7 +11,11 @@
 
 struct mrdem_tri_batch {
 	struct mrdem_tri_block blk;   /* the block being tested */
-	struct mrdem_tri_block spill; /* hybrid: undecided pairs awaiting comparison */
+	/* pairs awaiting the comparison kernel: a hybrid's undecided pairs
+	 * (fallbacks, spill_fallbacks of them) and, with exact_contacts, the
+	 * other kernels' contacts */
+	struct mrdem_tri_block spill;
+	int spill_fallbacks;
 	/* where each lane's result goes: triangle indices and the pair's
 	 * position in the caller's list */
 	uint32_t ta[MRDEM_TRI_BLOCK], tb[MRDEM_TRI_BLOCK];
@@ -66,6 +70,7 @@ void mrdem_narrow_opts_default(struct mrdem_narrow_opts *o)
 	o->threshold = 1.0;
 	o->fallback = 1;
 	o->simd = MRDEM_SIMD_AUTO;
+	o->exact_contacts = 0;
 }
 
 static const char *const method_names[] = {"comparison", "iterative", "hybrid"};
@@ -131,7 +136,7 @@ struct mrdem_tri_batch *mrdem_tri_batch_new(void)
 		mrdem_die("out of memory allocating %zu bytes", size);
 	w->bsoa = NULL;
 	w->bcap = 0;
-	w->blk.n = w->spill.n = 0;
+	w->blk.n = w->spill.n = w->spill_fallbacks = 0;
 	return w;
 }
 
@@ -195,7 +200,9 @@ static void lane_pair(struct mrdem_tri_batch *w, int l)
 	}
 }
 
-/* Compare the spilled pairs and deliver them. */
+/* Compare the spilled pairs and deliver them. Fallbacks are counted as
+ * such and timed by their share of the block; exact contact points are
+ * kernel time. */
 static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
 			const struct sink *s, struct mrdem_narrow_counts *cnt)
 {
@@ -204,17 +211,22 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 		return;
 	double t0 = mrdem_clock();
 	mrdem_tri_block_compare(k, o->simd);
-	cnt->fallbacks += (uint64_t)k->n;
-	cnt->fallback_blocks++;
+	if (w->spill_fallbacks) {
+		cnt->fallbacks += (uint64_t)w->spill_fallbacks;
+		cnt->fallback_blocks++;
+	}
 	for (int l = 0; l < k->n; l++)
 		deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
-	k->n = 0;
-	cnt->fallback_s += mrdem_clock() - t0;
+	cnt->fallback_s += (mrdem_clock() - t0) * w->spill_fallbacks / k->n;
+	k->n = w->spill_fallbacks = 0;
 }
 
-static void spill_lane(struct mrdem_tri_batch *w, int l, const struct mrdem_narrow_opts *o,
-		       const struct sink *s, struct mrdem_narrow_counts *cnt)
+/* Lane l of the block to the spill; fallback: counted as one. */
+static void spill_lane(struct mrdem_tri_batch *w, int l, int fallback,
+		       const struct mrdem_narrow_opts *o, const struct sink *s,
+		       struct mrdem_narrow_counts *cnt)
 {
+	w->spill_fallbacks += fallback;
 	struct mrdem_tri_block *k = &w->spill;
 	int i = k->n++;
 	for (int c = 0; c < 9; c++) {
@@ -282,17 +294,22 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 			return;
 	}
 	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
+	int exact = s->out && o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
 	for (int l = 0; l < k->n; l++) {
 		if (k->status[l] == MRDEM_TRI_SEPARATE && !s->out)
 			continue;
 		if (k->status[l] == MRDEM_TRI_UNDECIDED) {
 			if (hybrid) {
-				spill_lane(w, l, o, s, cnt);
+				spill_lane(w, l, 1, o, s, cnt);
 				continue;
 			}
 			cnt->unconverged++;
 			if (o->method == MRDEM_NARROW_ITERATIVE)
 				resolve_iterative(k, l, cnt);
+		}
+		if (exact && k->status[l] == MRDEM_TRI_CONTACT) {
+			spill_lane(w, l, 0, o, s, cnt);
+			continue;
 		}
 		lane_pair(w, l);
 		deliver(s, k, l, w->ta[l], w->tb[l], w->base + (size_t)l);
@@ -312,7 +329,7 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 	struct mrdem_tri_block *k = &w->blk;
 	struct sink s = {out, NULL};
 	double t0 = mrdem_clock();
-	w->spill.n = 0;
+	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = 0;
 	for (size_t base = 0; base < n; base += MRDEM_TRI_BLOCK) {
 		int m = n - base < MRDEM_TRI_BLOCK ? (int)(n - base) : MRDEM_TRI_BLOCK;
@@ -375,7 +392,7 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 	uint64_t fallbacks = cnt->fallbacks;
 	uint32_t i = 0, j = 0;
 	int64_t uniform = -1; /* the triangle every lane's a columns hold, or -1 */
-	w->spill.n = 0;
+	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = (uint32_t)nb;
 	w->base = 0;
 	while (i < a->n) {

@@ -39,6 +39,11 @@ struct mrdem_narrow_opts {
 	int fallback;     /* hybrid: recompute undecided pairs by comparison (1),
 			     or report them MRDEM_TRI_UNDECIDED (0: surrogate levels) */
 	int simd;         /* enum mrdem_simd */
+	/* mrdem_tri_pairs_test: the iterative and hybrid kernels' contacts
+	 * take their points and distance from the comparison kernel in the
+	 * same pass (and are dropped if it finds them apart), so they do not
+	 * depend on the kernel that found them (0 by default) */
+	int exact_contacts;
 };
 
 #define MRDEM_NARROW_ITERATIONS_MAX 64
