@@ -88,6 +88,10 @@ struct merge_grid {
 	double *seed;         /* 3 per group */
 	uint32_t *next;       /* per group: the next group of its cell, or NONE */
 	uint32_t *head, *tail;/* per cell: its first and last group, or NONE */
+	/* the points to merge (3 each) and their distances; per group, the
+	 * point it keeps */
+	double *x, *dist;
+	uint32_t *keep;
 	size_t cap, cells_cap;
 	double lo[3], edge;   /* the grid's corner and cell edge */
 	size_t dims[3];       /* cells along each axis */
@@ -98,6 +102,9 @@ static void merge_grid_release(struct merge_grid *m)
 	free(m->next);
 	free(m->head);
 	free(m->tail);
+	free(m->x);
+	free(m->dist);
+	free(m->keep);
 	memset(m, 0, sizeof *m);
 }
 
@@ -288,18 +295,17 @@ static size_t merge_cell(const struct merge_grid *m, int a, double v)
 	return t < (double)(m->dims[a] - 1) ? (size_t)t : m->dims[a] - 1;
 }
 
-/* A grid over the n points of c from first: cells of edge 2 r or more, at
- * most max(64, 2 n) of them. Fails (0) on coordinates that are not
- * finite; the caller scans the groups then. */
-static int merge_grid_setup(struct merge_grid *m, const struct mrdem_contacts *c, size_t first,
-			    size_t n, double radius)
+/* A grid over the n points m->x: cells of edge 2 r or more, at most
+ * max(64, 2 n) of them. Fails (0) on coordinates that are not finite;
+ * the caller scans the groups then. */
+static int merge_grid_setup(struct merge_grid *m, size_t n, double radius)
 {
 	double lo[3], hi[3];
 	for (int a = 0; a < 3; a++)
-		lo[a] = hi[a] = c->c[first].x[a];
+		lo[a] = hi[a] = m->x[a];
 	for (size_t i = 1; i < n; i++)
 		for (int a = 0; a < 3; a++) {
-			double v = c->c[first + i].x[a];
+			double v = m->x[3 * i + a];
 			lo[a] = v < lo[a] ? v : lo[a];
 			hi[a] = v > hi[a] ? v : hi[a];
 		}
@@ -372,115 +378,184 @@ static void merge_insert(struct merge_grid *m, size_t g)
 	m->tail[cell] = (uint32_t)g;
 }
 
-/* Merge contacts closer than `radius` (remark 1): in list order, each
- * contact joins the first kept one within reach of its seed (the first
- * member's point), and a group keeps its deepest member (the first on
- * ties). The list arrives sorted by triangle ids, so the result does not
- * depend on how it was found. While there are few groups a scan of them
- * is cheapest; past MERGE_GRID_GROUPS they go into a grid of cells of at
- * least twice the radius over the points' bounding box, and a point looks
- * at the (at most 8) cells its reach meets, so the cost grows with the
- * points, not points times groups. Both find the same group. */
-static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t first,
-			double radius)
+/* Room for n points in m. */
+static void merge_reserve(struct merge_grid *m, size_t n)
 {
-	size_t n = c->n - first, kept = 0;
-	if (n < 2)
+	if (n <= m->cap)
 		return;
+	m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
+	m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
+	m->x = mrdem_xrealloc(m->x, 3 * n * sizeof *m->x);
+	m->dist = mrdem_xrealloc(m->dist, n * sizeof *m->dist);
+	m->keep = mrdem_xrealloc(m->keep, n * sizeof *m->keep);
+	m->cap = n;
+}
+
+/* Merge points closer than `radius` (remark 1): of the n points m->x
+ * (room reserved), in list order, each joins the first group within reach
+ * of its seed (the first member's point), and a group keeps its deepest
+ * member (smallest m->dist, the first on ties): m->keep. Returns the
+ * groups. The lists arrive sorted by triangle ids, so the result does not
+ * depend on how they were found. While there are few groups a scan of
+ * them is cheapest; past MERGE_GRID_GROUPS they go into a grid of cells
+ * of at least twice the radius over the points' bounding box, and a point
+ * looks at the (at most 8) cells its reach meets, so the cost grows with
+ * the points, not points times groups. Both find the same group. */
+static size_t merge_groups(struct merge_grid *m, size_t n, double radius)
+{
+	size_t kept = 0;
 	double r2 = radius * radius;
-	if (n > m->cap) {
-		m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
-		m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
-		m->cap = n;
-	}
 	/* grid: in use; tried: decided, once, when the groups got many */
 	int grid = 0, tried = !(radius > 0);
 	for (size_t i = 0; i < n; i++) {
-		const struct mrdem_contact *ci = &c->c[first + i];
+		const double *xi = &m->x[3 * i];
 		uint32_t g = MERGE_NONE;
 		if (!tried && kept >= MERGE_GRID_GROUPS) {
 			tried = 1;
-			if ((grid = merge_grid_setup(m, c, first, n, radius)))
+			if ((grid = merge_grid_setup(m, n, radius)))
 				for (size_t h = 0; h < kept; h++)
 					merge_insert(m, h);
 		}
 		if (grid) {
-			g = merge_find(m, ci->x, radius, r2);
+			g = merge_find(m, xi, radius, r2);
 		} else {
 			for (size_t h = 0; h < kept && g == MERGE_NONE; h++) {
 				double d[3];
-				vec3_sub(d, ci->x, &m->seed[3 * h]);
+				vec3_sub(d, xi, &m->seed[3 * h]);
 				if (vec3_norm2(d) < r2)
 					g = (uint32_t)h;
 			}
 		}
 		if (g == MERGE_NONE) {
 			/* A new group: its first member's point steers grouping. */
-			vec3_copy(&m->seed[3 * kept], ci->x);
+			vec3_copy(&m->seed[3 * kept], xi);
 			if (grid)
 				merge_insert(m, kept);
-			c->c[first + kept++] = *ci;
-		} else if (ci->dist < c->c[first + g].dist) {
-			c->c[first + g] = *ci;
+			m->keep[kept++] = (uint32_t)i;
+		} else if (m->dist[i] < m->dist[m->keep[g]]) {
+			m->keep[g] = (uint32_t)i;
 		}
 	}
+	return kept;
+}
+
+/* merge_groups on the contacts of c from first. A group's kept member
+ * comes at or after the group's place, so the list compacts in place. */
+static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t first,
+			double radius)
+{
+	size_t n = c->n - first;
+	if (n < 2)
+		return;
+	merge_reserve(m, n);
+	for (size_t i = 0; i < n; i++) {
+		vec3_copy(&m->x[3 * i], c->c[first + i].x);
+		m->dist[i] = c->c[first + i].dist;
+	}
+	size_t kept = merge_groups(m, n, radius);
+	for (size_t g = 0; g < kept; g++)
+		c->c[first + g] = c->c[first + m->keep[g]];
 	c->n = first + kept;
 }
 
-/* Turn triangle hits of particles ia, ib (b mapped into a's frame by x)
- * into world-frame contacts. soup_b is b's soup in its own frame: the face
- * normal of touching triangles maps the one triangle it needs, so the
- * normal never depends on which of b's triangles a search happened to map
- * (an iterative hit can have coincident points at a distance > 0). With
- * trees (multiscale guesses) the hits are node pairs: halos and triangles
- * are the nodes'. */
-static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
-			     const struct mrdem_tri_hits *hits, const struct mrdem_xform *x_b,
-			     const float *soup_b, const struct mrdem_tree *node_a,
-			     const struct mrdem_tree *node_b, struct mrdem_contacts *out)
+/* Where triangle hits of particles ia, ib (b mapped into a's frame by
+ * x_b) become world-frame contacts. soup_b is b's soup in its own frame:
+ * the face normal of touching triangles maps the one triangle it needs,
+ * so the normal never depends on which of b's triangles a search happened
+ * to map (an iterative hit can have coincident points at a distance > 0).
+ * With trees (multiscale guesses) the hits are node pairs: halos and
+ * triangles are the nodes'. */
+struct hit_frame {
+	const struct mrdem_particles *p;
+	size_t ia, ib;
+	const double *com_a; /* a's centre of mass in its mesh frame */
+	double ra[9];        /* a's rotation */
+	const struct mrdem_xform *x_b;
+	const float *soup_b;
+	const struct mrdem_tree *node_a, *node_b;
+};
+
+static void hit_frame_init(struct hit_frame *f, const struct mrdem_scene *s, size_t ia, size_t ib,
+			   const struct mrdem_xform *x_b, const float *soup_b,
+			   const struct mrdem_tree *node_a, const struct mrdem_tree *node_b)
 {
-	const struct mrdem_particles *p = &s->frame.p;
-	const struct mrdem_mesh *ma = &s->shapes[p->shape[ia]].mesh;
-	double ra[9];
-	quat_to_matrix(&p->quat[4 * ia], ra);
-	if (node_b)
-		soup_b = node_b->tri;
-	for (size_t k = 0; k < hits->n; k++) {
-		const struct mrdem_tri_hit *h = &hits->h[k];
-		double ea = p->eps[ia] + (node_a ? node_a->eps[h->ta] : 0);
-		double eb = p->eps[ib] + (node_b ? node_b->eps[h->tb] : 0);
-		double pa[3] = {h->pa[0], h->pa[1], h->pa[2]}, pb[3] = {h->pb[0], h->pb[1], h->pb[2]};
-		double n[3], x[3], d;
-		vec3_sub(n, pa, pb);
-		d = vec3_norm(n);
-		if (d > 0) {
-			vec3_scale(n, n, 1.0 / d);
-			/* Centre of the halos' overlap along the shortest segment
-			 * (the midpoint when both halos are equal, Sec. 2). */
-			vec3_axpy(x, pa, -0.5 * (d + ea - eb), n);
-		} else {
-			/* Touching or crossing triangles: b's outward normal, and
-			 * the same overlap centre at d = 0. It was pa, which jumps
-			 * by (eb - ea) / 2 as d reaches 0 (a torque jump); the
-			 * plane rule uses the same formula at every distance. */
-			float tb[9];
-			xform_apply_tris(x_b, &soup_b[9 * (size_t)h->tb], tb, 1);
-			face_normal(tb, n);
-			vec3_axpy(x, pa, 0.5 * (eb - ea), n);
-		}
-		struct mrdem_contact *c = mrdem_contacts_push(out);
-		c->a = p->id[ia];
-		c->b = p->id[ib];
-		c->tri_a = h->ta;
-		c->tri_b = h->tb;
-		double rel[3];
-		vec3_sub(rel, x, ma->mass.com);
-		mat3_apply(c->x, ra, rel);
-		vec3_add(c->x, c->x, &p->pos[3 * ia]);
-		mat3_apply(c->normal, ra, n);
-		c->dist = h->dist;
-		c->depth = ea + eb - (double)h->dist;
+	f->p = &s->frame.p;
+	f->ia = ia;
+	f->ib = ib;
+	f->com_a = s->shapes[f->p->shape[ia]].mesh.mass.com;
+	quat_to_matrix(&f->p->quat[4 * ia], f->ra);
+	f->x_b = x_b;
+	f->soup_b = node_b ? node_b->tri : soup_b;
+	f->node_a = node_a;
+	f->node_b = node_b;
+}
+
+/* Hit h's contact point xw (world frame), normal n (a's frame) and halos. */
+static void hit_point(const struct hit_frame *f, const struct mrdem_tri_hit *h, double xw[3],
+		      double n[3], double *ea, double *eb)
+{
+	*ea = f->p->eps[f->ia] + (f->node_a ? f->node_a->eps[h->ta] : 0);
+	*eb = f->p->eps[f->ib] + (f->node_b ? f->node_b->eps[h->tb] : 0);
+	double pa[3] = {h->pa[0], h->pa[1], h->pa[2]}, pb[3] = {h->pb[0], h->pb[1], h->pb[2]};
+	double x[3], d, rel[3];
+	vec3_sub(n, pa, pb);
+	d = vec3_norm(n);
+	if (d > 0) {
+		vec3_scale(n, n, 1.0 / d);
+		/* Centre of the halos' overlap along the shortest segment
+		 * (the midpoint when both halos are equal, Sec. 2). */
+		vec3_axpy(x, pa, -0.5 * (d + *ea - *eb), n);
+	} else {
+		/* Touching or crossing triangles: b's outward normal, and the
+		 * same overlap centre at d = 0. It was pa, which jumps by
+		 * (eb - ea) / 2 as d reaches 0 (a torque jump); the plane rule
+		 * uses the same formula at every distance. */
+		float tb[9];
+		xform_apply_tris(f->x_b, &f->soup_b[9 * (size_t)h->tb], tb, 1);
+		face_normal(tb, n);
+		vec3_axpy(x, pa, 0.5 * (*eb - *ea), n);
 	}
+	vec3_sub(rel, x, f->com_a);
+	mat3_apply(xw, f->ra, rel);
+	vec3_add(xw, xw, &f->p->pos[3 * f->ia]);
+}
+
+static void hit_contact(const struct hit_frame *f, const struct mrdem_tri_hit *h,
+			struct mrdem_contacts *out)
+{
+	struct mrdem_contact *c = mrdem_contacts_push(out);
+	double n[3], ea, eb;
+	hit_point(f, h, c->x, n, &ea, &eb);
+	c->a = f->p->id[f->ia];
+	c->b = f->p->id[f->ib];
+	c->tri_a = h->ta;
+	c->tri_b = h->tb;
+	mat3_apply(c->normal, f->ra, n);
+	c->dist = h->dist;
+	c->depth = ea + eb - (double)h->dist;
+}
+
+/* The hits as contacts into out; with m, merged closer than radius first
+ * (merge_groups on the hits' points): only the kept ones become contacts,
+ * the same as merge_close on all of them. */
+static void hits_to_contacts(const struct hit_frame *f, const struct mrdem_tri_hits *hits,
+			     struct merge_grid *m, double radius, struct mrdem_contacts *out)
+{
+	size_t n = hits->n;
+	if (!m || n < 2) {
+		for (size_t k = 0; k < n; k++)
+			hit_contact(f, &hits->h[k], out);
+		return;
+	}
+	merge_reserve(m, n);
+	for (size_t k = 0; k < n; k++) {
+		double normal[3], ea, eb;
+		hit_point(f, &hits->h[k], &m->x[3 * k], normal, &ea, &eb);
+		m->dist[k] = hits->h[k].dist;
+	}
+	size_t kept = merge_groups(m, n, radius);
+	for (size_t g = 0; g < kept; g++)
+		hit_contact(f, &hits->h[m->keep[g]], out);
 }
 
 /* The closest points and distance of every hit of w->hits (mesh triangle
@@ -588,12 +663,14 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	if (!exact_done)
 		exact_points(w, f->soups[p->shape[ia]].v, f->soups[p->shape[ib]].v, &x, ea, eb,
 			     &o->narrow);
-	size_t first = out->n;
-	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, NULL, NULL, out);
-	if (o->merge)
-		merge_close(&w->merge, out, first, 0.5 * (p->eps[ia] + p->eps[ib]));
-	if (front)
-		hits_to_contacts(s, ia, ib, &w->guesses, &x, NULL, sa->tree, sb->tree, guess);
+	struct hit_frame hf;
+	hit_frame_init(&hf, s, ia, ib, &x, f->soups[p->shape[ib]].v, NULL, NULL);
+	hits_to_contacts(&hf, &w->hits, o->merge ? &w->merge : NULL,
+			 0.5 * (p->eps[ia] + p->eps[ib]), out);
+	if (front) {
+		hit_frame_init(&hf, s, ia, ib, &x, NULL, sa->tree, sb->tree);
+		hits_to_contacts(&hf, &w->guesses, NULL, 0, guess);
+	}
 	w->search_s += t1 - t0;
 	w->points_s += mrdem_clock() - t1;
 }
