@@ -2,7 +2,11 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "common/narrow/simd.h"
 #include "common/narrow/tri_intersect.h"
@@ -321,6 +325,54 @@ static float halo(const struct mrdem_tri_set *s, uint32_t i)
 	return s->eps ? s->eps[i] : s->eps_all;
 }
 
+/* Lanes 0..m-1 of k: a's triangles ta[l] and b's tb[l], a transposing
+ * copy, a coordinate at a time (scattered loads, whole rows of stores). */
+static void fill_generic(struct mrdem_tri_block *k, const float *av, const float *bv,
+			 const uint32_t *ta, const uint32_t *tb, int m)
+{
+	for (int c = 0; c < 9; c++)
+		for (int l = 0; l < m; l++) {
+			k->a[c][l] = av[9 * (size_t)ta[l] + c];
+			k->b[c][l] = bv[9 * (size_t)tb[l] + c];
+		}
+}
+
+#if MRDEM_SIMD_X86
+/* The same with AVX-512 gathers, 16 lanes at a time (indices below
+ * 2^31 / 9). */
+MRDEM_TARGET_AVX512 static void fill_avx512(struct mrdem_tri_block *k, const float *av,
+					    const float *bv, const uint32_t *ta,
+					    const uint32_t *tb, int m)
+{
+	const __m512i nine = _mm512_set1_epi32(9);
+	for (int l = 0; l < m; l += 16) {
+		__mmask16 live = m - l >= 16 ? 0xffff : (__mmask16)((1u << (m - l)) - 1);
+		__m512i ia = _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(live, ta + l), nine);
+		__m512i ib = _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(live, tb + l), nine);
+		for (int c = 0; c < 9; c++) {
+			__m512 x = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), live, ia, av + c, 4);
+			__m512 y = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), live, ib, bv + c, 4);
+			_mm512_mask_storeu_ps(&k->a[c][l], live, x);
+			_mm512_mask_storeu_ps(&k->b[c][l], live, y);
+		}
+	}
+}
+#endif
+
+static void fill_block(struct mrdem_tri_block *k, const struct mrdem_tri_set *a,
+		       const struct mrdem_tri_set *b, const uint32_t *ta, const uint32_t *tb, int m,
+		       int gather)
+{
+#if MRDEM_SIMD_X86
+	if (gather) {
+		fill_avx512(k, a->v, b->v, ta, tb, m);
+		return;
+	}
+#endif
+	(void)gather;
+	fill_generic(k, a->v, b->v, ta, tb, m);
+}
+
 void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
 			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
@@ -329,21 +381,17 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 	struct mrdem_tri_block *k = &w->blk;
 	struct sink s = {out, NULL};
 	double t0 = mrdem_clock();
+	int gather = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512 &&
+		     a->n <= INT32_MAX / 9 && b->n <= INT32_MAX / 9;
 	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = 0;
 	for (size_t base = 0; base < n; base += MRDEM_TRI_BLOCK) {
 		int m = n - base < MRDEM_TRI_BLOCK ? (int)(n - base) : MRDEM_TRI_BLOCK;
-		/* a transposing copy: hardware gathers are no faster here */
 		for (int l = 0; l < m; l++) {
-			uint32_t i = pairs[2 * (base + l)], j = pairs[2 * (base + l) + 1];
-			const float *va = a->v + 9 * (size_t)i, *vb = b->v + 9 * (size_t)j;
-			for (int c = 0; c < 9; c++) {
-				k->a[c][l] = va[c];
-				k->b[c][l] = vb[c];
-			}
-			w->ta[l] = i;
-			w->tb[l] = j;
+			w->ta[l] = pairs[2 * (base + l)];
+			w->tb[l] = pairs[2 * (base + l) + 1];
 		}
+		fill_block(k, a, b, w->ta, w->tb, m, gather);
 		if (a->eps || b->eps)
 			for (int l = 0; l < m; l++)
 				k->cut[l] = halo(a, w->ta[l]) + halo(b, w->tb[l]);
