@@ -124,12 +124,11 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 	/* Real triangles: the flat search's kernels and halos, in soup order. */
 	struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps};
 	struct mrdem_tri_set rb = {s->soup_b, tb->ntris, NULL, b->eps};
-	s->res = mrdem_search_grow(s->res, &s->res_cap, nreal, sizeof *s->res);
-	mrdem_tri_pairs_test(s->batch, &ra, &rb, s->real, nreal, o, s->res, &cnt->real);
 	size_t first = hits->n;
-	for (size_t k = 0; k < nreal; k++)
-		if (s->res[k].status == MRDEM_TRI_CONTACT)
-			mrdem_search_add_hit(hits, ta->perm[s->real[2 * k]], tb->perm[s->real[2 * k + 1]],
-					     &s->res[k]);
+	mrdem_tri_pairs_hits(s->batch, &ra, &rb, s->real, nreal, o, hits, &cnt->real);
+	for (size_t k = first; k < hits->n; k++) {
+		hits->h[k].ta = ta->perm[hits->h[k].ta];
+		hits->h[k].tb = tb->perm[hits->h[k].tb];
+	}
 	mrdem_search_sort_hits(s, hits, first);
 }

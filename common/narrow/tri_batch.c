@@ -298,7 +298,7 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 			return;
 	}
 	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
-	int exact = s->out && o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
+	int exact = o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
 	for (int l = 0; l < k->n; l++) {
 		if (k->status[l] == MRDEM_TRI_SEPARATE && !s->out)
 			continue;
@@ -373,13 +373,13 @@ static void fill_block(struct mrdem_tri_block *k, const struct mrdem_tri_set *a,
 	fill_generic(k, a->v, b->v, ta, tb, m);
 }
 
-void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
-			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
-			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
-			  struct mrdem_narrow_counts *cnt)
+/* The n index pairs through the kernels, results to the sink. */
+static void pairs_run(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+		      const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+		      const struct mrdem_narrow_opts *o, struct sink s,
+		      struct mrdem_narrow_counts *cnt)
 {
 	struct mrdem_tri_block *k = &w->blk;
-	struct sink s = {out, NULL};
 	double t0 = mrdem_clock();
 	int gather = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512 &&
 		     a->n <= INT32_MAX / 9 && b->n <= INT32_MAX / 9;
@@ -405,6 +405,22 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 	flush_spill(w, o, &s, cnt);
 	cnt->kernel_calls++;
 	cnt->kernel_s += mrdem_clock() - t0;
+}
+
+void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
+			  struct mrdem_narrow_counts *cnt)
+{
+	pairs_run(w, a, b, pairs, n, o, (struct sink){out, NULL}, cnt);
+}
+
+void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
+			  struct mrdem_narrow_counts *cnt)
+{
+	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, hits}, cnt);
 }
 
 static int hit_order(const void *p, const void *q)
