@@ -82,29 +82,38 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 }
 
 /* Scratch of merge_close: the groups' seeds, and a grid over the points'
- * bounding box (cells of at least twice the merge radius), each cell's
- * groups chained in index order. */
+ * bounding box (cells of at least twice the merge radius). Each cell has
+ * room for as many groups as it holds points (start: where its room
+ * begins) and lists there the groups whose seeds it holds. */
 struct merge_grid {
 	double *seed;         /* 3 per group */
-	uint32_t *next;       /* per group: the next group of its cell, or NONE */
-	uint32_t *head, *tail;/* per cell: its first and last group, or NONE */
 	/* the points to merge (3 each) and their distances; per group, the
 	 * point it keeps */
 	double *x, *dist;
 	uint32_t *keep;
-	size_t cap, cells_cap;
-	double lo[3], edge;   /* the grid's corner and cell edge */
+	uint32_t *slot_group; /* per slot: a group whose seed lies in the cell */
+	size_t cap;
+	uint32_t *start, *fill; /* per cell: its first slot, its seeds */
+	size_t cells_cap;
+	double lo[3], inv_edge; /* the grid's corner and 1 / cell edge */
 	size_t dims[3];       /* cells along each axis */
+	/* the groups of the cells from near[0] to near[1] on each axis (the
+	 * last point's reach; cand_n = SIZE_MAX: none yet): consecutive points
+	 * mostly reach the same cells, and a short list of them is cheaper
+	 * to look at than cells */
+	uint32_t *cand;
+	size_t cand_n, near[2][3];
 };
 static void merge_grid_release(struct merge_grid *m)
 {
 	free(m->seed);
-	free(m->next);
-	free(m->head);
-	free(m->tail);
 	free(m->x);
 	free(m->dist);
 	free(m->keep);
+	free(m->slot_group);
+	free(m->start);
+	free(m->fill);
+	free(m->cand);
 	memset(m, 0, sizeof *m);
 }
 
@@ -289,10 +298,17 @@ static void face_normal(const float *t, double n[3])
 /* Cell index along axis a of coordinate v, clamped to the grid. */
 static size_t merge_cell(const struct merge_grid *m, int a, double v)
 {
-	double t = (v - m->lo[a]) / m->edge;
+	double t = (v - m->lo[a]) * m->inv_edge;
 	if (!(t > 0))
 		return 0;
 	return t < (double)(m->dims[a] - 1) ? (size_t)t : m->dims[a] - 1;
+}
+
+/* The cell of point x. */
+static size_t merge_cell_of(const struct merge_grid *m, const double x[3])
+{
+	return (merge_cell(m, 0, x[0]) * m->dims[1] + merge_cell(m, 1, x[1])) * m->dims[2] +
+	       merge_cell(m, 2, x[2]);
 }
 
 /* A grid over the n points m->x: cells of edge 2 r or more, at most
@@ -328,54 +344,72 @@ static int merge_grid_setup(struct merge_grid *m, size_t n, double radius)
 		m->dims[a] = (size_t)d[a];
 		cells *= m->dims[a];
 	}
-	m->edge = edge;
-	if (cells > m->cells_cap) {
-		m->head = mrdem_xrealloc(m->head, cells * sizeof *m->head);
-		m->tail = mrdem_xrealloc(m->tail, cells * sizeof *m->tail);
-		m->cells_cap = cells;
+	m->inv_edge = 1 / edge;
+	m->cand_n = SIZE_MAX;
+	if (cells + 1 > m->cells_cap) {
+		m->start = mrdem_xrealloc(m->start, (cells + 1) * sizeof *m->start);
+		m->fill = mrdem_xrealloc(m->fill, (cells + 1) * sizeof *m->fill);
+		m->cells_cap = cells + 1;
 	}
-	for (size_t k = 0; k < cells; k++)
-		m->head[k] = MERGE_NONE;
+	/* each cell's room: the points in it, counted */
+	memset(m->fill, 0, cells * sizeof *m->fill);
+	for (size_t i = 0; i < n; i++)
+		m->fill[merge_cell_of(m, &m->x[3 * i])]++;
+	for (size_t k = 0, at = 0; k < cells; k++) {
+		m->start[k] = (uint32_t)at;
+		at += m->fill[k];
+		m->fill[k] = 0;
+	}
 	return 1;
 }
 
 /* The first group (lowest index) whose seed lies within sqrt(r2) of x: on
  * each axis those seeds lie in the cells that [x - r, x + r] meets (two
- * at most; rounding is monotone, so the computed bounds keep them). */
-static uint32_t merge_find(const struct merge_grid *m, const double x[3], double r, double r2)
+ * at most; rounding is monotone, so the computed bounds keep them). Every
+ * group of those cells is looked at, in no particular order. */
+static uint32_t merge_find(struct merge_grid *m, const double x[3], double r, double r2)
 {
-	size_t k0[3], k1[3];
+	size_t k[2][3];
 	for (int a = 0; a < 3; a++) {
-		k0[a] = merge_cell(m, a, x[a] - r);
-		k1[a] = merge_cell(m, a, x[a] + r);
+		k[0][a] = merge_cell(m, a, x[a] - r);
+		k[1][a] = merge_cell(m, a, x[a] + r);
+	}
+	if (m->cand_n == SIZE_MAX || memcmp(k, m->near, sizeof k)) {
+		memcpy(m->near, k, sizeof k);
+		m->cand_n = 0;
+		for (size_t i = k[0][0]; i <= k[1][0]; i++)
+			for (size_t j = k[0][1]; j <= k[1][1]; j++)
+				for (size_t l = k[0][2]; l <= k[1][2]; l++) {
+					size_t cell = (i * m->dims[1] + j) * m->dims[2] + l;
+					for (uint32_t q = 0; q < m->fill[cell]; q++)
+						m->cand[m->cand_n++] = m->slot_group[m->start[cell] + q];
+				}
 	}
 	uint32_t best = MERGE_NONE;
-	for (size_t i = k0[0]; i <= k1[0]; i++)
-		for (size_t j = k0[1]; j <= k1[1]; j++)
-			for (size_t k = k0[2]; k <= k1[2]; k++) {
-				size_t cell = (i * m->dims[1] + j) * m->dims[2] + k;
-				for (uint32_t g = m->head[cell]; g < best; g = m->next[g]) {
-					double d[3];
-					vec3_sub(d, x, &m->seed[3 * (size_t)g]);
-					if (vec3_norm2(d) < r2)
-						best = g;
-				}
-			}
+	for (size_t c = 0; c < m->cand_n; c++) {
+		uint32_t g = m->cand[c];
+		double d[3];
+		vec3_sub(d, x, &m->seed[3 * (size_t)g]);
+		best = vec3_norm2(d) < r2 && g < best ? g : best;
+	}
 	return best;
 }
 
-/* Put group g (seed already stored) at the end of its cell's chain. */
+/* Put group g (seed already stored) into its cell, and into the list of
+ * the last point's cells if it lies there. */
 static void merge_insert(struct merge_grid *m, size_t g)
 {
 	const double *x = &m->seed[3 * g];
-	size_t cell = (merge_cell(m, 0, x[0]) * m->dims[1] + merge_cell(m, 1, x[1])) * m->dims[2] +
-		      merge_cell(m, 2, x[2]);
-	m->next[g] = MERGE_NONE;
-	if (m->head[cell] == MERGE_NONE)
-		m->head[cell] = (uint32_t)g;
-	else
-		m->next[m->tail[cell]] = (uint32_t)g;
-	m->tail[cell] = (uint32_t)g;
+	size_t k[3];
+	int near = m->cand_n != SIZE_MAX;
+	for (int a = 0; a < 3; a++) {
+		k[a] = merge_cell(m, a, x[a]);
+		near &= m->near[0][a] <= k[a] && k[a] <= m->near[1][a];
+	}
+	size_t cell = (k[0] * m->dims[1] + k[1]) * m->dims[2] + k[2];
+	m->slot_group[m->start[cell] + m->fill[cell]++] = (uint32_t)g;
+	if (near)
+		m->cand[m->cand_n++] = (uint32_t)g;
 }
 
 /* Room for n points in m. */
@@ -384,7 +418,8 @@ static void merge_reserve(struct merge_grid *m, size_t n)
 	if (n <= m->cap)
 		return;
 	m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
-	m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
+	m->slot_group = mrdem_xrealloc(m->slot_group, n * sizeof *m->slot_group);
+	m->cand = mrdem_xrealloc(m->cand, n * sizeof *m->cand);
 	m->x = mrdem_xrealloc(m->x, 3 * n * sizeof *m->x);
 	m->dist = mrdem_xrealloc(m->dist, n * sizeof *m->dist);
 	m->keep = mrdem_xrealloc(m->keep, n * sizeof *m->keep);
