@@ -81,21 +81,39 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 	return 0;
 }
 
-/* Scratch of merge_close: the groups' seeds, and a hash of the cells
- * (edge: the merge radius) they lie in, each cell's groups chained. */
+/* Scratch of merge_close: the groups' seeds, and a grid over the points'
+ * bounding box (cells of at least twice the merge radius). Each cell has
+ * room for as many groups as it holds points (start: where its room
+ * begins) and lists there the groups whose seeds it holds. */
 struct merge_grid {
 	double *seed;         /* 3 per group */
-	int64_t *cell;        /* 3 per group */
-	uint32_t *next;       /* per group: the next group of its hash slot */
-	uint32_t *head;       /* per slot: its first group, or NONE */
-	size_t cap, slots;
+	/* the points to merge (3 each) and their distances; per group, the
+	 * point it keeps */
+	double *x, *dist;
+	uint32_t *keep;
+	uint32_t *slot_group; /* per slot: a group whose seed lies in the cell */
+	size_t cap;
+	uint32_t *start, *fill; /* per cell: its first slot, its seeds */
+	size_t cells_cap;
+	double lo[3], inv_edge; /* the grid's corner and 1 / cell edge */
+	size_t dims[3];       /* cells along each axis */
+	/* the groups of the cells from near[0] to near[1] on each axis (the
+	 * last point's reach; cand_n = SIZE_MAX: none yet): consecutive points
+	 * mostly reach the same cells, and a short list of them is cheaper
+	 * to look at than cells */
+	uint32_t *cand;
+	size_t cand_n, near[2][3];
 };
 static void merge_grid_release(struct merge_grid *m)
 {
 	free(m->seed);
-	free(m->cell);
-	free(m->next);
-	free(m->head);
+	free(m->x);
+	free(m->dist);
+	free(m->keep);
+	free(m->slot_group);
+	free(m->start);
+	free(m->fill);
+	free(m->cand);
 	memset(m, 0, sizeof *m);
 }
 
@@ -291,177 +309,303 @@ static void face_normal(const float *t, double n[3])
 #define MERGE_NONE UINT32_MAX
 /* Up to this many groups a scan of them is cheaper than the grid. */
 #define MERGE_GRID_GROUPS 24
-/* Cell coordinates beyond this (in cells) fall back to the scan. */
-#define MERGE_CELL_MAX 1e15
 
-static size_t merge_slot(const struct merge_grid *m, const int64_t k[3])
+/* Cell index along axis a of coordinate v, clamped to the grid. */
+static size_t merge_cell(const struct merge_grid *m, int a, double v)
 {
-	uint64_t h = mrdem_mix64((uint64_t)k[0] * 0x9e3779b97f4a7c15ULL ^
-				 mrdem_mix64((uint64_t)k[1] ^ mrdem_mix64((uint64_t)k[2])));
-	return h & (m->slots - 1);
+	double t = (v - m->lo[a]) * m->inv_edge;
+	if (!(t > 0))
+		return 0;
+	return t < (double)(m->dims[a] - 1) ? (size_t)t : m->dims[a] - 1;
 }
 
-/* The first group (lowest index) whose seed lies within sqrt(r2) of x:
- * all of them are in the 27 cells around x's. */
-static uint32_t merge_find(const struct merge_grid *m, const int64_t k[3], const double x[3],
-			   double r2)
+/* The cell of point x. */
+static size_t merge_cell_of(const struct merge_grid *m, const double x[3])
 {
-	uint32_t best = MERGE_NONE;
-	for (int dx = -1; dx <= 1; dx++)
-		for (int dy = -1; dy <= 1; dy++)
-			for (int dz = -1; dz <= 1; dz++) {
-				int64_t q[3] = { k[0] + dx, k[1] + dy, k[2] + dz };
-				for (uint32_t g = m->head[merge_slot(m, q)]; g != MERGE_NONE;
-				     g = m->next[g]) {
-					const int64_t *cg = &m->cell[3 * (size_t)g];
-					double d[3];
-					if (g >= best || cg[0] != q[0] || cg[1] != q[1] || cg[2] != q[2])
-						continue;
-					vec3_sub(d, x, &m->seed[3 * (size_t)g]);
-					if (vec3_norm2(d) < r2)
-						best = g;
+	return (merge_cell(m, 0, x[0]) * m->dims[1] + merge_cell(m, 1, x[1])) * m->dims[2] +
+	       merge_cell(m, 2, x[2]);
+}
+
+/* A grid over the n points m->x: cells of edge 2 r or more, at most
+ * max(64, 2 n) of them. Fails (0) on coordinates that are not finite;
+ * the caller scans the groups then. */
+static int merge_grid_setup(struct merge_grid *m, size_t n, double radius)
+{
+	double lo[3], hi[3];
+	for (int a = 0; a < 3; a++)
+		lo[a] = hi[a] = m->x[a];
+	for (size_t i = 1; i < n; i++)
+		for (int a = 0; a < 3; a++) {
+			double v = m->x[3 * i + a];
+			lo[a] = v < lo[a] ? v : lo[a];
+			hi[a] = v > hi[a] ? v : hi[a];
+		}
+	double limit = (double)(2 * n > 64 ? 2 * n : 64), edge = 2 * radius, d[3];
+	for (int a = 0; a < 3; a++)
+		if (!isfinite(lo[a]) || !isfinite(hi[a]))
+			return 0;
+	for (;;) {
+		for (int a = 0; a < 3; a++)
+			d[a] = floor((hi[a] - lo[a]) / edge) + 1;
+		if (d[0] * d[1] * d[2] <= limit)
+			break;
+		edge *= 2;
+	}
+	if (!isfinite(edge))
+		return 0;
+	size_t cells = 1;
+	for (int a = 0; a < 3; a++) {
+		m->lo[a] = lo[a];
+		m->dims[a] = (size_t)d[a];
+		cells *= m->dims[a];
+	}
+	m->inv_edge = 1 / edge;
+	m->cand_n = SIZE_MAX;
+	if (cells + 1 > m->cells_cap) {
+		m->start = mrdem_xrealloc(m->start, (cells + 1) * sizeof *m->start);
+		m->fill = mrdem_xrealloc(m->fill, (cells + 1) * sizeof *m->fill);
+		m->cells_cap = cells + 1;
+	}
+	/* each cell's room: the points in it, counted */
+	memset(m->fill, 0, cells * sizeof *m->fill);
+	for (size_t i = 0; i < n; i++)
+		m->fill[merge_cell_of(m, &m->x[3 * i])]++;
+	for (size_t k = 0, at = 0; k < cells; k++) {
+		m->start[k] = (uint32_t)at;
+		at += m->fill[k];
+		m->fill[k] = 0;
+	}
+	return 1;
+}
+
+/* The first group (lowest index) whose seed lies within sqrt(r2) of x: on
+ * each axis those seeds lie in the cells that [x - r, x + r] meets (two
+ * at most; rounding is monotone, so the computed bounds keep them). Every
+ * group of those cells is looked at, in no particular order. */
+static uint32_t merge_find(struct merge_grid *m, const double x[3], double r, double r2)
+{
+	size_t k[2][3];
+	for (int a = 0; a < 3; a++) {
+		k[0][a] = merge_cell(m, a, x[a] - r);
+		k[1][a] = merge_cell(m, a, x[a] + r);
+	}
+	if (m->cand_n == SIZE_MAX || memcmp(k, m->near, sizeof k)) {
+		memcpy(m->near, k, sizeof k);
+		m->cand_n = 0;
+		for (size_t i = k[0][0]; i <= k[1][0]; i++)
+			for (size_t j = k[0][1]; j <= k[1][1]; j++)
+				for (size_t l = k[0][2]; l <= k[1][2]; l++) {
+					size_t cell = (i * m->dims[1] + j) * m->dims[2] + l;
+					for (uint32_t q = 0; q < m->fill[cell]; q++)
+						m->cand[m->cand_n++] = m->slot_group[m->start[cell] + q];
 				}
-			}
+	}
+	uint32_t best = MERGE_NONE;
+	for (size_t c = 0; c < m->cand_n; c++) {
+		uint32_t g = m->cand[c];
+		double d[3];
+		vec3_sub(d, x, &m->seed[3 * (size_t)g]);
+		best = vec3_norm2(d) < r2 && g < best ? g : best;
+	}
 	return best;
 }
 
-/* Put group g (seed already stored) into the cell grid. */
-static void merge_insert(struct merge_grid *m, size_t g, double radius)
+/* Put group g (seed already stored) into its cell, and into the list of
+ * the last point's cells if it lies there. */
+static void merge_insert(struct merge_grid *m, size_t g)
 {
-	int64_t *k = &m->cell[3 * g];
-	for (int a = 0; a < 3; a++)
-		k[a] = (int64_t)floor(m->seed[3 * g + a] / radius);
-	size_t slot = merge_slot(m, k);
-	m->next[g] = m->head[slot];
-	m->head[slot] = (uint32_t)g;
+	const double *x = &m->seed[3 * g];
+	size_t k[3];
+	int near = m->cand_n != SIZE_MAX;
+	for (int a = 0; a < 3; a++) {
+		k[a] = merge_cell(m, a, x[a]);
+		near &= m->near[0][a] <= k[a] && k[a] <= m->near[1][a];
+	}
+	size_t cell = (k[0] * m->dims[1] + k[1]) * m->dims[2] + k[2];
+	m->slot_group[m->start[cell] + m->fill[cell]++] = (uint32_t)g;
+	if (near)
+		m->cand[m->cand_n++] = (uint32_t)g;
 }
 
-/* Merge contacts closer than `radius` (remark 1): in list order, each
- * contact joins the first kept one within reach of its seed (the first
- * member's point), and a group keeps its deepest member (the first on
- * ties). The list arrives sorted by triangle ids, so the result does not
- * depend on how it was found. While there are few groups a scan of them
- * is cheapest; past MERGE_GRID_GROUPS they go into a grid of cells of the
- * radius and a point looks at the 27 cells around it, so the cost grows
- * with the points, not points times groups. Both find the same group. */
-static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t first,
-			double radius)
+/* Room for n points in m. */
+static void merge_reserve(struct merge_grid *m, size_t n)
 {
-	size_t n = c->n - first, kept = 0;
-	if (n < 2)
+	if (n <= m->cap)
 		return;
+	m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
+	m->slot_group = mrdem_xrealloc(m->slot_group, n * sizeof *m->slot_group);
+	m->cand = mrdem_xrealloc(m->cand, n * sizeof *m->cand);
+	m->x = mrdem_xrealloc(m->x, 3 * n * sizeof *m->x);
+	m->dist = mrdem_xrealloc(m->dist, n * sizeof *m->dist);
+	m->keep = mrdem_xrealloc(m->keep, n * sizeof *m->keep);
+	m->cap = n;
+}
+
+/* Merge points closer than `radius` (remark 1): of the n points m->x
+ * (room reserved), in list order, each joins the first group within reach
+ * of its seed (the first member's point), and a group keeps its deepest
+ * member (smallest m->dist, the first on ties): m->keep. Returns the
+ * groups. The lists arrive sorted by triangle ids, so the result does not
+ * depend on how they were found. While there are few groups a scan of
+ * them is cheapest; past MERGE_GRID_GROUPS they go into a grid of cells
+ * of at least twice the radius over the points' bounding box, and a point
+ * looks at the (at most 8) cells its reach meets, so the cost grows with
+ * the points, not points times groups. Both find the same group. */
+static size_t merge_groups(struct merge_grid *m, size_t n, double radius)
+{
+	size_t kept = 0;
 	double r2 = radius * radius;
-	if (n > m->cap) {
-		m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
-		m->cell = mrdem_xrealloc(m->cell, 3 * n * sizeof *m->cell);
-		m->next = mrdem_xrealloc(m->next, n * sizeof *m->next);
-		m->cap = n;
-	}
 	/* grid: in use; tried: decided, once, when the groups got many */
 	int grid = 0, tried = !(radius > 0);
 	for (size_t i = 0; i < n; i++) {
-		const struct mrdem_contact *ci = &c->c[first + i];
+		const double *xi = &m->x[3 * i];
 		uint32_t g = MERGE_NONE;
 		if (!tried && kept >= MERGE_GRID_GROUPS) {
-			/* The grid can hold the points if their cell indices fit. */
-			tried = grid = 1;
-			for (size_t j = 0; grid && j < n; j++)
-				for (int a = 0; a < 3; a++)
-					grid &= fabs(c->c[first + j].x[a] / radius) < MERGE_CELL_MAX;
-			if (grid) {
-				size_t slots = 64;
-				while (slots < 2 * n)
-					slots *= 2;
-				if (slots > m->slots) {
-					m->head = mrdem_xrealloc(m->head, slots * sizeof *m->head);
-					m->slots = slots;
-				}
-				for (size_t k = 0; k < m->slots; k++)
-					m->head[k] = MERGE_NONE;
+			tried = 1;
+			if ((grid = merge_grid_setup(m, n, radius)))
 				for (size_t h = 0; h < kept; h++)
-					merge_insert(m, h, radius);
-			}
+					merge_insert(m, h);
 		}
 		if (grid) {
-			int64_t k[3];
-			for (int a = 0; a < 3; a++)
-				k[a] = (int64_t)floor(ci->x[a] / radius);
-			g = merge_find(m, k, ci->x, r2);
+			g = merge_find(m, xi, radius, r2);
 		} else {
 			for (size_t h = 0; h < kept && g == MERGE_NONE; h++) {
 				double d[3];
-				vec3_sub(d, ci->x, &m->seed[3 * h]);
+				vec3_sub(d, xi, &m->seed[3 * h]);
 				if (vec3_norm2(d) < r2)
 					g = (uint32_t)h;
 			}
 		}
 		if (g == MERGE_NONE) {
 			/* A new group: its first member's point steers grouping. */
-			vec3_copy(&m->seed[3 * kept], ci->x);
+			vec3_copy(&m->seed[3 * kept], xi);
 			if (grid)
-				merge_insert(m, kept, radius);
-			c->c[first + kept++] = *ci;
-		} else if (ci->dist < c->c[first + g].dist) {
-			c->c[first + g] = *ci;
+				merge_insert(m, kept);
+			m->keep[kept++] = (uint32_t)i;
+		} else if (m->dist[i] < m->dist[m->keep[g]]) {
+			m->keep[g] = (uint32_t)i;
 		}
 	}
+	return kept;
+}
+
+/* merge_groups on the contacts of c from first. A group's kept member
+ * comes at or after the group's place, so the list compacts in place. */
+static void merge_close(struct merge_grid *m, struct mrdem_contacts *c, size_t first,
+			double radius)
+{
+	size_t n = c->n - first;
+	if (n < 2)
+		return;
+	merge_reserve(m, n);
+	for (size_t i = 0; i < n; i++) {
+		vec3_copy(&m->x[3 * i], c->c[first + i].x);
+		m->dist[i] = c->c[first + i].dist;
+	}
+	size_t kept = merge_groups(m, n, radius);
+	for (size_t g = 0; g < kept; g++)
+		c->c[first + g] = c->c[first + m->keep[g]];
 	c->n = first + kept;
 }
 
-/* Turn triangle hits of particles ia, ib (b mapped into a's frame by x)
- * into world-frame contacts. soup_b is b's soup in its own frame: the face
- * normal of touching triangles maps the one triangle it needs, so the
- * normal never depends on which of b's triangles a search happened to map
- * (an iterative hit can have coincident points at a distance > 0). With
- * trees (multiscale guesses) the hits are node pairs: halos and triangles
- * are the nodes'. */
-static void hits_to_contacts(const struct mrdem_scene *s, size_t ia, size_t ib,
-			     const struct mrdem_tri_hits *hits, const struct mrdem_xform *x_b,
-			     const float *soup_b, const struct mrdem_tree *node_a,
-			     const struct mrdem_tree *node_b, struct mrdem_contacts *out)
+/* Where triangle hits of particles ia, ib (b mapped into a's frame by
+ * x_b) become world-frame contacts. soup_b is b's soup in its own frame:
+ * the face normal of touching triangles maps the one triangle it needs,
+ * so the normal never depends on which of b's triangles a search happened
+ * to map (an iterative hit can have coincident points at a distance > 0).
+ * With trees (multiscale guesses) the hits are node pairs: halos and
+ * triangles are the nodes'. */
+struct hit_frame {
+	const struct mrdem_particles *p;
+	size_t ia, ib;
+	const double *com_a; /* a's centre of mass in its mesh frame */
+	double ra[9];        /* a's rotation */
+	const struct mrdem_xform *x_b;
+	const float *soup_b;
+	const struct mrdem_tree *node_a, *node_b;
+};
+
+static void hit_frame_init(struct hit_frame *f, const struct mrdem_scene *s, size_t ia, size_t ib,
+			   const struct mrdem_xform *x_b, const float *soup_b,
+			   const struct mrdem_tree *node_a, const struct mrdem_tree *node_b)
 {
-	const struct mrdem_particles *p = &s->frame.p;
-	const struct mrdem_mesh *ma = &s->shapes[p->shape[ia]].mesh;
-	double ra[9];
-	quat_to_matrix(&p->quat[4 * ia], ra);
-	if (node_b)
-		soup_b = node_b->tri;
-	for (size_t k = 0; k < hits->n; k++) {
-		const struct mrdem_tri_hit *h = &hits->h[k];
-		double ea = p->eps[ia] + (node_a ? node_a->eps[h->ta] : 0);
-		double eb = p->eps[ib] + (node_b ? node_b->eps[h->tb] : 0);
-		double pa[3] = {h->pa[0], h->pa[1], h->pa[2]}, pb[3] = {h->pb[0], h->pb[1], h->pb[2]};
-		double n[3], x[3], d;
-		vec3_sub(n, pa, pb);
-		d = vec3_norm(n);
-		if (d > 0) {
-			vec3_scale(n, n, 1.0 / d);
-			/* Centre of the halos' overlap along the shortest segment
-			 * (the midpoint when both halos are equal, Sec. 2). */
-			vec3_axpy(x, pa, -0.5 * (d + ea - eb), n);
-		} else {
-			/* Touching or crossing triangles: b's outward normal, and
-			 * the same overlap centre at d = 0. It was pa, which jumps
-			 * by (eb - ea) / 2 as d reaches 0 (a torque jump); the
-			 * plane rule uses the same formula at every distance. */
-			float tb[9];
-			xform_apply_tris(x_b, &soup_b[9 * (size_t)h->tb], tb, 1);
-			face_normal(tb, n);
-			vec3_axpy(x, pa, 0.5 * (eb - ea), n);
-		}
-		struct mrdem_contact *c = mrdem_contacts_push(out);
-		c->a = p->id[ia];
-		c->b = p->id[ib];
-		c->tri_a = h->ta;
-		c->tri_b = h->tb;
-		double rel[3];
-		vec3_sub(rel, x, ma->mass.com);
-		mat3_apply(c->x, ra, rel);
-		vec3_add(c->x, c->x, &p->pos[3 * ia]);
-		mat3_apply(c->normal, ra, n);
-		c->dist = h->dist;
-		c->depth = ea + eb - (double)h->dist;
+	f->p = &s->frame.p;
+	f->ia = ia;
+	f->ib = ib;
+	f->com_a = s->shapes[f->p->shape[ia]].mesh.mass.com;
+	quat_to_matrix(&f->p->quat[4 * ia], f->ra);
+	f->x_b = x_b;
+	f->soup_b = node_b ? node_b->tri : soup_b;
+	f->node_a = node_a;
+	f->node_b = node_b;
+}
+
+/* Hit h's contact point xw (world frame), normal n (a's frame) and halos. */
+static void hit_point(const struct hit_frame *f, const struct mrdem_tri_hit *h, double xw[3],
+		      double n[3], double *ea, double *eb)
+{
+	*ea = f->p->eps[f->ia] + (f->node_a ? f->node_a->eps[h->ta] : 0);
+	*eb = f->p->eps[f->ib] + (f->node_b ? f->node_b->eps[h->tb] : 0);
+	double pa[3] = {h->pa[0], h->pa[1], h->pa[2]}, pb[3] = {h->pb[0], h->pb[1], h->pb[2]};
+	double x[3], d, rel[3];
+	vec3_sub(n, pa, pb);
+	d = vec3_norm(n);
+	if (d > 0) {
+		vec3_scale(n, n, 1.0 / d);
+		/* Centre of the halos' overlap along the shortest segment
+		 * (the midpoint when both halos are equal, Sec. 2). */
+		vec3_axpy(x, pa, -0.5 * (d + *ea - *eb), n);
+	} else {
+		/* Touching or crossing triangles: b's outward normal, and the
+		 * same overlap centre at d = 0. It was pa, which jumps by
+		 * (eb - ea) / 2 as d reaches 0 (a torque jump); the plane rule
+		 * uses the same formula at every distance. */
+		float tb[9];
+		xform_apply_tris(f->x_b, &f->soup_b[9 * (size_t)h->tb], tb, 1);
+		face_normal(tb, n);
+		vec3_axpy(x, pa, 0.5 * (*eb - *ea), n);
 	}
+	vec3_sub(rel, x, f->com_a);
+	mat3_apply(xw, f->ra, rel);
+	vec3_add(xw, xw, &f->p->pos[3 * f->ia]);
+}
+
+static void hit_contact(const struct hit_frame *f, const struct mrdem_tri_hit *h,
+			struct mrdem_contacts *out)
+{
+	struct mrdem_contact *c = mrdem_contacts_push(out);
+	double n[3], ea, eb;
+	hit_point(f, h, c->x, n, &ea, &eb);
+	c->a = f->p->id[f->ia];
+	c->b = f->p->id[f->ib];
+	c->tri_a = h->ta;
+	c->tri_b = h->tb;
+	mat3_apply(c->normal, f->ra, n);
+	c->dist = h->dist;
+	c->depth = ea + eb - (double)h->dist;
+}
+
+/* The hits as contacts into out; with m, merged closer than radius first
+ * (merge_groups on the hits' points): only the kept ones become contacts,
+ * the same as merge_close on all of them. */
+static void hits_to_contacts(const struct hit_frame *f, const struct mrdem_tri_hits *hits,
+			     struct merge_grid *m, double radius, struct mrdem_contacts *out)
+{
+	size_t n = hits->n;
+	if (!m || n < 2) {
+		for (size_t k = 0; k < n; k++)
+			hit_contact(f, &hits->h[k], out);
+		return;
+	}
+	merge_reserve(m, n);
+	for (size_t k = 0; k < n; k++) {
+		double normal[3], ea, eb;
+		hit_point(f, &hits->h[k], &m->x[3 * k], normal, &ea, &eb);
+		m->dist[k] = hits->h[k].dist;
+	}
+	size_t kept = merge_groups(m, n, radius);
+	for (size_t g = 0; g < kept; g++)
+		hit_contact(f, &hits->h[m->keep[g]], out);
 }
 
 /* The closest points and distance of every hit of w->hits (mesh triangle
@@ -561,6 +705,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		       &p->quat[4 * ib], sb->mesh.mass.com);
 	float ea = (float)search_eps(f, s, ia), eb = (float)search_eps(f, s, ib);
 	double t0 = mrdem_clock();
+	int exact_done = o->narrow.method == MRDEM_NARROW_COMPARISON; /* its points are these */
 	w->hits.n = w->guesses.n = 0;
 	w->cnt.particle_pairs++;
 	if (sa->convex && sb->convex && !front &&
@@ -573,8 +718,13 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		mrdem_front_search(w->search, front, &A, &B, &x, &o->narrow, &w->hits, &w->guesses,
 				   &w->cnt.search, &w->cnt.front);
 	} else if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
+		/* its last round takes the contacts' points from the comparison
+		 * kernel in passing: exact_points' work, without its gather */
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
-		mrdem_tree_search(w->search, &A, &B, &x, &o->narrow, &w->hits, &w->cnt.search);
+		struct mrdem_narrow_opts exact = o->narrow;
+		exact.exact_contacts = 1;
+		mrdem_tree_search(w->search, &A, &B, &x, &exact, &w->hits, &w->cnt.search);
+		exact_done = 1;
 	} else {
 		size_t need = 9 * (size_t)sb->mesh.ntris;
 		if (w->mapped_cap < need) {
@@ -588,15 +738,17 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	}
 	double t1 = mrdem_clock();
 	w->cnt.hits += w->hits.n;
-	if (o->narrow.method != MRDEM_NARROW_COMPARISON) /* its points are these already */
+	if (!exact_done)
 		exact_points(w, f->soups[p->shape[ia]].v, f->soups[p->shape[ib]].v, &x, ea, eb,
 			     &o->narrow);
-	size_t first = out->n;
-	hits_to_contacts(s, ia, ib, &w->hits, &x, f->soups[p->shape[ib]].v, NULL, NULL, out);
-	if (o->merge)
-		merge_close(&w->merge, out, first, 0.5 * (p->eps[ia] + p->eps[ib]));
-	if (front)
-		hits_to_contacts(s, ia, ib, &w->guesses, &x, NULL, sa->tree, sb->tree, guess);
+	struct hit_frame hf;
+	hit_frame_init(&hf, s, ia, ib, &x, f->soups[p->shape[ib]].v, NULL, NULL);
+	hits_to_contacts(&hf, &w->hits, o->merge ? &w->merge : NULL,
+			 0.5 * (p->eps[ia] + p->eps[ib]), out);
+	if (front) {
+		hit_frame_init(&hf, s, ia, ib, &x, NULL, sa->tree, sb->tree);
+		hits_to_contacts(&hf, &w->guesses, NULL, 0, guess);
+	}
 	w->search_s += t1 - t0;
 	w->points_s += mrdem_clock() - t1;
 }

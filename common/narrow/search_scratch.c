@@ -115,17 +115,17 @@ struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t
 	return h;
 }
 
-/* The hits' keys (ta, tb) as one integer each, sorted by insertion in
- * runs, then bottom-up merges between the two halves of s->keys; then the
- * hits gathered in that order through the spare room at the end of the
- * array. Moving 16-byte keys with integer compares is cheaper than moving
- * hits (an implicit step sorts the hits of every Picard iteration), and no
- * allocation per call (glibc's qsort allocates a buffer for arrays this
- * size). The keys are unique, so the order is the one any sort gives. */
+/* The hits' keys (ta, tb) as one integer each, sorted by bytes (least
+ * significant first, counting; bytes every key shares are skipped) between
+ * the two halves of s->keys; then the hits gathered in that order through
+ * the spare room at the end of the array. Moving 16-byte keys without
+ * compares is cheaper than moving hits or merging (an implicit step sorts
+ * the hits of every Picard iteration), and no allocation per call (glibc's
+ * qsort allocates a buffer for arrays this size). The keys are unique, so
+ * the order is the one any sort gives. */
 void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
 			    size_t first)
 {
-	enum { RUN = 16 };
 	size_t m = hits->n - first;
 	if (m < 2)
 		return;
@@ -137,33 +137,28 @@ void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *
 	struct mrdem_tri_hit *h = hits->h + first;
 	struct mrdem_hit_key *src = s->keys, *dst = s->keys + m;
 	int sorted = 1;
+	uint64_t all_or = 0, all_and = ~(uint64_t)0;
 	for (size_t i = 0; i < m; i++) {
 		src[i] = (struct mrdem_hit_key){(uint64_t)h[i].ta << 32 | h[i].tb, (uint32_t)i};
 		sorted &= i == 0 || src[i - 1].key < src[i].key;
+		all_or |= src[i].key;
+		all_and &= src[i].key;
 	}
 	if (sorted)
 		return;
-	for (size_t lo = 0; lo < m; lo += RUN) {
-		size_t hi = lo + RUN < m ? lo + RUN : m;
-		for (size_t i = lo + 1; i < hi; i++) {
-			struct mrdem_hit_key x = src[i];
-			size_t j = i;
-			for (; j > lo && x.key < src[j - 1].key; j--)
-				src[j] = src[j - 1];
-			src[j] = x;
+	for (int shift = 0; shift < 64; shift += 8) {
+		if (!(((all_or ^ all_and) >> shift) & 0xff))
+			continue; /* every key has this byte */
+		size_t count[256] = {0};
+		for (size_t i = 0; i < m; i++)
+			count[(src[i].key >> shift) & 0xff]++;
+		for (size_t d = 0, at = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = at;
+			at += c;
 		}
-	}
-	for (size_t w = RUN; w < m; w *= 2) {
-		for (size_t lo = 0; lo < m; lo += 2 * w) {
-			size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				dst[k++] = src[j].key < src[i].key ? src[j++] : src[i++];
-			while (i < mid)
-				dst[k++] = src[i++];
-			while (j < hi)
-				dst[k++] = src[j++];
-		}
+		for (size_t i = 0; i < m; i++)
+			dst[count[(src[i].key >> shift) & 0xff]++] = src[i];
 		struct mrdem_hit_key *t = src;
 		src = dst, dst = t;
 	}

@@ -108,6 +108,7 @@ static inline struct mrdem_narrow_opts mrdem_search_surrogate_opts(const struct 
 {
 	struct mrdem_narrow_opts s = *o;
 	s.fallback = 0;
+	s.exact_contacts = 0;
 	if (s.method == MRDEM_NARROW_ITERATIVE)
 		s.method = MRDEM_NARROW_HYBRID;
 	return s;

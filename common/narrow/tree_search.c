@@ -75,6 +75,11 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 					if (!mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)i], &s->tsph_b[4 * (size_t)q], reach))
 						s->keep[nq++] = q;
 				cnt->sphere_pruned += (uint64_t)(cb - nq) * ta->tri_count[i];
+				/* room for every pair of the two leaves, once */
+				s->real = mrdem_search_grow(s->real, &s->real_cap,
+							    2 * (nreal + (size_t)ta->tri_count[i] * nq),
+							    sizeof *s->real);
+				uint32_t *out = s->real + 2 * nreal;
 				for (uint32_t p = ta->tri_first[i]; p < ta->tri_first[i] + ta->tri_count[i]; p++) {
 					const float *sp = &ta->soup_sphere[4 * (size_t)p];
 					if (mrdem_spheres_apart(sp, &s->nsph_b[4 * (size_t)j], reach)) {
@@ -83,12 +88,14 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 					}
 					for (uint32_t k = 0; k < nq; k++) {
 						uint32_t q = s->keep[k];
-						if (mrdem_spheres_apart(sp, &s->tsph_b[4 * (size_t)q], reach))
-							cnt->sphere_pruned++;
-						else
-							push_pair(&s->real, &s->real_cap, &nreal, p, q);
+						int apart = mrdem_spheres_apart(sp, &s->tsph_b[4 * (size_t)q], reach);
+						out[0] = p;
+						out[1] = q;
+						out += 2 * !apart;
+						cnt->sphere_pruned += apart;
 					}
 				}
+				nreal = (size_t)(out - s->real) / 2;
 				continue;
 			}
 			/* Unfold the node with the larger halo (a leaf stays as it
@@ -117,12 +124,11 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 	/* Real triangles: the flat search's kernels and halos, in soup order. */
 	struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps};
 	struct mrdem_tri_set rb = {s->soup_b, tb->ntris, NULL, b->eps};
-	s->res = mrdem_search_grow(s->res, &s->res_cap, nreal, sizeof *s->res);
-	mrdem_tri_pairs_test(s->batch, &ra, &rb, s->real, nreal, o, s->res, &cnt->real);
 	size_t first = hits->n;
-	for (size_t k = 0; k < nreal; k++)
-		if (s->res[k].status == MRDEM_TRI_CONTACT)
-			mrdem_search_add_hit(hits, ta->perm[s->real[2 * k]], tb->perm[s->real[2 * k + 1]],
-					     &s->res[k]);
+	mrdem_tri_pairs_hits(s->batch, &ra, &rb, s->real, nreal, o, hits, &cnt->real);
+	for (size_t k = first; k < hits->n; k++) {
+		hits->h[k].ta = ta->perm[hits->h[k].ta];
+		hits->h[k].tb = tb->perm[hits->h[k].tb];
+	}
 	mrdem_search_sort_hits(s, hits, first);
 }

@@ -2,7 +2,11 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "common/narrow/simd.h"
 #include "common/narrow/tri_intersect.h"
@@ -11,7 +15,11 @@
 
 struct mrdem_tri_batch {
 	struct mrdem_tri_block blk;   /* the block being tested */
-	struct mrdem_tri_block spill; /* hybrid: undecided pairs awaiting comparison */
+	/* pairs awaiting the comparison kernel: a hybrid's undecided pairs
+	 * (fallbacks, spill_fallbacks of them) and, with exact_contacts, the
+	 * other kernels' contacts */
+	struct mrdem_tri_block spill;
+	int spill_fallbacks;
 	/* where each lane's result goes: triangle indices and the pair's
 	 * position in the caller's list */
 	uint32_t ta[MRDEM_TRI_BLOCK], tb[MRDEM_TRI_BLOCK];
@@ -66,6 +74,7 @@ void mrdem_narrow_opts_default(struct mrdem_narrow_opts *o)
 	o->threshold = 1.0;
 	o->fallback = 1;
 	o->simd = MRDEM_SIMD_AUTO;
+	o->exact_contacts = 0;
 }
 
 static const char *const method_names[] = {"comparison", "iterative", "hybrid"};
@@ -131,7 +140,7 @@ struct mrdem_tri_batch *mrdem_tri_batch_new(void)
 		mrdem_die("out of memory allocating %zu bytes", size);
 	w->bsoa = NULL;
 	w->bcap = 0;
-	w->blk.n = w->spill.n = 0;
+	w->blk.n = w->spill.n = w->spill_fallbacks = 0;
 	return w;
 }
 
@@ -195,7 +204,9 @@ static void lane_pair(struct mrdem_tri_batch *w, int l)
 	}
 }
 
-/* Compare the spilled pairs and deliver them. */
+/* Compare the spilled pairs and deliver them. Fallbacks are counted as
+ * such and timed by their share of the block; exact contact points are
+ * kernel time. */
 static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
 			const struct sink *s, struct mrdem_narrow_counts *cnt)
 {
@@ -204,17 +215,22 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 		return;
 	double t0 = mrdem_clock();
 	mrdem_tri_block_compare(k, o->simd);
-	cnt->fallbacks += (uint64_t)k->n;
-	cnt->fallback_blocks++;
+	if (w->spill_fallbacks) {
+		cnt->fallbacks += (uint64_t)w->spill_fallbacks;
+		cnt->fallback_blocks++;
+	}
 	for (int l = 0; l < k->n; l++)
 		deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
-	k->n = 0;
-	cnt->fallback_s += mrdem_clock() - t0;
+	cnt->fallback_s += (mrdem_clock() - t0) * w->spill_fallbacks / k->n;
+	k->n = w->spill_fallbacks = 0;
 }
 
-static void spill_lane(struct mrdem_tri_batch *w, int l, const struct mrdem_narrow_opts *o,
-		       const struct sink *s, struct mrdem_narrow_counts *cnt)
+/* Lane l of the block to the spill; fallback: counted as one. */
+static void spill_lane(struct mrdem_tri_batch *w, int l, int fallback,
+		       const struct mrdem_narrow_opts *o, const struct sink *s,
+		       struct mrdem_narrow_counts *cnt)
 {
+	w->spill_fallbacks += fallback;
 	struct mrdem_tri_block *k = &w->spill;
 	int i = k->n++;
 	for (int c = 0; c < 9; c++) {
@@ -282,17 +298,22 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 			return;
 	}
 	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
+	int exact = o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
 	for (int l = 0; l < k->n; l++) {
 		if (k->status[l] == MRDEM_TRI_SEPARATE && !s->out)
 			continue;
 		if (k->status[l] == MRDEM_TRI_UNDECIDED) {
 			if (hybrid) {
-				spill_lane(w, l, o, s, cnt);
+				spill_lane(w, l, 1, o, s, cnt);
 				continue;
 			}
 			cnt->unconverged++;
 			if (o->method == MRDEM_NARROW_ITERATIVE)
 				resolve_iterative(k, l, cnt);
+		}
+		if (exact && k->status[l] == MRDEM_TRI_CONTACT) {
+			spill_lane(w, l, 0, o, s, cnt);
+			continue;
 		}
 		lane_pair(w, l);
 		deliver(s, k, l, w->ta[l], w->tb[l], w->base + (size_t)l);
@@ -304,29 +325,73 @@ static float halo(const struct mrdem_tri_set *s, uint32_t i)
 	return s->eps ? s->eps[i] : s->eps_all;
 }
 
-void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
-			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
-			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
-			  struct mrdem_narrow_counts *cnt)
+/* Lanes 0..m-1 of k: a's triangles ta[l] and b's tb[l], a transposing
+ * copy, a coordinate at a time (scattered loads, whole rows of stores). */
+static void fill_generic(struct mrdem_tri_block *k, const float *av, const float *bv,
+			 const uint32_t *ta, const uint32_t *tb, int m)
+{
+	for (int c = 0; c < 9; c++)
+		for (int l = 0; l < m; l++) {
+			k->a[c][l] = av[9 * (size_t)ta[l] + c];
+			k->b[c][l] = bv[9 * (size_t)tb[l] + c];
+		}
+}
+
+#if MRDEM_SIMD_X86
+/* The same with AVX-512 gathers, 16 lanes at a time (indices below
+ * 2^31 / 9). */
+MRDEM_TARGET_AVX512 static void fill_avx512(struct mrdem_tri_block *k, const float *av,
+					    const float *bv, const uint32_t *ta,
+					    const uint32_t *tb, int m)
+{
+	const __m512i nine = _mm512_set1_epi32(9);
+	for (int l = 0; l < m; l += 16) {
+		__mmask16 live = m - l >= 16 ? 0xffff : (__mmask16)((1u << (m - l)) - 1);
+		__m512i ia = _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(live, ta + l), nine);
+		__m512i ib = _mm512_mullo_epi32(_mm512_maskz_loadu_epi32(live, tb + l), nine);
+		for (int c = 0; c < 9; c++) {
+			__m512 x = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), live, ia, av + c, 4);
+			__m512 y = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), live, ib, bv + c, 4);
+			_mm512_mask_storeu_ps(&k->a[c][l], live, x);
+			_mm512_mask_storeu_ps(&k->b[c][l], live, y);
+		}
+	}
+}
+#endif
+
+static void fill_block(struct mrdem_tri_block *k, const struct mrdem_tri_set *a,
+		       const struct mrdem_tri_set *b, const uint32_t *ta, const uint32_t *tb, int m,
+		       int gather)
+{
+#if MRDEM_SIMD_X86
+	if (gather) {
+		fill_avx512(k, a->v, b->v, ta, tb, m);
+		return;
+	}
+#endif
+	(void)gather;
+	fill_generic(k, a->v, b->v, ta, tb, m);
+}
+
+/* The n index pairs through the kernels, results to the sink. */
+static void pairs_run(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+		      const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+		      const struct mrdem_narrow_opts *o, struct sink s,
+		      struct mrdem_narrow_counts *cnt)
 {
 	struct mrdem_tri_block *k = &w->blk;
-	struct sink s = {out, NULL};
 	double t0 = mrdem_clock();
-	w->spill.n = 0;
+	int gather = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512 &&
+		     a->n <= INT32_MAX / 9 && b->n <= INT32_MAX / 9;
+	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = 0;
 	for (size_t base = 0; base < n; base += MRDEM_TRI_BLOCK) {
 		int m = n - base < MRDEM_TRI_BLOCK ? (int)(n - base) : MRDEM_TRI_BLOCK;
-		/* a transposing copy: hardware gathers are no faster here */
 		for (int l = 0; l < m; l++) {
-			uint32_t i = pairs[2 * (base + l)], j = pairs[2 * (base + l) + 1];
-			const float *va = a->v + 9 * (size_t)i, *vb = b->v + 9 * (size_t)j;
-			for (int c = 0; c < 9; c++) {
-				k->a[c][l] = va[c];
-				k->b[c][l] = vb[c];
-			}
-			w->ta[l] = i;
-			w->tb[l] = j;
+			w->ta[l] = pairs[2 * (base + l)];
+			w->tb[l] = pairs[2 * (base + l) + 1];
 		}
+		fill_block(k, a, b, w->ta, w->tb, m, gather);
 		if (a->eps || b->eps)
 			for (int l = 0; l < m; l++)
 				k->cut[l] = halo(a, w->ta[l]) + halo(b, w->tb[l]);
@@ -340,6 +405,22 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 	flush_spill(w, o, &s, cnt);
 	cnt->kernel_calls++;
 	cnt->kernel_s += mrdem_clock() - t0;
+}
+
+void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
+			  struct mrdem_narrow_counts *cnt)
+{
+	pairs_run(w, a, b, pairs, n, o, (struct sink){out, NULL}, cnt);
+}
+
+void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
+			  struct mrdem_narrow_counts *cnt)
+{
+	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, hits}, cnt);
 }
 
 static int hit_order(const void *p, const void *q)
@@ -375,7 +456,7 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 	uint64_t fallbacks = cnt->fallbacks;
 	uint32_t i = 0, j = 0;
 	int64_t uniform = -1; /* the triangle every lane's a columns hold, or -1 */
-	w->spill.n = 0;
+	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = (uint32_t)nb;
 	w->base = 0;
 	while (i < a->n) {

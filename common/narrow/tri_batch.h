@@ -39,6 +39,11 @@ struct mrdem_narrow_opts {
 	int fallback;     /* hybrid: recompute undecided pairs by comparison (1),
 			     or report them MRDEM_TRI_UNDECIDED (0: surrogate levels) */
 	int simd;         /* enum mrdem_simd */
+	/* mrdem_tri_pairs_test, _hits: the iterative and hybrid kernels' contacts
+	 * take their points and distance from the comparison kernel in the
+	 * same pass (and are dropped if it finds them apart), so they do not
+	 * depend on the kernel that found them (0 by default) */
+	int exact_contacts;
 };
 
 #define MRDEM_NARROW_ITERATIONS_MAX 64
@@ -105,6 +110,12 @@ void mrdem_tri_batch_free(struct mrdem_tri_batch *w);
 void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
 			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
+			  struct mrdem_narrow_counts *cnt);
+/* The same, appending the contacts to hits (in no particular order: the
+ * hybrid's fallbacks and exact_contacts' points come late). */
+void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
 			  struct mrdem_narrow_counts *cnt);
 
 /* Test every pair of a x b, appending the contacts to hits in order of

@@ -11,6 +11,12 @@
  * for the certified methods the surrogate search gives the flat search's
  * contacts bit for bit (Lemma 5.1).
  *
+ * Merging: each pose's unmerged contacts (merge off), merged here by the
+ * definition (in order, each joins the first group whose seed is within
+ * the mean halo, a group keeps its deepest member), equal the search's
+ * merged contacts bit for bit, past the group count where its merge
+ * switches from a scan to a grid.
+ *
  * Then single triangle pairs that cross at a known point: the iterative
  * method alone never calls them "no contact" (its unconverged iterate
  * once did), and the exact intersection test agrees with the double
@@ -111,6 +117,30 @@ static double height_over_b(const struct mrdem_scene *s, const struct mrdem_cont
 	vec3_add(v, v, &p->pos[3 * ib]);
 	vec3_sub(d, c->x, v);
 	return vec3_dot(d, c->normal);
+}
+
+/* Merge c by the definition, in place (remark 1; docs/narrow-phase.md):
+ * a quadratic scan of the groups' seeds. Returns the groups. */
+static size_t merge_reference(struct mrdem_contacts *c, double radius, double *seed)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		size_t g = kept;
+		for (size_t h = 0; h < kept && g == kept; h++) {
+			double d[3];
+			vec3_sub(d, c->c[i].x, &seed[3 * h]);
+			if (vec3_norm2(d) < radius * radius)
+				g = h;
+		}
+		if (g == kept) {
+			vec3_copy(&seed[3 * kept], c->c[i].x);
+			c->c[kept++] = c->c[i];
+		} else if (c->c[i].dist < c->c[g].dist) {
+			c->c[g] = c->c[i];
+		}
+	}
+	c->n = kept;
+	return kept;
 }
 
 static void rand_vec(struct mrdem_rng *r, double v[3], double scale)
@@ -287,7 +317,10 @@ int main(void)
 			mrdem_contacts_init(&res[m][h]);
 	int poses = quick ? 40 : 150, failed_calls = 0, poses_with_contacts = 0;
 	long bad[3][2] = {{0}}, mismatch[3] = {0}, crossing[3][2] = {{0}}, total[3][2] = {{0}};
-	long offset_bad = 0, offset_checked = 0;
+	long offset_bad = 0, offset_checked = 0, merge_bad = 0, many_groups = 0;
+	struct mrdem_contacts all;
+	mrdem_contacts_init(&all);
+	double *seeds = NULL;
 	for (int k = 0; k < poses; k++) {
 		for (int i = 0; i < 2; i++) {
 			p->shape[i] = (uint32_t)(mrdem_rng_u64(&rng) % s.nshapes);
@@ -332,6 +365,21 @@ int main(void)
 				}
 			}
 		poses_with_contacts += res[0][0].n > 0;
+		/* the merge against its definition, on the unmerged contacts */
+		struct mrdem_contact_opts o;
+		mrdem_contact_opts_default(&o);
+		o.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+		o.merge = 0;
+		if (mrdem_find_contacts(f, &s, NULL, &o, &all, NULL)) {
+			failed_calls++;
+		} else {
+			seeds = realloc(seeds, 3 * (all.n + 1) * sizeof *seeds);
+			size_t groups = merge_reference(&all, 0.5 * cut, seeds);
+			many_groups += groups > 24;
+			struct mrdem_contacts *m = &res[MRDEM_NARROW_HYBRID][1];
+			if (all.n != m->n || (all.n && memcmp(all.c, m->c, all.n * sizeof *all.c)))
+				merge_bad++;
+		}
 		for (int m = 0; m < 3; m++)
 			if (res[m][0].n != res[m][1].n ||
 			    (res[m][0].n && memcmp(res[m][0].c, res[m][1].c, res[m][0].n * sizeof *res[m][0].c))) {
@@ -357,6 +405,11 @@ int main(void)
 	tap_eq_int(mismatch[MRDEM_NARROW_COMPARISON], 0, "comparison: surrogate == flat, bit for bit");
 	tap_eq_int(mismatch[MRDEM_NARROW_HYBRID], 0, "hybrid: surrogate == flat, bit for bit");
 	tap_eq_int(mismatch[MRDEM_NARROW_ITERATIVE], 0, "iterative: surrogate == flat, bit for bit");
+	tap_eq_int(merge_bad, 0, "merged contacts == the merge's definition on the unmerged ones, "
+		   "bit for bit (%ld poses past 24 groups)", many_groups);
+	tap_ok(many_groups > 0, "some poses merge into more than 24 groups (%ld)", many_groups);
+	mrdem_contacts_release(&all);
+	free(seeds);
 
 	for (int m = 0; m < 3; m++)
 		for (int h = 0; h < 2; h++)
