@@ -73,6 +73,41 @@ double mrdem_mesh_radius_about(const struct mrdem_mesh *m, const double c[3])
 	return sqrt(r2);
 }
 
+/* A half-edge keyed by its unordered ends. */
+struct half_edge {
+	uint32_t lo, hi, k;
+};
+
+static int cmp_half_edge(const void *x, const void *y)
+{
+	const struct half_edge *a = x, *b = y;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+void mrdem_mesh_twins(const struct mrdem_mesh *m, uint32_t *twin)
+{
+	size_t nh = 3 * (size_t)m->ntris;
+	struct half_edge *h = mrdem_xmalloc_array(nh + 1, sizeof *h);
+	for (size_t k = 0; k < nh; k++) {
+		uint32_t a = m->tris[k], b = m->tris[k - k % 3 + (k % 3 + 1) % 3];
+		h[k] = (struct half_edge){a < b ? a : b, a < b ? b : a, (uint32_t)k};
+	}
+	qsort(h, nh, sizeof *h, cmp_half_edge);
+	for (size_t i = 0; i < nh;) {
+		size_t j = i + 1;
+		while (j < nh && h[j].lo == h[i].lo && h[j].hi == h[i].hi)
+			j++;
+		for (size_t q = i; q < j; q++)
+			twin[h[q].k] = j - i == 2 ? h[i + (q == i)].k : MRDEM_NO_TWIN;
+		i = j;
+	}
+	free(h);
+}
+
 double mrdem_mesh_area(const struct mrdem_mesh *m)
 {
 	double area = 0;

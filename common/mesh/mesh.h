@@ -36,6 +36,12 @@ void mrdem_mesh_bbox(const struct mrdem_mesh *m, double lo[3], double hi[3]);
 double mrdem_mesh_radius_about(const struct mrdem_mesh *m, const double c[3]);
 /* Total surface area. */
 double mrdem_mesh_area(const struct mrdem_mesh *m);
+/* Half-edge k = 3 t + e runs from corner e of triangle t to corner e + 1.
+ * twin[k] (3 ntris): the half-edge of the other triangle on the same edge,
+ * whichever way it runs, or MRDEM_NO_TWIN where the edge has one triangle
+ * or more than two. */
+#define MRDEM_NO_TWIN UINT32_MAX
+void mrdem_mesh_twins(const struct mrdem_mesh *m, uint32_t *twin);
 
 /* ---- generators (common/mesh/mesh_*.c); all return 0 or -1 with a message */
 

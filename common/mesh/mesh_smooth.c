@@ -84,21 +84,6 @@ static void ring_build(struct ring *r, const struct mrdem_mesh *m)
 		}
 }
 
-/* An edge of a triangle, keyed by its two vertices in order. */
-struct edge_of {
-	uint32_t lo, hi, tri, k;
-};
-
-static int cmp_edge_of(const void *x, const void *y)
-{
-	const struct edge_of *a = x, *b = y;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
-	return a->tri < b->tri ? -1 : a->tri > b->tri;
-}
-
 /* Coplanar with the same orientation, to rounding of unit normals. */
 #define COPLANAR_COS (1 - 1e-9)
 
@@ -106,27 +91,16 @@ static int cmp_edge_of(const void *x, const void *y)
  * is flat when exactly two triangles share it and their normals agree. */
 static void flat_edges(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m, const double *fn)
 {
-	size_t ne = 3 * (size_t)m->ntris;
-	struct edge_of *e = mrdem_xmalloc_array(ne + 1, sizeof *e);
-	for (uint32_t t = 0; t < m->ntris; t++)
-		for (uint32_t k = 0; k < 3; k++) {
-			uint32_t a = m->tris[3 * (size_t)t + k], b = m->tris[3 * (size_t)t + (k + 1) % 3];
-			e[3 * (size_t)t + k] = (struct edge_of){a < b ? a : b, a < b ? b : a, t, k};
-		}
-	qsort(e, ne, sizeof *e, cmp_edge_of);
+	size_t nh = 3 * (size_t)m->ntris;
+	uint32_t *twin = mrdem_xmalloc_array(nh + 1, sizeof *twin);
+	mrdem_mesh_twins(m, twin);
 	g->flat_edges = mrdem_xrealloc(g->flat_edges, (size_t)m->ntris + 1);
 	memset(g->flat_edges, 0, (size_t)m->ntris + 1);
-	for (size_t i = 0; i + 1 < ne; i++) {
-		const struct edge_of *p = &e[i], *q = &e[i + 1];
-		int pair = p->lo == q->lo && p->hi == q->hi &&
-			   (i + 2 >= ne || e[i + 2].lo != p->lo || e[i + 2].hi != p->hi) &&
-			   (i == 0 || e[i - 1].lo != p->lo || e[i - 1].hi != p->hi);
-		if (pair && vec3_dot(&fn[3 * (size_t)p->tri], &fn[3 * (size_t)q->tri]) >= COPLANAR_COS) {
-			g->flat_edges[p->tri] |= (unsigned char)(1u << p->k);
-			g->flat_edges[q->tri] |= (unsigned char)(1u << q->k);
-		}
-	}
-	free(e);
+	for (size_t k = 0; k < nh; k++)
+		if (twin[k] != MRDEM_NO_TWIN &&
+		    vec3_dot(&fn[3 * (k / 3)], &fn[3 * (size_t)(twin[k] / 3)]) >= COPLANAR_COS)
+			g->flat_edges[k / 3] |= (unsigned char)(1u << k % 3);
+	free(twin);
 }
 
 /* Least-squares sphere |x - c|^2 = R^2 through the corners of triangle t

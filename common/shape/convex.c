@@ -30,21 +30,6 @@ void mrdem_convex_release(struct mrdem_convex *c)
 	mrdem_convex_init(c);
 }
 
-/* A half-edge a->b of triangle t, keyed by its unordered ends. */
-struct half {
-	uint32_t lo, hi, t, k;
-};
-
-static int half_order(const void *x, const void *y)
-{
-	const struct half *a = x, *b = y;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
-	return a->t < b->t ? -1 : a->t > b->t;
-}
-
 static uint32_t find_root(uint32_t *up, uint32_t i)
 {
 	while (up[i] != i)
@@ -71,7 +56,6 @@ int mrdem_convex_build(const struct mrdem_mesh *m, const char *what, struct mrde
 	if (m->open || m->ntris < 4)
 		return mrdem_error("%s: a convex shape needs a closed mesh", what);
 	size_t nh = 3 * (size_t)m->ntris;
-	struct half *h = mrdem_xmalloc_array(nh, sizeof *h);
 	double *tn = mrdem_xmalloc_array(3 * (size_t)m->ntris, sizeof *tn);
 	double *area = mrdem_xmalloc_array(3 * (size_t)m->ntris, sizeof *area);
 	uint32_t *up = mrdem_xmalloc_array(m->ntris, sizeof *up);
@@ -89,32 +73,27 @@ int mrdem_convex_build(const struct mrdem_mesh *m, const char *what, struct mrde
 		vec3_copy(&tn[3 * (size_t)t], &area[3 * (size_t)t]);
 		vec3_normalize(&tn[3 * (size_t)t]);
 		up[t] = t;
-		for (uint32_t k = 0; k < 3; k++) {
-			uint32_t a = m->tris[3 * t + k], b = m->tris[3 * t + (k + 1) % 3];
-			h[3 * t + k] = (struct half){a < b ? a : b, a < b ? b : a, t, k};
-		}
 	}
-	qsort(h, nh, sizeof *h, half_order);
-	for (size_t i = 0; i < nh && !rc; i += 2) {
-		const struct half *x = &h[i], *y = &h[i + 1];
-		if (i + 1 >= nh || y->lo != x->lo || y->hi != x->hi ||
-		    (i + 2 < nh && h[i + 2].lo == x->lo && h[i + 2].hi == x->hi) ||
-		    m->tris[3 * x->t + x->k] == m->tris[3 * y->t + y->k]) {
+	mrdem_mesh_twins(m, twin);
+	for (uint32_t x = 0; x < nh && !rc; x++) {
+		uint32_t y = twin[x], a = m->tris[x], b = m->tris[x - x % 3 + (x % 3 + 1) % 3];
+		if (y == MRDEM_NO_TWIN || m->tris[y] == a) {
 			rc = mrdem_error("%s: not a closed, consistently oriented 2-manifold at edge "
-					 "(%u, %u)", what, x->lo, x->hi);
+					 "(%u, %u)", what, a < b ? a : b, a < b ? b : a);
 			break;
 		}
-		twin[3 * x->t + x->k] = 3 * y->t + y->k;
-		twin[3 * y->t + y->k] = 3 * x->t + x->k;
+		if (y < x)
+			continue;
 		/* the far vertex of each triangle against the other's plane */
-		double hx = height(m, tn, x->t, vert(m, y->t, y->k + 2));
-		double hy = height(m, tn, y->t, vert(m, x->t, x->k + 2));
+		uint32_t tx = x / 3, ty = y / 3;
+		double hx = height(m, tn, tx, vert(m, ty, y % 3 + 2));
+		double hy = height(m, tn, ty, vert(m, tx, x % 3 + 2));
 		if (hx > out->tol || hy > out->tol)
 			rc = mrdem_error("%s: not convex: at edge (%u, %u) a vertex lies %g above a "
-					 "neighbouring triangle's plane (tolerance %g)", what, x->lo,
-					 x->hi, fmax(hx, hy), out->tol);
+					 "neighbouring triangle's plane (tolerance %g)", what,
+					 a < b ? a : b, a < b ? b : a, fmax(hx, hy), out->tol);
 		else if (hx >= -out->tol && hy >= -out->tol) {
-			uint32_t ra = find_root(up, x->t), rb = find_root(up, y->t);
+			uint32_t ra = find_root(up, tx), rb = find_root(up, ty);
 			if (ra != rb)
 				up[ra < rb ? rb : ra] = ra < rb ? ra : rb;
 		}
@@ -218,7 +197,6 @@ int mrdem_convex_build(const struct mrdem_mesh *m, const char *what, struct mrde
 			rc = mrdem_error("%s: face %u has %u edges (a degenerate face)", what, f,
 					 out->fe_first[f + 1] - out->fe_first[f]);
 done:
-	free(h);
 	free(tn);
 	free(area);
 	free(up);
