@@ -1045,11 +1045,11 @@ static int apply_options(struct run *r, const struct options *o)
 	/* The fast path by itself when it covers the scene and no option asks
 	 * for what only the general path has. */
 	char why[256];
-	r->fast_auto = !o->fast_spheres && !o->general_path && !o->via_pipes && !o->log_view &&
-		       !o->contact_given && !o->growth &&
-		       mrdem_sphere_fast_covers(&r->scene, why, sizeof why);
+	int covered = mrdem_sphere_fast_covers(&r->scene, why, sizeof why);
+	r->fast_auto = covered && !o->fast_spheres && !o->general_path && !o->via_pipes &&
+		       !o->log_view && !o->contact_given && !o->growth;
 	if (o->fast_spheres || r->fast_auto) {
-		if (!mrdem_sphere_fast_covers(&r->scene, why, sizeof why)) {
+		if (!covered) {
 			mrdem_error("%s: --fast-spheres does not cover this scene: %s", o->scene, why);
 			return 1;
 		}
