@@ -5,7 +5,8 @@
 #   mrdem-run SCENE.yaml -o BASE.mrd --steps STEPS --scheme SCHEME
 #             --hierarchy HIERARCHY --method METHOD --log-view
 #
-# HIERARCHY multiscale-warm is --hierarchy multiscale --warm-start.
+# HIERARCHY multiscale is the paper's Alg. 6, --hierarchy multiscale
+# --cold-start; multiscale-warm is --hierarchy multiscale --warm-start.
 #
 # with its standard error (summary, --log-view report) in BASE.log and
 # its statistics (mrdem-stats) in BASE.csv; runs.py reads the two. A
@@ -16,6 +17,7 @@ set -u
 bin=$1 yaml=$2 base=$3 scheme=$4 hierarchy=$5 method=$6 steps=$7
 rm -f "$base.csv" "$base.log"
 set -- --hierarchy "$hierarchy"
+[ "$hierarchy" = multiscale ] && set -- --hierarchy multiscale --cold-start
 [ "$hierarchy" = multiscale-warm ] && set -- --hierarchy multiscale --warm-start
 if "$bin/mrdem-run" "$yaml" -o "$base.mrd" --steps "$steps" --scheme "$scheme" \
 	"$@" --method "$method" --log-view 2>"$base.log.tmp"; then

@@ -370,8 +370,7 @@ static char **step_tool(struct run *r, const char *in, const char *out, char *bu
 		buf[n++] = "--picard-retries", buf[n++] = r->pipe_retries;
 		if (r->opts.contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE) {
 			buf[n++] = "--surrogate-damping", buf[n++] = r->pipe_damping;
-			if (p->warm_start)
-				buf[n++] = "--warm-start";
+			buf[n++] = p->warm_start ? "--warm-start" : "--cold-start";
 		}
 	}
 	if (in)
@@ -617,8 +616,9 @@ static void summary(struct run *r)
 	if (r->sum_picard_iterations)
 		fprintf(stderr, "          %.4g fallbacks per step", r->sum_picard_fallbacks / n);
 	if (r->sum_unfolds)
-		fprintf(stderr, "; fronts: %.4g unfolds, %.4g narrows, %.4g surrogate guesses per "
-			"step", r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
+		fprintf(stderr, "; fronts (%s start): %.4g unfolds, %.4g narrows, %.4g surrogate "
+			"guesses per step", r->opts.picard.warm_start ? "warm" : "cold",
+			r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
 	if (r->sum_picard_iterations)
 		fprintf(stderr, "\n");
 	if (!r->via_pipes) {
@@ -910,6 +910,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"picard-retries", required_argument, NULL, OPT_PICARD},
 		{"surrogate-damping", required_argument, NULL, OPT_MULTISCALE},
 		{"warm-start", no_argument, NULL, OPT_MULTISCALE},
+		{"cold-start", no_argument, NULL, OPT_MULTISCALE},
 		{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 		{"log-view", no_argument, NULL, OPT_LOG_VIEW},
 		{"fast-spheres", no_argument, NULL, OPT_FAST_SPHERES},
@@ -991,8 +992,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 		bad = mrdem_error("--fast-spheres and --general-path: choose one");
 	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if (o->multiscale_given && !multiscale)
-		bad = mrdem_error("--surrogate-damping and --warm-start apply to --hierarchy "
-				  "multiscale only");
+		bad = mrdem_error("--surrogate-damping, --warm-start and --cold-start apply to "
+				  "--hierarchy multiscale only");
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
 	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)

@@ -146,9 +146,9 @@ static int same_picard_opts(const struct job *j, const struct mrdem_filter *f)
 	    given.warm_start != kept->warm_start)
 		return mrdem_error("%s: the step in progress (picard record) began with other Picard "
 				   "options (tolerance %g, at most %u iterations, %u retries, "
-				   "damping %g%s); they apply when a step begins", f->src,
+				   "damping %g, %s start); they apply when a step begins", f->src,
 				   kept->tol, kept->max_iter, kept->max_retries, kept->damping,
-				   kept->warm_start ? ", warm start" : "");
+				   kept->warm_start ? "warm" : "cold");
 	if (j->dt_set && j->opts.dt != j->st.dt)
 		return mrdem_error("%s: --dt %g, but the step in progress has dt %g s", f->src,
 				   j->opts.dt, j->st.dt);
@@ -382,6 +382,7 @@ static int parse_options(struct job *j, int argc, char **argv)
 		{"picard-retries", required_argument, NULL, OPT_PICARD},
 		{"surrogate-damping", required_argument, NULL, OPT_PICARD},
 		{"warm-start", no_argument, NULL, OPT_PICARD},
+		{"cold-start", no_argument, NULL, OPT_PICARD},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};

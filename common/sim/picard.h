@@ -17,8 +17,9 @@
  * to a limit. Formulas, weights and defaults: docs/dynamics.md.
  *
  * With the multiscale hierarchy (Alg. 6) the search of every iteration runs
- * on per-pair fronts (common/narrow/front_search.h) that start at the roots
- * (or, warm-started, where the last step left them), unfold at most one
+ * on per-pair fronts (common/narrow/front_search.h) that start where the
+ * last step left them (warm start, the default) or at the roots (cold
+ * start, the paper's Alg. 6), unfold at most one
  * level per iteration and narrow again; node pairs in contact add damped
  * force guesses (remark 5). A step converges only in an iteration that
  * unfolded nothing: its forces then come from real triangles alone, the
@@ -57,13 +58,14 @@ struct mrdem_picard_opts {
 	unsigned max_iter;   /* iterations per attempt, at least 1 */
 	unsigned max_retries;/* halvings of the time step after a failed attempt */
 	double damping;      /* multiscale: factor on surrogate contact forces, (0, 1] */
-	int warm_start;      /* multiscale: fronts start where the last step left them */
+	int warm_start;      /* multiscale: fronts start where the last step left them
+	                        (default), or at the roots (0, paper Alg. 6) */
 };
 void mrdem_picard_opts_default(struct mrdem_picard_opts *o);
 /* Set one option from its command-line spelling, so mrdem-run and
  * mrdem-step take the same ones: "picard-tol", "picard-max",
- * "picard-retries", "surrogate-damping" (value in (0, 1]) and "warm-start"
- * (value NULL). Returns 0, or -1 with a message naming --key. */
+ * "picard-retries", "surrogate-damping" (value in (0, 1]), "warm-start"
+ * and "cold-start" (value NULL). Returns 0, or -1 with a message naming --key. */
 int mrdem_picard_opts_set(struct mrdem_picard_opts *o, const char *key, const char *value);
 /* 0, or -1 with a message naming what is out of range. */
 int mrdem_picard_opts_check(const struct mrdem_picard_opts *o);

@@ -78,7 +78,7 @@ expect_success "the implicit run does not depend on the number of threads" '
 # The fronts of multiscale Picard, their motion bound and warm start are per
 # pair of particles: the run is the same on any number of threads.
 expect_success "multiscale Picard, from the roots and warm-started, does not depend on the number of threads" '
-	for w in "" --warm-start; do
+	for w in --cold-start "" --warm-start; do
 		OMP_NUM_THREADS=1 mrdem-run -q rand.yaml --steps 80 --hierarchy multiscale $w -o m1.mrd &&
 		OMP_NUM_THREADS=2 mrdem-run -q rand.yaml --steps 80 --hierarchy multiscale $w -o m2.mrd &&
 		python3 frames.py m1.mrd >m1.json && python3 frames.py m2.mrd >m2.json &&
@@ -169,6 +169,8 @@ expect_success "multiscale with an explicit scheme, and multiscale options witho
 	assert_exit 2 mrdem-run rand.yaml --scheme explicit-euler --hierarchy multiscale -o x.mrd &&
 	assert_grep "multiscale fuses the search into the Picard loop" err &&
 	assert_exit 2 mrdem-run rand.yaml --warm-start -o x.mrd &&
+	assert_grep "apply to --hierarchy multiscale only" err &&
+	assert_exit 2 mrdem-run rand.yaml --hierarchy surrogate --cold-start -o x.mrd &&
 	assert_grep "apply to --hierarchy multiscale only" err &&
 	assert_exit 2 mrdem-run rand.yaml --hierarchy multiscale --surrogate-damping 1.5 -o x.mrd &&
 	assert_grep "surrogate-damping must be at most 1" err &&

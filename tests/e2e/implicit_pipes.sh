@@ -3,7 +3,8 @@
 # mrdem-step runs one Picard iteration per call, mrdem-contact
 # --hierarchy multiscale one front search, the picard, fronts and guesses
 # records carry the step between them, and mrdem-run --via-pipes gives the
-# in-process bytes for every hierarchy, warm start and retries included.
+# in-process bytes for every hierarchy, warm (the default) and cold start
+# and retries included.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
 # Two touching balls, a brick resting on a tilted plane and a fixed box: a
@@ -52,7 +53,7 @@ open(dst, "wb").write(gzip.compress(ms.finish(out)))
 PY
 edit() { python3 edit.py "$@"; }
 
-for h in flat surrogate multiscale "multiscale --warm-start"; do
+for h in flat surrogate multiscale "multiscale --cold-start"; do
 	expect_success "--via-pipes gives the in-process bytes: --hierarchy $h" '
 		mrdem-run -q scene.yaml --hierarchy '"$h"' -o in.mrd 2>in.err &&
 		mrdem-run -q scene.yaml --hierarchy '"$h"' --via-pipes -o pipes.mrd 2>pipes.err &&

@@ -67,6 +67,8 @@ expect_success "bad options exit 2 with a hint, --help exits 0" '
 	assert_grep "unknown scheme .midpoint." err &&
 	{ mrdem-step --scheme explicit-euler --warm-start s.mrd 2>err; test $? = 2; } &&
 	assert_grep "implicit-euler only" err &&
+	{ mrdem-step --scheme explicit-euler --cold-start s.mrd 2>err; test $? = 2; } &&
+	assert_grep "implicit-euler only" err &&
 	{ mrdem-step --dt -1 2>err; test $? = 2; } && { mrdem-step --dt abc 2>err; test $? = 2; } &&
 	{ mrdem-step --bogus 2>err; test $? = 2; } && assert_grep "try .mrdem-step --help." err'
 
