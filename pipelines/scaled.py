@@ -47,8 +47,8 @@ print("Command: `make -C pipelines table%d`. A free unit sphere of 80 triangles 
       " iterations, `step ms`: the run loop less output per step on this machine (`median"
       " ms`: the median step's). The"
       " paper's \"#tri. comp.\" of the hybrid kernel are its comparison-based fallbacks."
-      " `multiscale-warm`: fronts start each step where the last one left them"
-      " (`--warm-start`)."
+      " `multiscale`: fronts from the roots every step (`--cold-start`, the paper's Alg. 6);"
+      " `multiscale-warm`: fronts start each step where the last one left them (the default)."
       " Paper: Noble & Weinzierl, Table %d, multiscale Picard, seconds.\n"
       % (TABLE, STEPS, TABLE))
 print("| hierarchy | scale | triangles | Picard iterations | comparisons | iterative |"

@@ -38,9 +38,10 @@ print("Command: `make -C pipelines table6`. Means per step of all its Picard ite
       " `step ms`: mrdem-run's run loop less writing the frames, per step (`--log-view`),"
       " `median ms`: the median step's, this machine, %s OpenMP thread(s). The hybrid"
       " kernel tests every triangle pair iteratively (`iterative` = `comparisons`) and falls back to the comparison-based"
-      " test for some (`fallbacks`: the paper's hybrid \"#tri. comp.\"). `multiscale-warm`:"
-      " multiscale Picard whose fronts start each step where the last one left them"
-      " (`--warm-start`, beyond the paper). Paper: Noble &"
+      " test for some (`fallbacks`: the paper's hybrid \"#tri. comp.\"). `multiscale`: the"
+      " paper's Alg. 6, fronts from the roots every step (`--cold-start`); `multiscale-warm`:"
+      " fronts start each step where the last one left them (beyond the paper; mrdem-run's"
+      " default). Paper: Noble &"
       " Weinzierl, Table 6, 100 steps, Broadwell 2.4 GHz, one core, seconds.\n"
       % (run(SCENES[0], "surrogate", "hybrid") or {}).get("threads", "?"))
 print("| scene | hierarchy | kernel | steps | Picard iterations | comparisons | iterative |"
