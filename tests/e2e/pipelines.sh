@@ -138,6 +138,17 @@ expect_success "step-cpu: CPU time per step and ratio to explicit Euler for ever
 	done
 '
 
+expect_success "threads: per-step times of 1 and 2 threads, in process and through pipes, and the goals" '
+	pmake threads TH_COUNT=2-2-1 TH_STEPS=1 TH_REPS=1 >th.log &&
+	md=out/threads/threads.md && v="[0-9.]*" &&
+	for r in "1 | in process" "2 | in process" "1 | --via-pipes" "2 | --via-pipes"; do
+		assert_grep "^| $r | -*$v | -*$v |\$" $md || exit 1
+	done &&
+	assert_grep "^| wall, 1 thread / 2 threads, in process | -*$v""x | >= 1.8x: \(yes\|no\) |\$" $md &&
+	assert_grep "^| wall, --via-pipes / in process, 2 threads | -*$v""x | <= 1.3x: \(yes\|no\) |\$" $md &&
+	assert_grep "Load average (1, 5, 15 min) at the start [0-9.]* [0-9.]* [0-9.]*, at the end" $md
+'
+
 expect_success "figure4-implicit: comparisons per Picard iteration per step, the plot skipped" '
 	f=out/figure4-implicit/figure4-implicit-particle-particle-surrogate.csv &&
 	head -1 $f | grep -q "^step,time,iteration_1,.*,later,total\$" &&
