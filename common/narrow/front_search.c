@@ -421,6 +421,23 @@ static float certify(struct mrdem_front *fr, const struct mrdem_tree *tb,
 	return (float)(margin + d + MOTION_ROUNDING * (fr->radius_b + t));
 }
 
+/* The next front, built in q (nq pairs), becomes the front. The old one is
+ * freed rather than kept for the next rebuild: a pair's front can hold
+ * thousands of pairs (a lattice of spheres in contact: 5,400 each), and
+ * rebuilds are rare once the fronts settle, so a spare copy per particle
+ * pair would double the memory of every front for little. */
+static void adopt_next(struct mrdem_front *fr, size_t nq)
+{
+	free(fr->p);
+	/* q grew by doubling: give back the slack beyond a quarter */
+	if (fr->qcap > nq + nq / 4 + 16) {
+		fr->qcap = nq + 1;
+		fr->q = mrdem_xrealloc(fr->q, fr->qcap * sizeof *fr->q);
+	}
+	fr->p = fr->q, fr->cap = fr->qcap, fr->n = nq;
+	fr->q = NULL, fr->qcap = 0;
+}
+
 /* The next front when pairs unfold and no group narrows: the live pairs
  * with unfold[k] set replaced by their members where they stood, the
  * pairs between them copied in runs (what the general rebuild below does
@@ -446,10 +463,7 @@ static void unfold_in_place(struct mrdem_front *fr, const struct mrdem_tree *ta,
 			unfold(fr, &nq, ta, tb, fr->p[k].a, fr->p[k].b, fr->p[k].group, fc);
 		from = k + 1;
 	}
-	struct front_pair *tmp = fr->p;
-	size_t tc = fr->cap;
-	fr->p = fr->q, fr->cap = fr->qcap, fr->n = nq;
-	fr->q = tmp, fr->qcap = tc;
+	adopt_next(fr, nq);
 }
 
 void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
@@ -607,10 +621,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		}
 	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, fr->ng + 1, sizeof *s->tally);
 	compact_groups(fr, s->tally, nq);
-	struct front_pair *tmp = fr->p;
-	size_t tc = fr->cap;
-	fr->p = fr->q, fr->cap = fr->qcap, fr->n = nq;
-	fr->q = tmp, fr->qcap = tc;
+	adopt_next(fr, nq);
 }
 
 /* ---- the front as arrays (fronts record) */
