@@ -14,6 +14,11 @@
 #include "common/util/error.h"
 #include "common/util/stages.h"
 
+#if MRDEM_SIMD_X86
+/* AVX-512 code that moves lanes around (not the kernels' arithmetic) */
+#define MRDEM_TARGET_STREAM __attribute__((target("avx512f,avx512vl,avx2,fma,popcnt")))
+#endif
+
 /* Where results go: per pair (mrdem_tri_pairs_test) or contacts only
  * (mrdem_tri_all_pairs). */
 struct sink {
@@ -46,7 +51,7 @@ struct mrdem_tri_batch {
 	 * lanes of b's chunks each leaf pair keeps */
 	struct sink stream;
 	float stream_cut;
-	int stream_avx512;
+	int avx512; /* the resolved path of the call is AVX-512 */
 	double stream_t0;
 	uint32_t *keep;
 	size_t keep_cap;
@@ -173,6 +178,16 @@ struct mrdem_tri_hit *mrdem_tri_hits_push(struct mrdem_tri_hits *hits)
 	return &hits->h[hits->n++];
 }
 
+/* Room for n more hits. */
+static void hits_reserve(struct mrdem_tri_hits *hits, size_t n)
+{
+	if (hits->cap - hits->n >= n)
+		return;
+	while (hits->cap - hits->n < n)
+		hits->cap = hits->cap ? 2 * hits->cap : 64;
+	hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
+}
+
 static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *k, int l,
 		     uint32_t ta, uint32_t tb)
 {
@@ -231,8 +246,15 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 		cnt->fallbacks += (uint64_t)w->spill_fallbacks;
 		cnt->fallback_blocks++;
 	}
-	for (int l = 0; l < k->n; l++)
-		deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
+	if (s->out) {
+		for (int l = 0; l < k->n; l++)
+			deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
+	} else {
+		hits_reserve(s->hits, (size_t)k->n);
+		for (int l = 0; l < k->n; l++)
+			if (k->status[l] == MRDEM_TRI_CONTACT)
+				push_hit(s->hits, k, l, w->spill_ta[l], w->spill_tb[l]);
+	}
 	cnt->fallback_s += (mrdem_clock() - t0) * w->spill_fallbacks / k->n;
 	k->n = w->spill_fallbacks = 0;
 }
@@ -289,6 +311,60 @@ static void resolve_iterative(struct mrdem_tri_block *k, int l, struct mrdem_nar
  * of them goes through the comparison kernel (the caller flushes the
  * rest): a few fallbacks per block would otherwise cost a vector group
  * each. */
+#if MRDEM_SIMD_X86
+/* run_block's common case in a tree search's last stage: a hybrid with
+ * exact contacts into hits, where every lane that is not SEPARATE goes to
+ * the spill (undecided: a fallback; contact: its exact points). The lanes
+ * are compressed 16 at a time; a group that would overflow the spill
+ * goes lane by lane. */
+MRDEM_TARGET_STREAM static void spill_block_avx512(struct mrdem_tri_batch *w,
+						   const struct mrdem_narrow_opts *o,
+						   const struct sink *s,
+						   struct mrdem_narrow_counts *cnt)
+{
+	struct mrdem_tri_block *k = &w->blk, *sp = &w->spill;
+	const __m512i undecided = _mm512_set1_epi32(MRDEM_TRI_UNDECIDED);
+	for (int g = 0; g < k->n; g += 16) {
+		__mmask16 live = k->n - g >= 16 ? 0xffff : (__mmask16)((1u << (k->n - g)) - 1);
+		__m512i st = _mm512_maskz_loadu_epi32(live, &k->status[g]);
+		__mmask16 m = _mm512_mask_cmpneq_epi32_mask(live, st, _mm512_setzero_si512());
+		if (!m)
+			continue;
+		int n = (int)_mm_popcnt_u32(m), at = sp->n;
+		if (at + n > MRDEM_TRI_BLOCK) {
+			for (uint32_t b = m; b; b &= b - 1) {
+				int l = g + __builtin_ctz(b);
+				spill_lane(w, l, k->status[l] == MRDEM_TRI_UNDECIDED, o, s, cnt);
+			}
+			continue;
+		}
+		w->spill_fallbacks +=
+			(int)_mm_popcnt_u32(_mm512_mask_cmpeq_epi32_mask(m, st, undecided));
+		__mmask16 to = at + 16 <= MRDEM_TRI_BLOCK ? 0xffff : (__mmask16)((1u << n) - 1);
+		for (int c = 0; c < 9; c++) {
+			_mm512_mask_storeu_ps(&sp->a[c][at], to,
+					      _mm512_maskz_compress_ps(m, _mm512_loadu_ps(&k->a[c][g])));
+			_mm512_mask_storeu_ps(&sp->b[c][at], to,
+					      _mm512_maskz_compress_ps(m, _mm512_loadu_ps(&k->b[c][g])));
+		}
+		_mm512_mask_storeu_ps(&sp->cut[at], to,
+				      _mm512_maskz_compress_ps(m, _mm512_loadu_ps(&k->cut[g])));
+		_mm512_mask_storeu_epi32(&w->spill_ta[at], to,
+					 _mm512_maskz_compress_epi32(m, _mm512_loadu_si512(&w->ta[g])));
+		_mm512_mask_storeu_epi32(&w->spill_tb[at], to,
+					 _mm512_maskz_compress_epi32(m, _mm512_loadu_si512(&w->tb[g])));
+		sp->n = at + n; /* spill_idx: a hits sink has no use for it */
+		if (sp->n == MRDEM_TRI_BLOCK)
+			flush_spill(w, o, s, cnt);
+	}
+}
+#endif
+
+/* Run the chosen method over the filled block w->blk and deliver its
+ * results. A hybrid's undecided pairs wait in w->spill until a whole block
+ * of them goes through the comparison kernel (the caller flushes the
+ * rest): a few fallbacks per block would otherwise cost a vector group
+ * each. */
 static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
 		      const struct sink *s, struct mrdem_narrow_counts *cnt)
 {
@@ -300,7 +376,15 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 		cnt->iterative += (uint64_t)k->n;
 		mrdem_tri_block_penalty(k, o->iterations, (float)o->threshold, o->simd);
 	}
+	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
+	int exact = o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
 	if (!s->out) {
+#if MRDEM_SIMD_X86
+		if (w->avx512 && hybrid && exact && !w->nb) {
+			spill_block_avx512(w, o, s, cnt);
+			return;
+		}
+#endif
 		/* the flat search's common case: a block without any contact */
 		int32_t any = 0;
 #pragma omp simd reduction(| : any)
@@ -309,8 +393,6 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 		if (!any)
 			return;
 	}
-	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
-	int exact = o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
 	for (int l = 0; l < k->n; l++) {
 		if (k->status[l] == MRDEM_TRI_SEPARATE && !s->out)
 			continue;
@@ -397,6 +479,7 @@ static void pairs_run(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
 		     a->n <= INT32_MAX / 9 && b->n <= INT32_MAX / 9;
 	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = 0;
+	w->avx512 = gather;
 	for (size_t base = 0; base < n; base += MRDEM_TRI_BLOCK) {
 		int m = n - base < MRDEM_TRI_BLOCK ? (int)(n - base) : MRDEM_TRI_BLOCK;
 		for (int l = 0; l < m; l++) {
@@ -470,6 +553,7 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 	int64_t uniform = -1; /* the triangle every lane's a columns hold, or -1 */
 	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = (uint32_t)nb;
+	w->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
 	w->base = 0;
 	while (i < a->n) {
 		int l = 0;
@@ -595,8 +679,6 @@ static uint64_t leaves_generic(struct mrdem_tri_batch *w, const struct mrdem_tri
 }
 
 #if MRDEM_SIMD_X86
-#define MRDEM_TARGET_STREAM __attribute__((target("avx512f,avx512vl,avx2,fma,popcnt")))
-
 /* Lanes of the 16 whose spheres s meet the spheres t (sphere test of
  * mrdem_spheres_apart(s, t), the same operations in the same order). */
 MRDEM_TARGET_STREAM static inline uint32_t near_ps(const __m512 s[4], const __m512 t[4],
@@ -666,7 +748,6 @@ MRDEM_TARGET_STREAM static uint64_t leaves_avx512(struct mrdem_tri_batch *w,
 			uint32_t kept = w->keep[j];
 			if (!kept)
 				continue;
-			const __m512i tb = _mm512_add_epi32(_mm512_set1_epi32((int)B->first), iota);
 			uint32_t kept2 = kept | kept << 8, pc = (uint32_t)_mm_popcnt_u32(kept);
 			for (uint32_t rows = pm; rows;) {
 				int p0 = __builtin_ctz(rows), p1 = p0;
@@ -687,9 +768,6 @@ MRDEM_TARGET_STREAM static uint64_t leaves_avx512(struct mrdem_tri_batch *w,
 				}
 				uint32_t m = kept2 & half & near_ps(as, bs, r);
 				pruned += (uint64_t)(pc * (half == 0xffff ? 2 : 1) - _mm_popcnt_u32(m));
-				if (!m)
-					continue;
-				const __m512i ta = _mm512_add_epi32(_mm512_set1_epi32((int)A->first), pick);
 				while (m) {
 					int l = k->n, room = MRDEM_TRI_BLOCK - l;
 					int n = (int)_mm_popcnt_u32(m);
@@ -698,21 +776,39 @@ MRDEM_TARGET_STREAM static uint64_t leaves_avx512(struct mrdem_tri_batch *w,
 						sel = low_bits(m, room);
 						n = room;
 					}
-					/* whole vectors where the block has room for them (lanes
-					 * past n are written again or never read), else masked */
-					__mmask16 st = room >= 16 ? 0xffff : (__mmask16)((1u << n) - 1);
+					/* the kept lanes' slots in a's and b's chunks, in order:
+					 * one compress each, then a permute per coordinate */
 					__mmask16 ks = (__mmask16)sel;
-					for (int c = 0; c < 9; c++) {
-						__m512 x = _mm512_permutexvar_ps(pick, _mm512_loadu_ps(A->v[c]));
-						__m512 y = _mm512_loadu_ps(B->v[c]);
-						_mm512_mask_storeu_ps(&k->a[c][l], st, _mm512_maskz_compress_ps(ks, x));
-						_mm512_mask_storeu_ps(&k->b[c][l], st, _mm512_maskz_compress_ps(ks, y));
+					__m512i ia = _mm512_maskz_compress_epi32(ks, pick);
+					__m512i ib = _mm512_maskz_compress_epi32(ks, iota);
+					__m512i ta = _mm512_add_epi32(_mm512_set1_epi32((int)A->first), ia);
+					__m512i tb = _mm512_add_epi32(_mm512_set1_epi32((int)B->first), ib);
+					if (room >= 16) {
+						/* whole vectors (lanes past n are written again or
+						 * never read): cheaper than masked stores */
+						for (int c = 0; c < 9; c++) {
+							__m512 x = _mm512_loadu_ps(A->v[c]);
+							__m512 y = _mm512_loadu_ps(B->v[c]);
+							_mm512_storeu_ps(&k->a[c][l], _mm512_permutexvar_ps(ia, x));
+							_mm512_storeu_ps(&k->b[c][l], _mm512_permutexvar_ps(ib, y));
+						}
+						_mm512_storeu_ps(&k->cut[l], cut);
+						_mm512_storeu_si512(&w->ta[l], ta);
+						_mm512_storeu_si512(&w->tb[l], tb);
+					} else {
+						__mmask16 st = (__mmask16)((1u << n) - 1);
+						for (int c = 0; c < 9; c++) {
+							__m512 x = _mm512_loadu_ps(A->v[c]);
+							__m512 y = _mm512_loadu_ps(B->v[c]);
+							_mm512_mask_storeu_ps(&k->a[c][l], st,
+									      _mm512_permutexvar_ps(ia, x));
+							_mm512_mask_storeu_ps(&k->b[c][l], st,
+									      _mm512_permutexvar_ps(ib, y));
+						}
+						_mm512_mask_storeu_ps(&k->cut[l], st, cut);
+						_mm512_mask_storeu_epi32(&w->ta[l], st, ta);
+						_mm512_mask_storeu_epi32(&w->tb[l], st, tb);
 					}
-					_mm512_mask_storeu_ps(&k->cut[l], st, cut);
-					_mm512_mask_storeu_epi32(&w->ta[l], st,
-								 _mm512_maskz_compress_epi32(ks, ta));
-					_mm512_mask_storeu_epi32(&w->tb[l], st,
-								 _mm512_maskz_compress_epi32(ks, tb));
 					k->n = l + n;
 					m &= ~sel;
 					if (k->n == MRDEM_TRI_BLOCK)
@@ -730,7 +826,7 @@ void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_t
 {
 	w->stream = (struct sink){NULL, hits};
 	w->stream_cut = cut;
-	w->stream_avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
+	w->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
 	w->stream_t0 = mrdem_clock();
 	w->blk.n = w->spill.n = w->spill_fallbacks = 0;
 	w->nb = 0;
@@ -747,7 +843,7 @@ uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_t
 		w->keep_cap = nb;
 	}
 #if MRDEM_SIMD_X86
-	if (w->stream_avx512)
+	if (w->avx512)
 		return leaves_avx512(w, a, na, sa, b, nb, sb, reach, o, cnt);
 #endif
 	return leaves_generic(w, a, na, sa, b, nb, sb, reach, o, cnt);
