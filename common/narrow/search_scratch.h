@@ -38,6 +38,8 @@ struct mrdem_tree_search {
 	size_t chunk_at_cap[2], chunk_stamp_cap[2];
 	struct mrdem_tri_result *res;
 	size_t res_cap;
+	int32_t *status; /* tree search: statuses of a round's pairs */
+	size_t status_cap;
 	/* per-call halos of a's and b's nodes, b's mapped nodes and soup and
 	 * the centres of their bounding spheres */
 	float *eps_a, *eps_b, *node_b, *soup_b, *nsph_b, *tsph_b;

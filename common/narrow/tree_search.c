@@ -53,11 +53,11 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 	mrdem_search_map_node(s, tb, xb, 0);
 	for (int round = 0; ncur; round++) {
 		struct mrdem_narrow_counts *rc = &cnt->round[round < MRDEM_SEARCH_ROUNDS ? round : MRDEM_SEARCH_ROUNDS - 1];
-		s->res = mrdem_search_grow(s->res, &s->res_cap, ncur, sizeof *s->res);
-		mrdem_tri_pairs_test(s->batch, &na, &nb, s->cur, ncur, &surrogate, s->res, rc);
+		s->status = mrdem_search_grow(s->status, &s->status_cap, ncur, sizeof *s->status);
+		mrdem_tri_pairs_status(s->batch, &na, &nb, s->cur, ncur, &surrogate, s->status, rc);
 		nnext = 0;
 		for (size_t k = 0; k < ncur; k++) {
-			if (s->res[k].status == MRDEM_TRI_SEPARATE) {
+			if (s->status[k] == MRDEM_TRI_SEPARATE) {
 				cnt->pruned++;
 				continue;
 			}

@@ -19,11 +19,12 @@
 #define MRDEM_TARGET_STREAM __attribute__((target("avx512f,avx512vl,avx2,fma,popcnt")))
 #endif
 
-/* Where results go: per pair (mrdem_tri_pairs_test) or contacts only
- * (mrdem_tri_all_pairs). */
+/* Where results go: per pair (mrdem_tri_pairs_test), contacts only
+ * (mrdem_tri_all_pairs, _pairs_hits, the leaf stream) or statuses only. */
 struct sink {
 	struct mrdem_tri_result *out;
 	struct mrdem_tri_hits *hits;
+	int32_t *status; /* statuses only (mrdem_tri_pairs_status) */
 };
 
 struct mrdem_tri_batch {
@@ -204,7 +205,9 @@ static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *
 static void deliver(const struct sink *s, const struct mrdem_tri_block *k, int l, uint32_t ta,
 		    uint32_t tb, size_t idx)
 {
-	if (s->out) {
+	if (s->status) {
+		s->status[idx] = k->status[l];
+	} else if (s->out) {
 		struct mrdem_tri_result *r = &s->out[idx];
 		r->status = k->status[l];
 		if (r->status == MRDEM_TRI_SEPARATE)
@@ -246,7 +249,7 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 		cnt->fallbacks += (uint64_t)w->spill_fallbacks;
 		cnt->fallback_blocks++;
 	}
-	if (s->out) {
+	if (!s->hits) {
 		for (int l = 0; l < k->n; l++)
 			deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
 	} else {
@@ -378,7 +381,18 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 	}
 	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
 	int exact = o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
-	if (!s->out) {
+	if (s->status && !hybrid && !exact && o->method != MRDEM_NARROW_ITERATIVE) {
+		/* surrogate levels: the statuses as they are; no lane is
+		 * spilled or resolved, the undecided are unconverged */
+		int32_t undecided = 0;
+#pragma omp simd reduction(+ : undecided)
+		for (int l = 0; l < k->n; l++)
+			undecided += k->status[l] == MRDEM_TRI_UNDECIDED;
+		cnt->unconverged += (uint64_t)undecided;
+		memcpy(s->status + w->base, k->status, (size_t)k->n * sizeof *k->status);
+		return;
+	}
+	if (s->hits) {
 #if MRDEM_SIMD_X86
 		if (w->avx512 && hybrid && exact && !w->nb) {
 			spill_block_avx512(w, o, s, cnt);
@@ -394,7 +408,7 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 			return;
 	}
 	for (int l = 0; l < k->n; l++) {
-		if (k->status[l] == MRDEM_TRI_SEPARATE && !s->out)
+		if (k->status[l] == MRDEM_TRI_SEPARATE && s->hits)
 			continue;
 		if (k->status[l] == MRDEM_TRI_UNDECIDED) {
 			if (hybrid) {
@@ -507,7 +521,15 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
 			  struct mrdem_narrow_counts *cnt)
 {
-	pairs_run(w, a, b, pairs, n, o, (struct sink){out, NULL}, cnt);
+	pairs_run(w, a, b, pairs, n, o, (struct sink){out, NULL, NULL}, cnt);
+}
+
+void mrdem_tri_pairs_status(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			    const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			    const struct mrdem_narrow_opts *o, int32_t *status,
+			    struct mrdem_narrow_counts *cnt)
+{
+	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, NULL, status}, cnt);
 }
 
 void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
@@ -515,7 +537,7 @@ void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
 			  struct mrdem_narrow_counts *cnt)
 {
-	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, hits}, cnt);
+	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, hits, NULL}, cnt);
 }
 
 static int hit_order(const void *p, const void *q)
@@ -546,7 +568,7 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 		w->bsoa[9 * nb + j] = halo(b, (uint32_t)j);
 	}
 	struct mrdem_tri_block *k = &w->blk;
-	struct sink s = {NULL, hits};
+	struct sink s = {NULL, hits, NULL};
 	size_t first = hits->n;
 	uint64_t fallbacks = cnt->fallbacks;
 	uint32_t i = 0, j = 0;
@@ -824,7 +846,7 @@ MRDEM_TARGET_STREAM static uint64_t leaves_avx512(struct mrdem_tri_batch *w,
 void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_tri_hits *hits,
 			    const struct mrdem_narrow_opts *o)
 {
-	w->stream = (struct sink){NULL, hits};
+	w->stream = (struct sink){NULL, hits, NULL};
 	w->stream_cut = cut;
 	w->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
 	w->stream_t0 = mrdem_clock();

@@ -111,6 +111,12 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
 			  struct mrdem_narrow_counts *cnt);
+/* The same, status[i] receiving pair i's status only (surrogate levels
+ * of a tree search, which read nothing else). */
+void mrdem_tri_pairs_status(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			    const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			    const struct mrdem_narrow_opts *o, int32_t *status,
+			    struct mrdem_narrow_counts *cnt);
 /* The same, appending the contacts to hits (in no particular order: the
  * hybrid's fallbacks and exact_contacts' points come late). */
 void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
