@@ -76,13 +76,20 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 			uint32_t fj = !split_a ? tb->child_first[j] : j, nj = !split_a ? cj : 1;
 			for (uint32_t q = 0; q < nj; q++)
 				mrdem_search_map_node(s, tb, xb, fj + q);
+			/* room for every child pair, once */
+			s->next = mrdem_search_grow(s->next, &s->next_cap,
+						    2 * (nnext + (size_t)ni * nj), sizeof *s->next);
+			uint32_t *out = s->next + 2 * nnext;
 			for (uint32_t p = fi; p < fi + ni; p++)
 				for (uint32_t q = fj; q < fj + nj; q++) {
-					if (mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)p], &s->nsph_b[4 * (size_t)q], reach))
-						cnt->sphere_pruned++;
-					else
-						push_pair(&s->next, &s->next_cap, &nnext, p, q);
+					int apart = mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)p],
+									&s->nsph_b[4 * (size_t)q], reach);
+					out[0] = p;
+					out[1] = q;
+					out += 2 * !apart;
+					cnt->sphere_pruned += (uint64_t)apart;
 				}
+			nnext = (size_t)(out - s->next) / 2;
 		}
 		uint32_t *t = s->cur;
 		size_t tc = s->cur_cap;
