@@ -1,6 +1,7 @@
 #include "common/narrow/particle_contacts.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@
 #include "common/util/parse.h"
 #include "common/util/stages.h"
 #include "common/narrow/simd.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 static const char *const hierarchy_names[] = {"flat", "surrogate", "auto", "multiscale"};
 
@@ -570,6 +574,56 @@ static void hit_point(const struct hit_frame *f, const struct mrdem_tri_hit *h, 
 	vec3_add(xw, xw, &f->p->pos[3 * f->ia]);
 }
 
+#if MRDEM_SIMD_X86
+_Static_assert(sizeof(struct mrdem_tri_hit) == 9 * sizeof(float), "hits are read as 9 floats");
+
+/* hit_point's world point for the 8 hits h[0..7] into xw (3 each), with
+ * AVX-512 in double, the same operations in the same order (the points
+ * are bit for bit hit_point's), for the hits whose points differ; the
+ * others (returned as a mask) are left to hit_point. The halos are the
+ * particles' (no tree nodes). */
+MRDEM_TARGET_AVX512 static unsigned merge_points8(const struct hit_frame *f,
+						  const struct mrdem_tri_hit *h, double ea,
+						  double eb, double *xw)
+{
+	const float *base = (const float *)h;
+	const __m256i at = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+					      _mm256_set1_epi32(9));
+	const size_t oa = offsetof(struct mrdem_tri_hit, pa) / sizeof(float);
+	const size_t ob = offsetof(struct mrdem_tri_hit, pb) / sizeof(float);
+	__m512d pa[3], n[3];
+	for (int c = 0; c < 3; c++) {
+		pa[c] = _mm512_cvtps_pd(_mm256_i32gather_ps(base + oa + c, at, 4));
+		n[c] = _mm512_sub_pd(pa[c], _mm512_cvtps_pd(_mm256_i32gather_ps(base + ob + c, at, 4)));
+	}
+	__m512d d = _mm512_sqrt_pd(_mm512_add_pd(
+		_mm512_add_pd(_mm512_mul_pd(n[0], n[0]), _mm512_mul_pd(n[1], n[1])),
+		_mm512_mul_pd(n[2], n[2])));
+	__mmask8 apart = _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GT_OQ);
+	__m512d inv = _mm512_div_pd(_mm512_set1_pd(1.0), d);
+	__m512d sc = _mm512_mul_pd(_mm512_set1_pd(-0.5),
+				   _mm512_sub_pd(_mm512_add_pd(d, _mm512_set1_pd(ea)),
+						 _mm512_set1_pd(eb)));
+	__m512d rel[3];
+	for (int c = 0; c < 3; c++) {
+		__m512d x = _mm512_add_pd(pa[c], _mm512_mul_pd(sc, _mm512_mul_pd(n[c], inv)));
+		rel[c] = _mm512_sub_pd(x, _mm512_set1_pd(f->com_a[c]));
+	}
+	double t[3][8];
+	for (int r = 0; r < 3; r++) {
+		__m512d y = _mm512_add_pd(
+			_mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(f->ra[3 * r]), rel[0]),
+				      _mm512_mul_pd(_mm512_set1_pd(f->ra[3 * r + 1]), rel[1])),
+			_mm512_mul_pd(_mm512_set1_pd(f->ra[3 * r + 2]), rel[2]));
+		_mm512_storeu_pd(t[r], _mm512_add_pd(y, _mm512_set1_pd(f->p->pos[3 * f->ia + r])));
+	}
+	for (int i = 0; i < 8; i++)
+		for (int r = 0; r < 3; r++)
+			xw[3 * i + r] = t[r][i];
+	return ~(unsigned)apart & 0xff;
+}
+#endif
+
 static void hit_contact(const struct hit_frame *f, const struct mrdem_tri_hit *h,
 			struct mrdem_contacts *out)
 {
@@ -587,9 +641,11 @@ static void hit_contact(const struct hit_frame *f, const struct mrdem_tri_hit *h
 
 /* The hits as contacts into out; with m, merged closer than radius first
  * (merge_groups on the hits' points): only the kept ones become contacts,
- * the same as merge_close on all of them. */
+ * the same as merge_close on all of them. simd: the level asked for
+ * (the points are the same bits at every level). */
 static void hits_to_contacts(const struct hit_frame *f, const struct mrdem_tri_hits *hits,
-			     struct merge_grid *m, double radius, struct mrdem_contacts *out)
+			     struct merge_grid *m, double radius, int simd,
+			     struct mrdem_contacts *out)
 {
 	size_t n = hits->n;
 	if (!m || n < 2) {
@@ -598,11 +654,27 @@ static void hits_to_contacts(const struct hit_frame *f, const struct mrdem_tri_h
 		return;
 	}
 	merge_reserve(m, n);
-	for (size_t k = 0; k < n; k++) {
+	size_t k = 0;
+#if MRDEM_SIMD_X86
+	if (!f->node_a && !f->node_b && mrdem_simd_resolve(simd) == MRDEM_SIMD_AVX512) {
+		/* hit_point's halos without tree nodes */
+		double ea = f->p->eps[f->ia] + 0, eb = f->p->eps[f->ib] + 0;
+		for (; k + 8 <= n; k += 8) {
+			unsigned rest = merge_points8(f, &hits->h[k], ea, eb, &m->x[3 * k]);
+			for (; rest; rest &= rest - 1) {
+				size_t i = k + (size_t)__builtin_ctz(rest);
+				double normal[3], a, b;
+				hit_point(f, &hits->h[i], &m->x[3 * i], normal, &a, &b);
+			}
+		}
+	}
+#endif
+	for (; k < n; k++) {
 		double normal[3], ea, eb;
 		hit_point(f, &hits->h[k], &m->x[3 * k], normal, &ea, &eb);
-		m->dist[k] = hits->h[k].dist;
 	}
+	for (k = 0; k < n; k++)
+		m->dist[k] = hits->h[k].dist;
 	size_t kept = merge_groups(m, n, radius);
 	for (size_t g = 0; g < kept; g++)
 		hit_contact(f, &hits->h[m->keep[g]], out);
@@ -744,10 +816,10 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	struct hit_frame hf;
 	hit_frame_init(&hf, s, ia, ib, &x, f->soups[p->shape[ib]].v, NULL, NULL);
 	hits_to_contacts(&hf, &w->hits, o->merge ? &w->merge : NULL,
-			 0.5 * (p->eps[ia] + p->eps[ib]), out);
+			 0.5 * (p->eps[ia] + p->eps[ib]), o->narrow.simd, out);
 	if (front) {
 		hit_frame_init(&hf, s, ia, ib, &x, NULL, sa->tree, sb->tree);
-		hits_to_contacts(&hf, &w->guesses, NULL, 0, guess);
+		hits_to_contacts(&hf, &w->guesses, NULL, 0, o->narrow.simd, guess);
 	}
 	w->search_s += t1 - t0;
 	w->points_s += mrdem_clock() - t1;

@@ -16,7 +16,8 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 	if (!s)
 		return;
 	mrdem_tri_batch_free(s->batch);
-	void *arrays[] = { s->cur, s->next, s->real, s->keep, s->res, s->eps_a, s->eps_b,
+	void *arrays[] = { s->cur, s->next, s->real, s->leaves, s->chunks, s->chunk_at[0],
+			   s->chunk_at[1], s->chunk_stamp[0], s->chunk_stamp[1], s->status, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
 			   s->leaf_stamp, s->slot, s->res2, s->tally, s->wide_a, s->wide_b, s->items,
 			   s->keys };
@@ -69,9 +70,19 @@ float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_searc
 				      sizeof *s->tsph_b);
 	s->node_stamp = grow_stamps(s->node_stamp, &s->node_stamp_cap, tb->nnodes);
 	s->leaf_stamp = grow_stamps(s->leaf_stamp, &s->leaf_stamp_cap, tb->nnodes);
+	const struct mrdem_tree *side[2] = {ta, tb};
+	for (int k = 0; k < 2; k++) {
+		s->chunk_stamp[k] = grow_stamps(s->chunk_stamp[k], &s->chunk_stamp_cap[k],
+						side[k]->nnodes);
+		s->chunk_at[k] = mrdem_search_grow(s->chunk_at[k], &s->chunk_at_cap[k],
+						   side[k]->nnodes, sizeof *s->chunk_at[k]);
+	}
+	s->nchunks = 0;
 	if (++s->stamp == 0) { /* wrapped: forget every stamp */
 		memset(s->node_stamp, 0, s->node_stamp_cap * sizeof *s->node_stamp);
 		memset(s->leaf_stamp, 0, s->leaf_stamp_cap * sizeof *s->leaf_stamp);
+		for (int k = 0; k < 2; k++)
+			memset(s->chunk_stamp[k], 0, s->chunk_stamp_cap[k] * sizeof *s->chunk_stamp[k]);
 		s->stamp = 1;
 	}
 	/* Sphere radii carry the nodes' own eps; the particles' come here. */
@@ -101,6 +112,33 @@ void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree 
 		xform_apply_f(x, &t->soup_sphere[4 * i], &s->tsph_b[4 * i]);
 		s->tsph_b[4 * i + 3] = t->soup_sphere[4 * i + 3];
 	}
+}
+
+size_t mrdem_search_leaf_chunks(struct mrdem_tree_search *s, int side, const struct mrdem_tree *t,
+				const struct mrdem_xform *x, uint32_t n)
+{
+	if (s->chunk_stamp[side][n] == s->stamp)
+		return s->chunk_at[side][n];
+	uint32_t first = t->tri_first[n], count = t->tri_count[n];
+	const float *v = t->soup, *sph = t->soup_sphere;
+	if (side) {
+		mrdem_search_map_leaf(s, t, x, n);
+		v = s->soup_b;
+		sph = s->tsph_b;
+	}
+	size_t at = s->nchunks, k = (count + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
+	s->chunks = mrdem_search_grow(s->chunks, &s->chunks_cap, at + k, sizeof *s->chunks);
+	for (size_t c = 0; c < k; c++) {
+		uint32_t from = first + (uint32_t)c * MRDEM_TRI_CHUNK;
+		uint32_t m = first + count - from < MRDEM_TRI_CHUNK ? first + count - from
+								    : MRDEM_TRI_CHUNK;
+		mrdem_tri_chunk_set(&s->chunks[at + c], &v[9 * (size_t)from], &sph[4 * (size_t)from],
+				    from, m);
+	}
+	s->nchunks = at + k;
+	s->chunk_stamp[side][n] = s->stamp;
+	s->chunk_at[side][n] = (uint32_t)at;
+	return at;
 }
 
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,

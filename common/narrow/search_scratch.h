@@ -25,12 +25,21 @@ struct mrdem_tree_search {
 	/* active node pairs of this round and of the next */
 	uint32_t *cur, *next;
 	size_t cur_cap, next_cap;
-	/* real triangle pairs (soup indices) gathered from leaf pairs, and
-	 * the triangles of one b leaf that may touch the a leaf */
-	uint32_t *real, *keep;
-	size_t real_cap, keep_cap;
+	/* front search: real triangle pairs (soup indices) gathered from
+	 * leaf pairs; tree search: the pairs of leaves reached */
+	uint32_t *real, *leaves;
+	size_t real_cap, leaves_cap;
+	/* tree search: leaves' real triangles in chunks (a's in its frame,
+	 * b's mapped), made once per call: where each node's first chunk is
+	 * (valid where chunk_stamp holds this call's stamp) */
+	struct mrdem_tri_chunk *chunks;
+	size_t nchunks, chunks_cap;
+	uint32_t *chunk_at[2], *chunk_stamp[2];
+	size_t chunk_at_cap[2], chunk_stamp_cap[2];
 	struct mrdem_tri_result *res;
 	size_t res_cap;
+	int32_t *status; /* tree search: statuses of a round's pairs */
+	size_t status_cap;
 	/* per-call halos of a's and b's nodes, b's mapped nodes and soup and
 	 * the centres of their bounding spheres */
 	float *eps_a, *eps_b, *node_b, *soup_b, *nsph_b, *tsph_b;
@@ -82,6 +91,12 @@ void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree 
 			   const struct mrdem_xform *x, uint32_t n);
 void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree *t,
 			   const struct mrdem_xform *x, uint32_t n);
+
+/* The chunks of leaf n's real triangles, (n's count + 15) / 16 of them
+ * from the returned index of s->chunks on: of a's tree t (side 0, its own
+ * frame) or of b's (side 1, mapped by x, which maps the leaf). */
+size_t mrdem_search_leaf_chunks(struct mrdem_tree_search *s, int side, const struct mrdem_tree *t,
+				const struct mrdem_xform *x, uint32_t n);
 
 /* Append a contact of triangles (or nodes) ta, tb with result r. */
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,

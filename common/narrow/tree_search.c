@@ -48,54 +48,24 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 	struct mrdem_tri_set nb = {s->node_b, tb->nnodes, s->eps_b, 0};
 	struct mrdem_narrow_opts surrogate = mrdem_search_surrogate_opts(o);
 
-	size_t ncur = 0, nnext, nreal = 0;
+	size_t ncur = 0, nnext, nleaves = 0;
 	push_pair(&s->cur, &s->cur_cap, &ncur, 0, 0);
 	mrdem_search_map_node(s, tb, xb, 0);
 	for (int round = 0; ncur; round++) {
 		struct mrdem_narrow_counts *rc = &cnt->round[round < MRDEM_SEARCH_ROUNDS ? round : MRDEM_SEARCH_ROUNDS - 1];
-		s->res = mrdem_search_grow(s->res, &s->res_cap, ncur, sizeof *s->res);
-		mrdem_tri_pairs_test(s->batch, &na, &nb, s->cur, ncur, &surrogate, s->res, rc);
+		s->status = mrdem_search_grow(s->status, &s->status_cap, ncur, sizeof *s->status);
+		mrdem_tri_pairs_status(s->batch, &na, &nb, s->cur, ncur, &surrogate, s->status, rc);
 		nnext = 0;
 		for (size_t k = 0; k < ncur; k++) {
-			if (s->res[k].status == MRDEM_TRI_SEPARATE) {
+			if (s->status[k] == MRDEM_TRI_SEPARATE) {
 				cnt->pruned++;
 				continue;
 			}
 			uint32_t i = s->cur[2 * k], j = s->cur[2 * k + 1];
 			uint32_t ci = ta->child_count[i], cj = tb->child_count[j];
 			if (!ci && !cj) {
-				/* Two leaves: their real triangles go to the last batch,
-				 * except those whose sphere misses the other leaf's halo
-				 * (it holds every real triangle beneath it) or whose
-				 * spheres miss each other. */
-				mrdem_search_map_leaf(s, tb, xb, j);
-				uint32_t nq = 0, fb = tb->tri_first[j], cb = tb->tri_count[j];
-				s->keep = mrdem_search_grow(s->keep, &s->keep_cap, cb, sizeof *s->keep);
-				for (uint32_t q = fb; q < fb + cb; q++)
-					if (!mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)i], &s->tsph_b[4 * (size_t)q], reach))
-						s->keep[nq++] = q;
-				cnt->sphere_pruned += (uint64_t)(cb - nq) * ta->tri_count[i];
-				/* room for every pair of the two leaves, once */
-				s->real = mrdem_search_grow(s->real, &s->real_cap,
-							    2 * (nreal + (size_t)ta->tri_count[i] * nq),
-							    sizeof *s->real);
-				uint32_t *out = s->real + 2 * nreal;
-				for (uint32_t p = ta->tri_first[i]; p < ta->tri_first[i] + ta->tri_count[i]; p++) {
-					const float *sp = &ta->soup_sphere[4 * (size_t)p];
-					if (mrdem_spheres_apart(sp, &s->nsph_b[4 * (size_t)j], reach)) {
-						cnt->sphere_pruned += nq;
-						continue;
-					}
-					for (uint32_t k = 0; k < nq; k++) {
-						uint32_t q = s->keep[k];
-						int apart = mrdem_spheres_apart(sp, &s->tsph_b[4 * (size_t)q], reach);
-						out[0] = p;
-						out[1] = q;
-						out += 2 * !apart;
-						cnt->sphere_pruned += apart;
-					}
-				}
-				nreal = (size_t)(out - s->real) / 2;
+				/* Two leaves: their real triangles go to the last stage */
+				push_pair(&s->leaves, &s->leaves_cap, &nleaves, i, j);
 				continue;
 			}
 			/* Unfold the node with the larger halo (a leaf stays as it
@@ -106,13 +76,20 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 			uint32_t fj = !split_a ? tb->child_first[j] : j, nj = !split_a ? cj : 1;
 			for (uint32_t q = 0; q < nj; q++)
 				mrdem_search_map_node(s, tb, xb, fj + q);
+			/* room for every child pair, once */
+			s->next = mrdem_search_grow(s->next, &s->next_cap,
+						    2 * (nnext + (size_t)ni * nj), sizeof *s->next);
+			uint32_t *out = s->next + 2 * nnext;
 			for (uint32_t p = fi; p < fi + ni; p++)
 				for (uint32_t q = fj; q < fj + nj; q++) {
-					if (mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)p], &s->nsph_b[4 * (size_t)q], reach))
-						cnt->sphere_pruned++;
-					else
-						push_pair(&s->next, &s->next_cap, &nnext, p, q);
+					int apart = mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)p],
+									&s->nsph_b[4 * (size_t)q], reach);
+					out[0] = p;
+					out[1] = q;
+					out += 2 * !apart;
+					cnt->sphere_pruned += (uint64_t)apart;
 				}
+			nnext = (size_t)(out - s->next) / 2;
 		}
 		uint32_t *t = s->cur;
 		size_t tc = s->cur_cap;
@@ -121,11 +98,24 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		ncur = nnext;
 	}
 
-	/* Real triangles: the flat search's kernels and halos, in soup order. */
-	struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps};
-	struct mrdem_tri_set rb = {s->soup_b, tb->ntris, NULL, b->eps};
+	/* Real triangles of the leaf pairs: the flat search's kernels, cut-off
+	 * and float triangles, streamed from the leaves' chunks. The kernels
+	 * prune as before: a b triangle whose sphere misses the a leaf's halo
+	 * (it holds every real triangle beneath it), an a triangle whose
+	 * sphere misses the b leaf's, a pair whose spheres miss each other. */
 	size_t first = hits->n;
-	mrdem_tri_pairs_hits(s->batch, &ra, &rb, s->real, nreal, o, hits, &cnt->real);
+	mrdem_tri_stream_begin(s->batch, a->eps + b->eps, hits, o);
+	for (size_t k = 0; k < nleaves; k++) {
+		uint32_t i = s->leaves[2 * k], j = s->leaves[2 * k + 1];
+		size_t ca = mrdem_search_leaf_chunks(s, 0, ta, NULL, i);
+		size_t cb = mrdem_search_leaf_chunks(s, 1, tb, xb, j);
+		uint32_t na = (ta->tri_count[i] + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
+		uint32_t nb = (tb->tri_count[j] + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
+		cnt->sphere_pruned += mrdem_tri_stream_leaves(
+			s->batch, &s->chunks[ca], na, &ta->node_sphere[4 * (size_t)i], &s->chunks[cb],
+			nb, &s->nsph_b[4 * (size_t)j], reach, o, &cnt->real);
+	}
+	mrdem_tri_stream_end(s->batch, o, &cnt->real);
 	for (size_t k = first; k < hits->n; k++) {
 		hits->h[k].ta = ta->perm[hits->h[k].ta];
 		hits->h[k].tb = tb->perm[hits->h[k].tb];

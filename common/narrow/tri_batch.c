@@ -8,10 +8,24 @@
 #include <immintrin.h>
 #endif
 
+#include "common/narrow/search_scratch.h"
 #include "common/narrow/simd.h"
 #include "common/narrow/tri_intersect.h"
 #include "common/util/error.h"
 #include "common/util/stages.h"
+
+#if MRDEM_SIMD_X86
+/* AVX-512 code that moves lanes around (not the kernels' arithmetic) */
+#define MRDEM_TARGET_STREAM __attribute__((target("avx512f,avx512vl,avx2,fma,popcnt")))
+#endif
+
+/* Where results go: per pair (mrdem_tri_pairs_test), contacts only
+ * (mrdem_tri_all_pairs, _pairs_hits, the leaf stream) or statuses only. */
+struct sink {
+	struct mrdem_tri_result *out;
+	struct mrdem_tri_hits *hits;
+	int32_t *status; /* statuses only (mrdem_tri_pairs_status) */
+};
 
 struct mrdem_tri_batch {
 	struct mrdem_tri_block blk;   /* the block being tested */
@@ -34,13 +48,14 @@ struct mrdem_tri_batch {
 	 * (nb = 0 for index-pair batches) */
 	uint64_t first;
 	uint32_t nb;
-};
-
-/* Where results go: per pair (mrdem_tri_pairs_test) or contacts only
- * (mrdem_tri_all_pairs). */
-struct sink {
-	struct mrdem_tri_result *out;
-	struct mrdem_tri_hits *hits;
+	/* leaf-pair stream: its sink, cut-off, path, start time, and the
+	 * lanes of b's chunks each leaf pair keeps */
+	struct sink stream;
+	float stream_cut;
+	int avx512; /* the resolved path of the call is AVX-512 */
+	double stream_t0;
+	uint32_t *keep;
+	size_t keep_cap;
 };
 
 
@@ -140,6 +155,8 @@ struct mrdem_tri_batch *mrdem_tri_batch_new(void)
 		mrdem_die("out of memory allocating %zu bytes", size);
 	w->bsoa = NULL;
 	w->bcap = 0;
+	w->keep = NULL;
+	w->keep_cap = 0;
 	w->blk.n = w->spill.n = w->spill_fallbacks = 0;
 	return w;
 }
@@ -149,6 +166,7 @@ void mrdem_tri_batch_free(struct mrdem_tri_batch *w)
 	if (!w)
 		return;
 	free(w->bsoa);
+	free(w->keep);
 	free(w);
 }
 
@@ -159,6 +177,16 @@ struct mrdem_tri_hit *mrdem_tri_hits_push(struct mrdem_tri_hits *hits)
 		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
 	}
 	return &hits->h[hits->n++];
+}
+
+/* Room for n more hits. */
+static void hits_reserve(struct mrdem_tri_hits *hits, size_t n)
+{
+	if (hits->cap - hits->n >= n)
+		return;
+	while (hits->cap - hits->n < n)
+		hits->cap = hits->cap ? 2 * hits->cap : 64;
+	hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
 }
 
 static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *k, int l,
@@ -177,7 +205,9 @@ static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *
 static void deliver(const struct sink *s, const struct mrdem_tri_block *k, int l, uint32_t ta,
 		    uint32_t tb, size_t idx)
 {
-	if (s->out) {
+	if (s->status) {
+		s->status[idx] = k->status[l];
+	} else if (s->out) {
 		struct mrdem_tri_result *r = &s->out[idx];
 		r->status = k->status[l];
 		if (r->status == MRDEM_TRI_SEPARATE)
@@ -219,8 +249,15 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 		cnt->fallbacks += (uint64_t)w->spill_fallbacks;
 		cnt->fallback_blocks++;
 	}
-	for (int l = 0; l < k->n; l++)
-		deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
+	if (!s->hits) {
+		for (int l = 0; l < k->n; l++)
+			deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
+	} else {
+		hits_reserve(s->hits, (size_t)k->n);
+		for (int l = 0; l < k->n; l++)
+			if (k->status[l] == MRDEM_TRI_CONTACT)
+				push_hit(s->hits, k, l, w->spill_ta[l], w->spill_tb[l]);
+	}
 	cnt->fallback_s += (mrdem_clock() - t0) * w->spill_fallbacks / k->n;
 	k->n = w->spill_fallbacks = 0;
 }
@@ -277,6 +314,60 @@ static void resolve_iterative(struct mrdem_tri_block *k, int l, struct mrdem_nar
  * of them goes through the comparison kernel (the caller flushes the
  * rest): a few fallbacks per block would otherwise cost a vector group
  * each. */
+#if MRDEM_SIMD_X86
+/* run_block's common case in a tree search's last stage: a hybrid with
+ * exact contacts into hits, where every lane that is not SEPARATE goes to
+ * the spill (undecided: a fallback; contact: its exact points). The lanes
+ * are compressed 16 at a time; a group that would overflow the spill
+ * goes lane by lane. */
+MRDEM_TARGET_STREAM static void spill_block_avx512(struct mrdem_tri_batch *w,
+						   const struct mrdem_narrow_opts *o,
+						   const struct sink *s,
+						   struct mrdem_narrow_counts *cnt)
+{
+	struct mrdem_tri_block *k = &w->blk, *sp = &w->spill;
+	const __m512i undecided = _mm512_set1_epi32(MRDEM_TRI_UNDECIDED);
+	for (int g = 0; g < k->n; g += 16) {
+		__mmask16 live = k->n - g >= 16 ? 0xffff : (__mmask16)((1u << (k->n - g)) - 1);
+		__m512i st = _mm512_maskz_loadu_epi32(live, &k->status[g]);
+		__mmask16 m = _mm512_mask_cmpneq_epi32_mask(live, st, _mm512_setzero_si512());
+		if (!m)
+			continue;
+		int n = (int)_mm_popcnt_u32(m), at = sp->n;
+		if (at + n > MRDEM_TRI_BLOCK) {
+			for (uint32_t b = m; b; b &= b - 1) {
+				int l = g + __builtin_ctz(b);
+				spill_lane(w, l, k->status[l] == MRDEM_TRI_UNDECIDED, o, s, cnt);
+			}
+			continue;
+		}
+		w->spill_fallbacks +=
+			(int)_mm_popcnt_u32(_mm512_mask_cmpeq_epi32_mask(m, st, undecided));
+		__mmask16 to = at + 16 <= MRDEM_TRI_BLOCK ? 0xffff : (__mmask16)((1u << n) - 1);
+		for (int c = 0; c < 9; c++) {
+			_mm512_mask_storeu_ps(&sp->a[c][at], to,
+					      _mm512_maskz_compress_ps(m, _mm512_loadu_ps(&k->a[c][g])));
+			_mm512_mask_storeu_ps(&sp->b[c][at], to,
+					      _mm512_maskz_compress_ps(m, _mm512_loadu_ps(&k->b[c][g])));
+		}
+		_mm512_mask_storeu_ps(&sp->cut[at], to,
+				      _mm512_maskz_compress_ps(m, _mm512_loadu_ps(&k->cut[g])));
+		_mm512_mask_storeu_epi32(&w->spill_ta[at], to,
+					 _mm512_maskz_compress_epi32(m, _mm512_loadu_si512(&w->ta[g])));
+		_mm512_mask_storeu_epi32(&w->spill_tb[at], to,
+					 _mm512_maskz_compress_epi32(m, _mm512_loadu_si512(&w->tb[g])));
+		sp->n = at + n; /* spill_idx: a hits sink has no use for it */
+		if (sp->n == MRDEM_TRI_BLOCK)
+			flush_spill(w, o, s, cnt);
+	}
+}
+#endif
+
+/* Run the chosen method over the filled block w->blk and deliver its
+ * results. A hybrid's undecided pairs wait in w->spill until a whole block
+ * of them goes through the comparison kernel (the caller flushes the
+ * rest): a few fallbacks per block would otherwise cost a vector group
+ * each. */
 static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
 		      const struct sink *s, struct mrdem_narrow_counts *cnt)
 {
@@ -288,7 +379,26 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 		cnt->iterative += (uint64_t)k->n;
 		mrdem_tri_block_penalty(k, o->iterations, (float)o->threshold, o->simd);
 	}
-	if (!s->out) {
+	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
+	int exact = o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
+	if (s->status && !hybrid && !exact && o->method != MRDEM_NARROW_ITERATIVE) {
+		/* surrogate levels: the statuses as they are; no lane is
+		 * spilled or resolved, the undecided are unconverged */
+		int32_t undecided = 0;
+#pragma omp simd reduction(+ : undecided)
+		for (int l = 0; l < k->n; l++)
+			undecided += k->status[l] == MRDEM_TRI_UNDECIDED;
+		cnt->unconverged += (uint64_t)undecided;
+		memcpy(s->status + w->base, k->status, (size_t)k->n * sizeof *k->status);
+		return;
+	}
+	if (s->hits) {
+#if MRDEM_SIMD_X86
+		if (w->avx512 && hybrid && exact && !w->nb) {
+			spill_block_avx512(w, o, s, cnt);
+			return;
+		}
+#endif
 		/* the flat search's common case: a block without any contact */
 		int32_t any = 0;
 #pragma omp simd reduction(| : any)
@@ -297,10 +407,8 @@ static void run_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts 
 		if (!any)
 			return;
 	}
-	int hybrid = o->method == MRDEM_NARROW_HYBRID && o->fallback;
-	int exact = o->exact_contacts && o->method != MRDEM_NARROW_COMPARISON;
 	for (int l = 0; l < k->n; l++) {
-		if (k->status[l] == MRDEM_TRI_SEPARATE && !s->out)
+		if (k->status[l] == MRDEM_TRI_SEPARATE && s->hits)
 			continue;
 		if (k->status[l] == MRDEM_TRI_UNDECIDED) {
 			if (hybrid) {
@@ -385,6 +493,7 @@ static void pairs_run(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
 		     a->n <= INT32_MAX / 9 && b->n <= INT32_MAX / 9;
 	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = 0;
+	w->avx512 = gather;
 	for (size_t base = 0; base < n; base += MRDEM_TRI_BLOCK) {
 		int m = n - base < MRDEM_TRI_BLOCK ? (int)(n - base) : MRDEM_TRI_BLOCK;
 		for (int l = 0; l < m; l++) {
@@ -412,7 +521,15 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
 			  struct mrdem_narrow_counts *cnt)
 {
-	pairs_run(w, a, b, pairs, n, o, (struct sink){out, NULL}, cnt);
+	pairs_run(w, a, b, pairs, n, o, (struct sink){out, NULL, NULL}, cnt);
+}
+
+void mrdem_tri_pairs_status(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			    const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			    const struct mrdem_narrow_opts *o, int32_t *status,
+			    struct mrdem_narrow_counts *cnt)
+{
+	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, NULL, status}, cnt);
 }
 
 void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
@@ -420,7 +537,7 @@ void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
 			  struct mrdem_narrow_counts *cnt)
 {
-	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, hits}, cnt);
+	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, hits, NULL}, cnt);
 }
 
 static int hit_order(const void *p, const void *q)
@@ -451,13 +568,14 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 		w->bsoa[9 * nb + j] = halo(b, (uint32_t)j);
 	}
 	struct mrdem_tri_block *k = &w->blk;
-	struct sink s = {NULL, hits};
+	struct sink s = {NULL, hits, NULL};
 	size_t first = hits->n;
 	uint64_t fallbacks = cnt->fallbacks;
 	uint32_t i = 0, j = 0;
 	int64_t uniform = -1; /* the triangle every lane's a columns hold, or -1 */
 	w->spill.n = w->spill_fallbacks = 0;
 	w->nb = (uint32_t)nb;
+	w->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
 	w->base = 0;
 	while (i < a->n) {
 		int l = 0;
@@ -499,4 +617,266 @@ void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *
 		qsort(hits->h + first, hits->n - first, sizeof *hits->h, hit_order);
 	cnt->kernel_calls++;
 	cnt->kernel_s += mrdem_clock() - t0;
+}
+
+void mrdem_tri_chunk_set(struct mrdem_tri_chunk *c, const float *v, const float *sph,
+			 uint32_t first, uint32_t n)
+{
+	memset(c, 0, sizeof *c);
+	for (uint32_t k = 0; k < n; k++) {
+		for (int i = 0; i < 9; i++)
+			c->v[i][k] = c->v[i][k + MRDEM_TRI_CHUNK] = v[9 * (size_t)k + i];
+		for (int i = 0; i < 4; i++)
+			c->sph[i][k] = c->sph[i][k + MRDEM_TRI_CHUNK] = sph[4 * (size_t)k + i];
+	}
+	c->first = first;
+	c->n = n;
+}
+
+/* Lanes of chunk c whose spheres meet sphere s: mrdem_spheres_apart(s,
+ * lane) false. The order of the arguments does not matter bit for bit:
+ * the differences only change sign and the radii add commutatively. */
+static uint32_t near_generic(const struct mrdem_tri_chunk *c, const float s[4], float reach)
+{
+	uint32_t m = 0;
+	for (uint32_t k = 0; k < c->n; k++) {
+		const float q[4] = {c->sph[0][k], c->sph[1][k], c->sph[2][k], c->sph[3][k]};
+		m |= (uint32_t)!mrdem_spheres_apart(s, q, reach) << k;
+	}
+	return m;
+}
+
+/* Block full: through the kernels. */
+static void stream_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
+			 struct mrdem_narrow_counts *cnt)
+{
+	w->base = 0;
+	run_block(w, o, &w->stream, cnt);
+	w->blk.n = 0;
+}
+
+static uint64_t leaves_generic(struct mrdem_tri_batch *w, const struct mrdem_tri_chunk *a,
+			       uint32_t na, const float sa[4], const struct mrdem_tri_chunk *b,
+			       uint32_t nb, const float sb[4], float reach,
+			       const struct mrdem_narrow_opts *o, struct mrdem_narrow_counts *cnt)
+{
+	uint64_t nq = 0, ca = 0, cb = 0;
+	for (uint32_t j = 0; j < nb; j++) {
+		w->keep[j] = near_generic(&b[j], sa, reach);
+		nq += (uint64_t)__builtin_popcount(w->keep[j]);
+		cb += b[j].n;
+	}
+	for (uint32_t i = 0; i < na; i++)
+		ca += a[i].n;
+	uint64_t pruned = (cb - nq) * ca;
+	if (!nq)
+		return pruned;
+	struct mrdem_tri_block *k = &w->blk;
+	for (uint32_t i = 0; i < na; i++) {
+		uint32_t pm = near_generic(&a[i], sb, reach);
+		pruned += nq * (a[i].n - (uint64_t)__builtin_popcount(pm));
+		for (; pm; pm &= pm - 1) {
+			int p = __builtin_ctz(pm);
+			const float sp[4] = {a[i].sph[0][p], a[i].sph[1][p], a[i].sph[2][p],
+					     a[i].sph[3][p]};
+			for (uint32_t j = 0; j < nb; j++) {
+				uint32_t kept = w->keep[j], qm = kept ? kept & near_generic(&b[j], sp, reach) : 0;
+				pruned += (uint64_t)(__builtin_popcount(kept) - __builtin_popcount(qm));
+				for (; qm; qm &= qm - 1) {
+					int q = __builtin_ctz(qm), l = k->n;
+					for (int c = 0; c < 9; c++) {
+						k->a[c][l] = a[i].v[c][p];
+						k->b[c][l] = b[j].v[c][q];
+					}
+					k->cut[l] = w->stream_cut;
+					w->ta[l] = a[i].first + (uint32_t)p;
+					w->tb[l] = b[j].first + (uint32_t)q;
+					if (++k->n == MRDEM_TRI_BLOCK)
+						stream_block(w, o, cnt);
+				}
+			}
+		}
+	}
+	return pruned;
+}
+
+#if MRDEM_SIMD_X86
+/* Lanes of the 16 whose spheres s meet the spheres t (sphere test of
+ * mrdem_spheres_apart(s, t), the same operations in the same order). */
+MRDEM_TARGET_STREAM static inline uint32_t near_ps(const __m512 s[4], const __m512 t[4],
+						   __m512 reach)
+{
+	__m512 dx = _mm512_sub_ps(s[0], t[0]), dy = _mm512_sub_ps(s[1], t[1]);
+	__m512 dz = _mm512_sub_ps(s[2], t[2]);
+	__m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
+				  _mm512_mul_ps(dz, dz));
+	__m512 r = _mm512_add_ps(_mm512_add_ps(s[3], t[3]), reach);
+	return ~(uint32_t)_mm512_cmp_ps_mask(d2, _mm512_mul_ps(r, r), _CMP_GT_OQ) & 0xffff;
+}
+
+/* The lowest r set bits of m. */
+static uint32_t low_bits(uint32_t m, int r)
+{
+	uint32_t out = 0;
+	for (; r > 0 && m; r--, m &= m - 1)
+		out |= m & -m;
+	return out;
+}
+
+/* leaves_generic with AVX-512, two rows of a's triangles at a time: a
+ * vector's lanes 0-7 pair a's triangle p0 with b's chunk, lanes 8-15
+ * p1; the kept lanes are compressed into the block in order, as many
+ * at a time as it has room for. */
+MRDEM_TARGET_STREAM static uint64_t leaves_avx512(struct mrdem_tri_batch *w,
+						  const struct mrdem_tri_chunk *a, uint32_t na,
+						  const float sa[4],
+						  const struct mrdem_tri_chunk *b, uint32_t nb,
+						  const float sb[4], float reach,
+						  const struct mrdem_narrow_opts *o,
+						  struct mrdem_narrow_counts *cnt)
+{
+	const __m512 r = _mm512_set1_ps(reach);
+	__m512 sv[4], tv[4];
+	uint64_t nq = 0, ca = 0, cb = 0;
+	for (int c = 0; c < 4; c++)
+		sv[c] = _mm512_set1_ps(sa[c]);
+	for (uint32_t j = 0; j < nb; j++) {
+		for (int c = 0; c < 4; c++)
+			tv[c] = _mm512_loadu_ps(b[j].sph[c]);
+		w->keep[j] = near_ps(sv, tv, r) & ((1u << b[j].n) - 1);
+		nq += (uint64_t)_mm_popcnt_u32(w->keep[j]);
+		cb += b[j].n;
+	}
+	for (uint32_t i = 0; i < na; i++)
+		ca += a[i].n;
+	uint64_t pruned = (cb - nq) * ca;
+	if (!nq)
+		return pruned;
+	struct mrdem_tri_block *k = &w->blk;
+	const __m512 cut = _mm512_set1_ps(w->stream_cut);
+	const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+	for (int c = 0; c < 4; c++)
+		sv[c] = _mm512_set1_ps(sb[c]);
+	for (uint32_t i = 0; i < na; i++) {
+		const struct mrdem_tri_chunk *A = &a[i];
+		for (int c = 0; c < 4; c++)
+			tv[c] = _mm512_loadu_ps(A->sph[c]);
+		uint32_t pm = near_ps(sv, tv, r) & ((1u << A->n) - 1);
+		pruned += nq * (A->n - (uint64_t)_mm_popcnt_u32(pm));
+		if (!pm)
+			continue;
+		for (uint32_t j = 0; j < nb; j++) {
+			const struct mrdem_tri_chunk *B = &b[j];
+			uint32_t kept = w->keep[j];
+			if (!kept)
+				continue;
+			uint32_t kept2 = kept | kept << 8, pc = (uint32_t)_mm_popcnt_u32(kept);
+			for (uint32_t rows = pm; rows;) {
+				int p0 = __builtin_ctz(rows), p1 = p0;
+				uint32_t half = 0xff;
+				rows &= rows - 1;
+				if (rows) {
+					p1 = __builtin_ctz(rows);
+					rows &= rows - 1;
+					half = 0xffff;
+				}
+				/* lanes 0-7 take a's triangle p0, lanes 8-15 p1 */
+				const __m512i pick = _mm512_mask_blend_epi32(
+					0xff00, _mm512_set1_epi32(p0), _mm512_set1_epi32(p1));
+				__m512 as[4], bs[4];
+				for (int c = 0; c < 4; c++) {
+					as[c] = _mm512_permutexvar_ps(pick, _mm512_loadu_ps(A->sph[c]));
+					bs[c] = _mm512_loadu_ps(B->sph[c]);
+				}
+				uint32_t m = kept2 & half & near_ps(as, bs, r);
+				pruned += (uint64_t)(pc * (half == 0xffff ? 2 : 1) - _mm_popcnt_u32(m));
+				while (m) {
+					int l = k->n, room = MRDEM_TRI_BLOCK - l;
+					int n = (int)_mm_popcnt_u32(m);
+					uint32_t sel = m;
+					if (n > room) {
+						sel = low_bits(m, room);
+						n = room;
+					}
+					/* the kept lanes' slots in a's and b's chunks, in order:
+					 * one compress each, then a permute per coordinate */
+					__mmask16 ks = (__mmask16)sel;
+					__m512i ia = _mm512_maskz_compress_epi32(ks, pick);
+					__m512i ib = _mm512_maskz_compress_epi32(ks, iota);
+					__m512i ta = _mm512_add_epi32(_mm512_set1_epi32((int)A->first), ia);
+					__m512i tb = _mm512_add_epi32(_mm512_set1_epi32((int)B->first), ib);
+					if (room >= 16) {
+						/* whole vectors (lanes past n are written again or
+						 * never read): cheaper than masked stores */
+						for (int c = 0; c < 9; c++) {
+							__m512 x = _mm512_loadu_ps(A->v[c]);
+							__m512 y = _mm512_loadu_ps(B->v[c]);
+							_mm512_storeu_ps(&k->a[c][l], _mm512_permutexvar_ps(ia, x));
+							_mm512_storeu_ps(&k->b[c][l], _mm512_permutexvar_ps(ib, y));
+						}
+						_mm512_storeu_ps(&k->cut[l], cut);
+						_mm512_storeu_si512(&w->ta[l], ta);
+						_mm512_storeu_si512(&w->tb[l], tb);
+					} else {
+						__mmask16 st = (__mmask16)((1u << n) - 1);
+						for (int c = 0; c < 9; c++) {
+							__m512 x = _mm512_loadu_ps(A->v[c]);
+							__m512 y = _mm512_loadu_ps(B->v[c]);
+							_mm512_mask_storeu_ps(&k->a[c][l], st,
+									      _mm512_permutexvar_ps(ia, x));
+							_mm512_mask_storeu_ps(&k->b[c][l], st,
+									      _mm512_permutexvar_ps(ib, y));
+						}
+						_mm512_mask_storeu_ps(&k->cut[l], st, cut);
+						_mm512_mask_storeu_epi32(&w->ta[l], st, ta);
+						_mm512_mask_storeu_epi32(&w->tb[l], st, tb);
+					}
+					k->n = l + n;
+					m &= ~sel;
+					if (k->n == MRDEM_TRI_BLOCK)
+						stream_block(w, o, cnt);
+				}
+			}
+		}
+	}
+	return pruned;
+}
+#endif
+
+void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_tri_hits *hits,
+			    const struct mrdem_narrow_opts *o)
+{
+	w->stream = (struct sink){NULL, hits, NULL};
+	w->stream_cut = cut;
+	w->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
+	w->stream_t0 = mrdem_clock();
+	w->blk.n = w->spill.n = w->spill_fallbacks = 0;
+	w->nb = 0;
+	w->base = 0;
+}
+
+uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_chunk *a,
+				 uint32_t na, const float sa[4], const struct mrdem_tri_chunk *b,
+				 uint32_t nb, const float sb[4], float reach,
+				 const struct mrdem_narrow_opts *o, struct mrdem_narrow_counts *cnt)
+{
+	if (w->keep_cap < nb) {
+		w->keep = mrdem_xrealloc(w->keep, nb * sizeof *w->keep);
+		w->keep_cap = nb;
+	}
+#if MRDEM_SIMD_X86
+	if (w->avx512)
+		return leaves_avx512(w, a, na, sa, b, nb, sb, reach, o, cnt);
+#endif
+	return leaves_generic(w, a, na, sa, b, nb, sb, reach, o, cnt);
+}
+
+void mrdem_tri_stream_end(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
+			  struct mrdem_narrow_counts *cnt)
+{
+	if (w->blk.n)
+		stream_block(w, o, cnt);
+	flush_spill(w, o, &w->stream, cnt);
+	cnt->kernel_calls++;
+	cnt->kernel_s += mrdem_clock() - w->stream_t0;
 }

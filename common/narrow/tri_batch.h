@@ -111,11 +111,56 @@ void mrdem_tri_pairs_test(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_result *out,
 			  struct mrdem_narrow_counts *cnt);
+/* The same, status[i] receiving pair i's status only (surrogate levels
+ * of a tree search, which read nothing else). */
+void mrdem_tri_pairs_status(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
+			    const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
+			    const struct mrdem_narrow_opts *o, int32_t *status,
+			    struct mrdem_narrow_counts *cnt);
 /* The same, appending the contacts to hits (in no particular order: the
  * hybrid's fallbacks and exact_contacts' points come late). */
 void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
 			  const struct mrdem_tri_set *b, const uint32_t *pairs, size_t n,
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
+			  struct mrdem_narrow_counts *cnt);
+
+/* Up to MRDEM_TRI_CHUNK triangles of one set (indices first .. first + n
+ * - 1) in structure-of-arrays layout, with their bounding spheres (centre,
+ * radius): a tree leaf's real triangles as the leaf-pair stream below
+ * takes them. Slots n .. MRDEM_TRI_CHUNK - 1 hold zeros, and the second
+ * MRDEM_TRI_CHUNK slots repeat the first: a vector of 16 lanes pairs two
+ * of a's triangles with b's chunk. */
+#define MRDEM_TRI_CHUNK 8
+struct mrdem_tri_chunk {
+	float v[9][2 * MRDEM_TRI_CHUNK]; /* coordinate c of triangle k at v[c][k] */
+	float sph[4][2 * MRDEM_TRI_CHUNK];
+	uint32_t first, n;
+};
+
+/* Chunk c from n (<= MRDEM_TRI_CHUNK) triangles v (9 floats each) and
+ * their spheres sph (4 each), triangle indices from first. */
+void mrdem_tri_chunk_set(struct mrdem_tri_chunk *c, const float *v, const float *sph,
+			 uint32_t first, uint32_t n);
+
+/* The leaf-pair stream of a tree search: pairs of real triangles go
+ * straight from chunks into the kernels' blocks (the triangle of a
+ * broadcast, b's kept lanes compressed), without a list of index pairs
+ * or a gather per coordinate. Contacts are appended to hits in no
+ * particular order (like mrdem_tri_pairs_hits); cut is every pair's. */
+void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_tri_hits *hits,
+			    const struct mrdem_narrow_opts *o);
+/* The pairs of two leaves, a in chunks a[0..na), b in b[0..nb), with
+ * their node spheres sa and sb (reach added to the sum of two radii),
+ * pruned as the tree search prunes them: a b triangle whose sphere misses
+ * sa, an a triangle whose sphere misses sb, a pair whose triangles'
+ * spheres miss each other (mrdem_spheres_apart, bit for bit). Returns
+ * the pairs pruned; the rest go through the kernels. */
+uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_chunk *a,
+				 uint32_t na, const float sa[4], const struct mrdem_tri_chunk *b,
+				 uint32_t nb, const float sb[4], float reach,
+				 const struct mrdem_narrow_opts *o, struct mrdem_narrow_counts *cnt);
+/* Run what is left in the blocks. */
+void mrdem_tri_stream_end(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
 			  struct mrdem_narrow_counts *cnt);
 
 /* Test every pair of a x b, appending the contacts to hits in order of
