@@ -5,14 +5,15 @@
  * one buffer and streamed through the batched kernels (Sec. 5.4). A node
  * pair whose halos do not overlap drops both subtrees; the halos are
  * conservative (common/tree), so no contact beneath is lost. Leaf pairs
- * hand their real triangles to a last batch, the only one where the hybrid
- * kernel falls back to the comparison method (Corollary 5.3). Before a
+ * stream their real triangles into a last stage (mrdem_tri_stream_leaves),
+ * the only one where the hybrid kernel falls back to the comparison method
+ * (Corollary 5.3). Before a
  * pair reaches the kernels, the bounding spheres of the two halos (common/
  * tree) are compared: pairs they separate are dropped without a triangle
  * comparison.
  *
  * The result is the flat search's (Lemma 5.1): the same triangle pairs with
- * the same values, because the last batch runs the same kernels on the same
+ * the same values, because the last stage runs the same kernels on the same
  * float triangles, mapped through the same transform (common/geom/xform.h).
  * Surrogate tests add a small slack to their halos that covers float
  * rounding and the iterative kernel's tolerance, so rounding can only make
