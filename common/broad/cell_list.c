@@ -156,9 +156,10 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, const
 	int keep = lists_members(cl, n, level, min_level, members);
 	if (!keep) {
 		if (members > cl->cap || !cl->key) {
-			cl->key = mrdem_xrealloc(cl->key, (members + 1) * sizeof *cl->key);
-			cl->idx = mrdem_xrealloc(cl->idx, members * sizeof *cl->idx);
-			cl->sphere = mrdem_xrealloc(cl->sphere, members * sizeof *cl->sphere);
+			size_t room = members + MRDEM_CELL_LIST_PAD;
+			cl->key = mrdem_xrealloc(cl->key, room * sizeof *cl->key);
+			cl->idx = mrdem_xrealloc(cl->idx, room * sizeof *cl->idx);
+			cl->sphere = mrdem_xrealloc(cl->sphere, room * sizeof *cl->sphere);
 			cl->cap = members;
 		}
 		cl->n = 0;
@@ -184,7 +185,11 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, const
 	}
 	if (!keep || repair(cl, &cl->out, &cl->out_cap))
 		sort_from_scratch(cl);
-	cl->key[cl->n] = UINT64_MAX;
+	for (size_t k = cl->n; k < cl->n + MRDEM_CELL_LIST_PAD; k++) {
+		cl->key[k] = UINT64_MAX;
+		cl->idx[k] = 0;
+		memset(cl->sphere[k], 0, sizeof cl->sphere[k]);
+	}
 }
 
 size_t mrdem_cell_list_lower_bound(const struct mrdem_cell_list *cl, size_t from, uint64_t key)

@@ -23,9 +23,14 @@ struct mrdem_cell_keyed {
 	double sphere[4];
 };
 
+/* Entries past the end that a search may read (see key). */
+#define MRDEM_CELL_LIST_PAD 4
+
 struct mrdem_cell_list {
 	size_t n, cap;     /* members listed; capacity of key and idx */
-	uint64_t *key;     /* cell key of each member, ascending; key[n]: UINT64_MAX */
+	/* cell key of each member, ascending; after the last member
+	 * MRDEM_CELL_LIST_PAD entries of key UINT64_MAX, index 0, sphere 0 */
+	uint64_t *key;
 	uint32_t *idx;     /* particle index of each member */
 	/* Centre and radius (x, y, z, r) of each member, copied in list
 	 * order, so that the search reads neighbours from contiguous memory
@@ -72,6 +77,38 @@ static inline size_t mrdem_cell_list_skip_below(const struct mrdem_cell_list *cl
 	while (cl->key[q] < bound)
 		q++;
 	return q;
+}
+
+/* Test entry k of the list against the entries from q on whose key is at
+ * most last, keeping the pairs whose spheres touch into out. For a
+ * packing of a few entries per row of cells: MRDEM_CELL_LIST_PAD entries
+ * at a time, each tested and kept by whether it is in range and touches,
+ * so that neither the count of entries in range nor the hits cost a
+ * mispredicted branch. Not for fixed particles (see test_run). */
+static inline void mrdem_cell_list_test_window(const struct mrdem_cell_list *cl, size_t k, size_t q,
+					       uint64_t last, struct mrdem_pair_keys *out,
+					       uint64_t *tests)
+{
+	uint64_t a = cl->idx[k];
+	const double *s = cl->sphere[k];
+	size_t n = out->n;
+	uint64_t ntests = 0;
+	for (;; q += MRDEM_CELL_LIST_PAD) {
+		if (n + MRDEM_CELL_LIST_PAD > out->cap) {
+			out->n = n;
+			mrdem_pair_keys_reserve(out, MRDEM_CELL_LIST_PAD);
+		}
+		for (size_t e = q; e < q + MRDEM_CELL_LIST_PAD; e++) {
+			uint64_t b = cl->idx[e], in = cl->key[e] <= last;
+			out->key[n] = a < b ? a << 32 | b : b << 32 | a;
+			n += in & (uint64_t)mrdem_spheres_touch(s, s[3], cl->sphere[e], cl->sphere[e][3]);
+			ntests += in;
+		}
+		if (cl->key[q + MRDEM_CELL_LIST_PAD - 1] > last)
+			break;
+	}
+	out->n = n;
+	*tests += ntests;
 }
 
 /* Test entry k of the list against entries [q, end) and keep the pairs

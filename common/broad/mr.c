@@ -72,6 +72,29 @@ static const uint64_t row_offset[NROWS] = {
 	MRDEM_CELL_KEY(0, 1, 1),
 };
 
+/* The search of entry k of a fixed particle, whose partners' flags are
+ * read to skip pairs of two fixed particles. row: the rows' starts. */
+static void search_fixed(const struct mrdem_cell_list *cl, size_t k, size_t row[NROWS],
+			 const uint32_t *flags, struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	uint64_t key = cl->key[k];
+	size_t q[NROWS + 1], end[NROWS + 1], total;
+	q[0] = k + 1;
+	end[0] = mrdem_cell_list_skip_below(cl, k + 1, key + 2);
+	total = end[0] - q[0];
+	for (int r = 0; r < NROWS; r++) {
+		uint64_t first = key + row_offset[r] - 1;
+		q[r + 1] = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
+		end[r + 1] = mrdem_cell_list_skip_below(cl, q[r + 1], first + 3);
+		total += end[r + 1] - q[r + 1];
+	}
+	mrdem_pair_keys_reserve(out, total);
+	uint64_t *w = out->key + out->n;
+	for (int r = 0; r <= NROWS; r++)
+		w = mrdem_cell_list_test_run(cl, k, q[r], end[r], flags, 1, w, tests);
+	out->n = (size_t)(w - out->key);
+}
+
 /* The search over list entries [lo, hi). */
 static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const uint32_t *flags,
 		   struct mrdem_pair_keys *out, uint64_t *tests)
@@ -81,24 +104,20 @@ static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const
 		row[r] = mrdem_cell_list_lower_bound(cl, 0, cl->key[lo] + row_offset[r] - 1);
 	for (size_t k = lo; k < hi; k++) {
 		uint64_t key = cl->key[k];
-		/* own cell after this entry and the next cell of the row, then
-		 * the rows: their ranges first, so that one reserve holds all */
-		size_t q[NROWS + 1], end[NROWS + 1], total;
-		q[0] = k + 1;
-		end[0] = mrdem_cell_list_skip_below(cl, k + 1, key + 2);
-		total = end[0] - q[0];
+		if (flags && (flags[cl->idx[k]] & MRDEM_PARTICLE_FIXED)) {
+			search_fixed(cl, k, row, flags, out, tests);
+			continue;
+		}
+		/* own cell after this entry and the next cell of the row; the
+		 * rows (an empty one, as in a sparse packing, costs a compare) */
+		if (cl->key[k + 1] <= key + 1)
+			mrdem_cell_list_test_window(cl, k, k + 1, key + 1, out, tests);
 		for (int r = 0; r < NROWS; r++) {
 			uint64_t first = key + row_offset[r] - 1;
-			q[r + 1] = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
-			end[r + 1] = mrdem_cell_list_skip_below(cl, q[r + 1], first + 3);
-			total += end[r + 1] - q[r + 1];
+			size_t q = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
+			if (cl->key[q] <= first + 2)
+				mrdem_cell_list_test_window(cl, k, q, first + 2, out, tests);
 		}
-		mrdem_pair_keys_reserve(out, total);
-		int fixed = flags && (flags[cl->idx[k]] & MRDEM_PARTICLE_FIXED);
-		uint64_t *w = out->key + out->n;
-		for (int r = 0; r <= NROWS; r++)
-			w = mrdem_cell_list_test_run(cl, k, q[r], end[r], flags, fixed, w, tests);
-		out->n = (size_t)(w - out->key);
 	}
 }
 
