@@ -77,6 +77,40 @@ static uint8_t size_group(double r, double rmax)
 	return (uint8_t)g;
 }
 
+/* Group g's entry k against the entries from q on with keys up to last
+ * (a row of three cells) that come after it, or come before it and are of
+ * a smaller group (a pair within the group is found from its earlier
+ * entry): in windows, as mrdem_cell_list_test_window. smaller: the
+ * entries of smaller groups have r 2^(g+1) <= rmax (scale = 2^(g+1); none
+ * in the last group). */
+static void test_window(const struct mrdem_cell_list *cl, size_t k, size_t q, uint64_t last,
+			double scale, double rmax, int last_group, struct mrdem_pair_keys *out,
+			uint64_t *tests)
+{
+	uint64_t a = cl->idx[k];
+	const double *s = cl->sphere[k];
+	size_t n = out->n;
+	uint64_t ntests = 0;
+	for (;; q += MRDEM_CELL_LIST_PAD) {
+		if (n + MRDEM_CELL_LIST_PAD > out->cap) {
+			out->n = n;
+			mrdem_pair_keys_reserve(out, MRDEM_CELL_LIST_PAD);
+		}
+		for (size_t e = q; e < q + MRDEM_CELL_LIST_PAD; e++) {
+			uint64_t b = cl->idx[e];
+			uint64_t smaller = !last_group && cl->sphere[e][3] * scale <= rmax;
+			uint64_t in = (cl->key[e] <= last) & ((e > k) | ((e < k) & smaller));
+			out->key[n] = a < b ? a << 32 | b : b << 32 | a;
+			n += in & (uint64_t)mrdem_spheres_touch(s, s[3], cl->sphere[e], cl->sphere[e][3]);
+			ntests += in;
+		}
+		if (cl->key[q + MRDEM_CELL_LIST_PAD - 1] > last)
+			break;
+	}
+	out->n = n;
+	*tests += ntests;
+}
+
 /* The 27-cell search around the entries of group g in [lo, hi) of cl,
  * whose members are the groups g and smaller. A member is of group g
  * itself when r 2^(g+1) > rmax (size_group's test, on the radius in the
@@ -102,11 +136,16 @@ static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rma
 		for (int r = 0; r < 9; r++) {
 			uint64_t first = cl->key[k] + offset[r];
 			size_t q = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
+			if (cl->key[q] > first + 2)
+				continue; /* an empty row */
+			if (!fixed) {
+				test_window(cl, k, q, first + 2, scale, rmax, last, out, tests);
+				continue;
+			}
+			/* a fixed particle: the exact loops, which read the flags */
 			size_t end = mrdem_cell_list_skip_below(cl, q, first + 3);
 			mrdem_pair_keys_reserve(out, end - q);
 			uint64_t *w = out->key + out->n;
-			/* Before the entry only smaller groups: a pair within the
-			 * group is found from its earlier entry. */
 			for (; q < end && q < k; q++)
 				if (!last && cl->sphere[q][3] * scale <= rmax)
 					w = mrdem_cell_list_test_run(cl, k, q, q + 1, flags, fixed, w,
