@@ -175,8 +175,14 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, const
 		size_t i = cl->idx[k];
 		const double *x = &pos[3 * i];
 		uint64_t c[3];
-		for (int a = 0; a < 3; a++)
-			c[a] = (uint64_t)((int64_t)floor(x[a] / h) - base[a]);
+		for (int a = 0; a < 3; a++) {
+			/* floor without a libm call: the quotient is below 2^49 in
+			 * magnitude (mrdem_broad_cell_edge), so the conversion is exact */
+			double t = x[a] / h;
+			int64_t f = (int64_t)t;
+			f -= (double)f > t;
+			c[a] = (uint64_t)(f - base[a]);
+		}
 		cl->key[k] = MRDEM_CELL_KEY(c[0], c[1], c[2]);
 		cl->sphere[k][0] = x[0];
 		cl->sphere[k][1] = x[1];

@@ -68,11 +68,12 @@ uint64_t mrdem_mmr_moves(const struct mrdem_mmr *m, int *rebuilt)
 }
 
 /* Group of radius r: g with rmax / 2^(g+1) < r <= rmax / 2^g (exact:
- * scaling by powers of two does not round), the last group below. */
+ * scaling by powers of two does not round; products, as ldexp would
+ * give them, without its call), the last group below. */
 static uint8_t size_group(double r, double rmax)
 {
 	int g = 0;
-	while (g < NGROUPS - 1 && ldexp(r, g + 1) <= rmax)
+	for (double scale = 2; g < NGROUPS - 1 && r * scale <= rmax; scale *= 2)
 		g++;
 	return (uint8_t)g;
 }
@@ -167,14 +168,15 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 	}
 	double rmax = 0, gmax[NGROUPS] = {0}, big[NGROUPS] = {0};
 	size_t count[NGROUPS] = {0};
+	/* compares, not fmax calls: the same maxima of finite values */
 	for (size_t i = 0; i < n; i++)
-		rmax = fmax(rmax, radius[i]);
+		rmax = radius[i] > rmax ? radius[i] : rmax;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t g = m->group[i] = size_group(radius[i], rmax);
 		count[g]++;
-		gmax[g] = fmax(gmax[g], radius[i]);
+		gmax[g] = radius[i] > gmax[g] ? radius[i] : gmax[g];
 		for (int a = 0; a < 3; a++)
-			big[g] = fmax(big[g], fabs(pos[3 * i + a]));
+			big[g] = fabs(pos[3 * i + a]) > big[g] ? fabs(pos[3 * i + a]) : big[g];
 	}
 	int nparts = omp_get_max_threads();
 	if (nparts > m->nparts) {
