@@ -30,6 +30,19 @@ static int cmp_keyed(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+struct key_idx {
+	uint64_t key;
+	uint32_t idx;
+};
+
+static int cmp_key_idx(const void *a, const void *b)
+{
+	const struct key_idx *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
 static void put(struct mrdem_cell_list *cl, size_t k, const struct mrdem_cell_keyed *e)
 {
 	cl->key[k] = e->key;
@@ -44,14 +57,21 @@ static struct mrdem_cell_keyed get(const struct mrdem_cell_list *cl, size_t k)
 	return e;
 }
 
-static void sort_from_scratch(struct mrdem_cell_list *cl)
+/* Sort keys and indices (the spheres would triple what qsort moves), then
+ * copy the spheres in the new order. */
+static void sort_from_scratch(struct mrdem_cell_list *cl, const double *pos, const double *radius)
 {
-	struct mrdem_cell_keyed *t = mrdem_xmalloc_array(cl->n ? cl->n : 1, sizeof *t);
+	struct key_idx *t = mrdem_xmalloc_array(cl->n ? cl->n : 1, sizeof *t);
 	for (size_t k = 0; k < cl->n; k++)
-		t[k] = get(cl, k);
-	qsort(t, cl->n, sizeof *t, cmp_keyed);
-	for (size_t k = 0; k < cl->n; k++)
-		put(cl, k, &t[k]);
+		t[k] = (struct key_idx){cl->key[k], cl->idx[k]};
+	qsort(t, cl->n, sizeof *t, cmp_key_idx);
+	for (size_t k = 0; k < cl->n; k++) {
+		size_t i = t[k].idx;
+		cl->key[k] = t[k].key;
+		cl->idx[k] = t[k].idx;
+		memcpy(cl->sphere[k], &pos[3 * i], 3 * sizeof *pos);
+		cl->sphere[k][3] = radius[i];
+	}
 	free(t);
 	cl->rebuilt = 1;
 }
@@ -190,7 +210,7 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, const
 		cl->sphere[k][3] = radius[i];
 	}
 	if (!keep || repair(cl, &cl->out, &cl->out_cap))
-		sort_from_scratch(cl);
+		sort_from_scratch(cl, pos, radius);
 	for (size_t k = cl->n; k < cl->n + MRDEM_CELL_LIST_PAD; k++) {
 		cl->key[k] = UINT64_MAX;
 		cl->idx[k] = 0;

@@ -115,13 +115,15 @@ static void test_window(const struct mrdem_cell_list *cl, size_t k, size_t q, ui
 /* The 27-cell search around the entries of group g in [lo, hi) of cl,
  * whose members are the groups g and smaller. A member is of group g
  * itself when r 2^(g+1) > rmax (size_group's test, on the radius in the
- * list instead of the group array, so the search reads the list only). */
-static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rmax, size_t lo,
-			 size_t hi, const uint32_t *flags, struct mrdem_pair_keys *out,
+ * list instead of the group array, so the search reads the list only).
+ * only_g: every member is of group g (the last group, one size), so
+ * nothing needs the test. */
+static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rmax, int only_g,
+			 size_t lo, size_t hi, const uint32_t *flags, struct mrdem_pair_keys *out,
 			 uint64_t *tests)
 {
 	const double scale = ldexp(1, g + 1);
-	const int last = g == NGROUPS - 1;
+	const int last = only_g;
 	uint64_t offset[9];
 	size_t row[9];
 	for (int r = 0; r < 9; r++) {
@@ -209,7 +211,8 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 		{
 			int t = omp_get_thread_num(), nt = omp_get_num_threads();
 			size_t lo = cl->n * (size_t)t / (size_t)nt, hi = cl->n * (size_t)(t + 1) / (size_t)nt;
-			search_group(cl, (uint8_t)g, rmax, lo, hi, flags, &part[t], &ntests);
+			search_group(cl, (uint8_t)g, rmax, g == NGROUPS - 1 || count[g] == cl->n, lo,
+				     hi, flags, &part[t], &ntests);
 		}
 	}
 	mrdem_pair_keys_sort(out, part, m->nparts, n, &m->sort);
