@@ -75,6 +75,17 @@ static inline int mrdem_both_fixed(const uint32_t *flags, size_t i, size_t j)
 	return (flags[i] & flags[j] & MRDEM_PARTICLE_FIXED) != 0;
 }
 
+/* flags when a particle is fixed, else NULL (no pair of two fixed
+ * particles to skip): a search then reads no flags, which lie in particle
+ * order, all over memory from the search's cell order. */
+static inline const uint32_t *mrdem_flags_if_fixed(const uint32_t *flags, size_t n)
+{
+	for (size_t i = 0; flags && i < n; i++)
+		if (flags[i] & MRDEM_PARTICLE_FIXED)
+			return flags;
+	return NULL;
+}
+
 /* Particle pairs (i < j) whose spheres touch, sorted by (i, j). tests
  * receives the number of sphere tests evaluated. */
 void mrdem_broad_brute_pairs(const double *pos, const double *radius, const uint32_t *flags,

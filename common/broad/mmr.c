@@ -164,6 +164,7 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
 			   uint64_t *tests, uint64_t *cells, double *cell_size)
 {
+	flags = mrdem_flags_if_fixed(flags, n);
 	if (n > m->cap) {
 		m->group = mrdem_xrealloc(m->group, n * sizeof *m->group);
 		m->cap = n;

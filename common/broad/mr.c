@@ -125,6 +125,7 @@ void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *r
 			  const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
 			  uint64_t *tests, uint64_t *cells, double *cell_size)
 {
+	flags = mrdem_flags_if_fixed(flags, n);
 	if (n > m->cap) {
 		m->level = mrdem_xrealloc(m->level, n * sizeof *m->level);
 		m->cap = n;
