@@ -173,7 +173,8 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, const
 	cl->shifts = 0;
 	cl->rebuilt = 0;
 
-	int keep = lists_members(cl, n, level, min_level, members);
+	/* a list never allocated (no members yet) still needs its padding */
+	int keep = cl->key && lists_members(cl, n, level, min_level, members);
 	if (!keep) {
 		if (members > cl->cap || !cl->key) {
 			size_t room = members + MRDEM_CELL_LIST_PAD;

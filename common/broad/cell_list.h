@@ -27,7 +27,8 @@ struct mrdem_cell_keyed {
 #define MRDEM_CELL_LIST_PAD 4
 
 struct mrdem_cell_list {
-	size_t n, cap;     /* members listed; capacity of key and idx */
+	size_t n, cap;     /* members listed; capacity (key, idx and sphere
+			    * hold MRDEM_CELL_LIST_PAD entries more) */
 	/* cell key of each member, ascending; after the last member
 	 * MRDEM_CELL_LIST_PAD entries of key UINT64_MAX, index 0, sphere 0 */
 	uint64_t *key;
