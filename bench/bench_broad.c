@@ -9,7 +9,10 @@
  * times wider. Every step each sphere moves by up to 0.02 d per axis
  * (velocities fixed, reflected at the box), as a DEM step would; the
  * first call (sorting from scratch, Dbvt's tree build) is timed apart
- * from the MRDEM_BENCH_BROAD_STEPS (default 10) steady steps after it. */
+ * from the MRDEM_BENCH_BROAD_STEPS (default 10) steady steps after it.
+ * MRDEM_BENCH_BROAD_METHODS picks the methods (default "sap mr mmr grid
+ * brute bullet"; brute only runs up to 20,000 particles), e.g. "mr mmr"
+ * at 10^6, where Bullet's tree build alone takes minutes. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -76,6 +79,19 @@ static void make_scene(struct mrdem_scene *s, struct motion *mo, size_t n, doubl
 			mo->vel[3 * k + a] = mrdem_rng_range(&rng, -0.02, 0.02);
 		}
 	}
+}
+
+/* Is name in the list of words (separated by spaces or commas)? */
+static int listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = list + strspn(list, " ,"); *p; p += strspn(p, " ,")) {
+		size_t w = strcspn(p, " ,");
+		if (w == len && !strncmp(p, name, len))
+			return 1;
+		p += w;
+	}
+	return 0;
 }
 
 static void bench_method(struct mrdem_scene *s, struct motion *mo, int method, int steps,
@@ -153,6 +169,21 @@ int main(void)
 		fprintf(stderr, "bench_broad: MRDEM_BENCH_BROAD_STEPS must be a positive integer\n");
 		return 2;
 	}
+	const char *methods = getenv("MRDEM_BENCH_BROAD_METHODS");
+	if (!methods)
+		methods = "sap mr mmr grid brute bullet";
+	for (const char *p = methods + strspn(methods, " ,"); *p; p += strspn(p, " ,")) {
+		size_t w = strcspn(p, " ,");
+		char name[16] = "";
+		if (w < sizeof name)
+			memcpy(name, p, w);
+		if (strcmp(name, "bullet") && mrdem_broad_method_parse(name) < 0) {
+			fprintf(stderr, "bench_broad: MRDEM_BENCH_BROAD_METHODS: '%.*s' is not one of "
+				"%s or bullet\n", (int)w, p, MRDEM_BROAD_METHOD_LIST);
+			return 2;
+		}
+		p += w;
+	}
 	printf("broad phase, one thread, CPU time per particle-step over %d steps after the "
 	       "first call (build); %s\n\n",
 	       steps, mrdem_bench_dbvt_new ? "Bullet btDbvtBroadphase linked in"
@@ -175,15 +206,17 @@ int main(void)
 			double side = cbrt(1.5 * (double)n) * (sparse ? 100 : 1);
 			const char *packing = sparse ? "sparse" : "dense";
 			make_scene(&s, &mo, (size_t)n, side);
-			int methods[] = {MRDEM_BROAD_SAP, MRDEM_BROAD_MR, MRDEM_BROAD_MMR, MRDEM_BROAD_GRID,
+			int order[] = {MRDEM_BROAD_SAP, MRDEM_BROAD_MR, MRDEM_BROAD_MMR, MRDEM_BROAD_GRID,
 					 MRDEM_BROAD_BRUTE};
 			for (int k = 0; k < 5; k++) {
-				if (methods[k] == MRDEM_BROAD_BRUTE && n > 20000)
+				if (!listed(methods, mrdem_broad_method_name(order[k])))
+					continue;
+				if (order[k] == MRDEM_BROAD_BRUTE && n > 20000)
 					continue; /* quadratic */
-				bench_method(&s, &mo, methods[k], methods[k] == MRDEM_BROAD_BRUTE ? 1 : steps,
+				bench_method(&s, &mo, order[k], order[k] == MRDEM_BROAD_BRUTE ? 1 : steps,
 					     packing);
 			}
-			if (mrdem_bench_dbvt_new)
+			if (mrdem_bench_dbvt_new && listed(methods, "bullet"))
 				bench_dbvt(&s, &mo, steps, packing);
 			free(mo.vel);
 			mrdem_scene_release(&s);

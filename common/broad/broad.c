@@ -186,19 +186,26 @@ int mrdem_broad_phase_radii(struct mrdem_broad *b, const struct mrdem_scene *s, 
 	}
 	st->state_bytes += b->cap * sizeof *b->radius + 2 * b->pairs.cap * sizeof *b->pairs.ij;
 
-	/* Interleave: particle i's particle pairs, then its plane pairs. */
+	/* Interleave: particle i's particle pairs, then its plane pairs.
+	 * Without planes, the particle pairs as they are (one loop over the
+	 * pairs, not one per particle whose length a branch mispredicts). */
 	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		for (; k < b->pairs.n && b->pairs.ij[2 * k] == i; k++)
-			mrdem_pairs_push(out, p->id[i], p->id[b->pairs.ij[2 * k + 1]]);
-		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
-			continue;
-		for (uint32_t q = 0; q < su->nplanes; q++) {
-			st->plane_tests++;
-			if (plane_distance(&su->planes[q], &p->pos[3 * i]) <=
-			    b->radius[i] + su->plane_epsilon) {
-				mrdem_pairs_push(out, p->id[i], MRDEM_PLANE_ID(q));
-				st->plane_pairs++;
+	if (!su->nplanes) {
+		for (; k < b->pairs.n; k++)
+			mrdem_pairs_push(out, p->id[b->pairs.ij[2 * k]], p->id[b->pairs.ij[2 * k + 1]]);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			for (; k < b->pairs.n && b->pairs.ij[2 * k] == i; k++)
+				mrdem_pairs_push(out, p->id[i], p->id[b->pairs.ij[2 * k + 1]]);
+			if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+				continue;
+			for (uint32_t q = 0; q < su->nplanes; q++) {
+				st->plane_tests++;
+				if (plane_distance(&su->planes[q], &p->pos[3 * i]) <=
+				    b->radius[i] + su->plane_epsilon) {
+					mrdem_pairs_push(out, p->id[i], MRDEM_PLANE_ID(q));
+					st->plane_pairs++;
+				}
 			}
 		}
 	}

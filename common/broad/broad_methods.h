@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "common/scene/scene.h"
+#include "common/util/error.h"
 
 /* Below this many particles the methods run on one thread: starting a
  * team costs more than it saves. The result never depends on it. */
@@ -28,16 +29,36 @@ void mrdem_ipairs_release(struct mrdem_ipairs *p);
  * first), releasing the parts. */
 void mrdem_ipairs_concat(struct mrdem_ipairs *out, struct mrdem_ipairs *part, int nparts);
 
-/* Scratch of mrdem_ipairs_sort_parts, kept between calls. */
+/* Pairs i < j packed as i << 32 | j (the cell methods hold at most
+ * 2^31 particles), as the cell searches find them, in any order. */
+struct mrdem_pair_keys {
+	size_t n, cap;
+	uint64_t *key;
+};
+
+/* Room for at least more further keys. */
+static inline void mrdem_pair_keys_reserve(struct mrdem_pair_keys *p, size_t more)
+{
+	if (p->n + more > p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 256;
+		while (cap < p->n + more)
+			cap *= 2;
+		p->key = mrdem_xrealloc(p->key, cap * sizeof *p->key);
+		p->cap = cap;
+	}
+}
+
+/* Scratch of mrdem_pair_keys_sort, kept between calls. */
 struct mrdem_pair_sort {
 	size_t cap;
 	size_t *start;
 };
 
-/* The pairs of part[0..nparts) (any order, i < j in each) into out in the
- * canonical order, by i then j; releases the parts. n: particle count. */
-void mrdem_ipairs_sort_parts(struct mrdem_ipairs *out, struct mrdem_ipairs *part, int nparts,
-			     size_t n, struct mrdem_pair_sort *scratch);
+/* The pairs of part[0..nparts) into out in the canonical order, by i then
+ * j; empties the parts (keeping their memory for the next call). n:
+ * particle count. */
+void mrdem_pair_keys_sort(struct mrdem_ipairs *out, struct mrdem_pair_keys *part, int nparts,
+			  size_t n, struct mrdem_pair_sort *scratch);
 
 /* The one overlap predicate every method uses, so that all of them agree
  * to the last bit: the spheres touch or overlap. */
@@ -52,6 +73,17 @@ static inline int mrdem_spheres_touch(const double *ca, double ra, const double 
 static inline int mrdem_both_fixed(const uint32_t *flags, size_t i, size_t j)
 {
 	return (flags[i] & flags[j] & MRDEM_PARTICLE_FIXED) != 0;
+}
+
+/* flags when a particle is fixed, else NULL (no pair of two fixed
+ * particles to skip): a search then reads no flags, which lie in particle
+ * order, all over memory from the search's cell order. */
+static inline const uint32_t *mrdem_flags_if_fixed(const uint32_t *flags, size_t n)
+{
+	for (size_t i = 0; flags && i < n; i++)
+		if (flags[i] & MRDEM_PARTICLE_FIXED)
+			return flags;
+	return NULL;
 }
 
 /* Particle pairs (i < j) whose spheres touch, sorted by (i, j). tests

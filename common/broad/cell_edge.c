@@ -21,16 +21,19 @@ size_t mrdem_broad_split_large(const double *pos, const double *radius, size_t n
 	mean = n ? mean / (double)n : 0;
 	double limit = MRDEM_BROAD_LARGE_FACTOR * mean;
 	size_t nlarge = 0;
-	*rmax = *big = 0;
+	double rm = 0, bg = 0;
 	for (size_t i = 0; i < n; i++) {
 		level[i] = radius[i] <= limit;
 		if (!level[i]) {
 			nlarge++;
 			continue;
 		}
-		*rmax = fmax(*rmax, radius[i]);
+		/* finite values (checked by the caller): compares, not fmax calls */
+		rm = radius[i] > rm ? radius[i] : rm;
 		for (int a = 0; a < 3; a++)
-			*big = fmax(*big, fabs(pos[3 * i + a]));
+			bg = fabs(pos[3 * i + a]) > bg ? fabs(pos[3 * i + a]) : bg;
 	}
+	*rmax = rm;
+	*big = bg;
 	return nlarge;
 }

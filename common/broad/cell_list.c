@@ -17,6 +17,7 @@ void mrdem_cell_list_release(struct mrdem_cell_list *cl)
 {
 	free(cl->key);
 	free(cl->idx);
+	free(cl->sphere);
 	free(cl->out);
 	memset(cl, 0, sizeof *cl);
 }
@@ -29,14 +30,48 @@ static int cmp_keyed(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static void sort_from_scratch(struct mrdem_cell_list *cl)
+struct key_idx {
+	uint64_t key;
+	uint32_t idx;
+};
+
+static int cmp_key_idx(const void *a, const void *b)
 {
-	struct mrdem_cell_keyed *t = mrdem_xmalloc_array(cl->n ? cl->n : 1, sizeof *t);
+	const struct key_idx *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void put(struct mrdem_cell_list *cl, size_t k, const struct mrdem_cell_keyed *e)
+{
+	cl->key[k] = e->key;
+	cl->idx[k] = e->idx;
+	memcpy(cl->sphere[k], e->sphere, sizeof e->sphere);
+}
+
+static struct mrdem_cell_keyed get(const struct mrdem_cell_list *cl, size_t k)
+{
+	struct mrdem_cell_keyed e = {cl->key[k], cl->idx[k], {0}};
+	memcpy(e.sphere, cl->sphere[k], sizeof e.sphere);
+	return e;
+}
+
+/* Sort keys and indices (the spheres would triple what qsort moves), then
+ * copy the spheres in the new order. */
+static void sort_from_scratch(struct mrdem_cell_list *cl, const double *pos, const double *radius)
+{
+	struct key_idx *t = mrdem_xmalloc_array(cl->n ? cl->n : 1, sizeof *t);
 	for (size_t k = 0; k < cl->n; k++)
-		t[k] = (struct mrdem_cell_keyed){cl->key[k], cl->idx[k]};
-	qsort(t, cl->n, sizeof *t, cmp_keyed);
-	for (size_t k = 0; k < cl->n; k++)
-		cl->key[k] = t[k].key, cl->idx[k] = t[k].idx;
+		t[k] = (struct key_idx){cl->key[k], cl->idx[k]};
+	qsort(t, cl->n, sizeof *t, cmp_key_idx);
+	for (size_t k = 0; k < cl->n; k++) {
+		size_t i = t[k].idx;
+		cl->key[k] = t[k].key;
+		cl->idx[k] = t[k].idx;
+		memcpy(cl->sphere[k], &pos[3 * i], 3 * sizeof *pos);
+		cl->sphere[k][3] = radius[i];
+	}
 	free(t);
 	cl->rebuilt = 1;
 }
@@ -59,22 +94,26 @@ static int repair(struct mrdem_cell_list *cl, struct mrdem_cell_keyed **out, siz
 			int misplaced = (k > 0 && key < prev) || (k + 1 < m && key > cl->key[k + 1]);
 			prev = key;
 			if (!misplaced) {
-				cl->key[kept] = key;
-				cl->idx[kept++] = cl->idx[k];
+				if (kept < k) {
+					cl->key[kept] = key;
+					cl->idx[kept] = cl->idx[k];
+					memcpy(cl->sphere[kept], cl->sphere[k], sizeof cl->sphere[k]);
+				}
+				kept++;
 				continue;
 			}
 			if (nout == *out_cap) {
 				*out_cap = *out_cap ? 2 * *out_cap : 256;
 				*out = mrdem_xrealloc(*out, *out_cap * sizeof **out);
 			}
-			(*out)[nout++] = (struct mrdem_cell_keyed){key, cl->idx[k]};
+			(*out)[nout++] = get(cl, k);
 		}
 		cl->n = kept;
 		if (nout == before)
 			break;
 		if (nout > total / REPAIR_MAX_OUT + 64 || pass == REPAIR_MAX_PASSES) {
 			for (size_t k = 0; k < nout; k++)
-				cl->key[cl->n] = (*out)[k].key, cl->idx[cl->n++] = (*out)[k].idx;
+				put(cl, cl->n++, &(*out)[k]);
 			return -1;
 		}
 	}
@@ -87,9 +126,9 @@ static int repair(struct mrdem_cell_list *cl, struct mrdem_cell_keyed **out, siz
 		if (a > 0 && cl->key[a - 1] > (*out)[b - 1].key) {
 			to--, a--;
 			cl->key[to] = cl->key[a], cl->idx[to] = cl->idx[a];
+			memcpy(cl->sphere[to], cl->sphere[a], sizeof cl->sphere[a]);
 		} else {
-			to--, b--;
-			cl->key[to] = (*out)[b].key, cl->idx[to] = (*out)[b].idx;
+			put(cl, --to, &(*out)[--b]);
 		}
 	}
 	cl->n = total;
@@ -110,8 +149,8 @@ static int lists_members(const struct mrdem_cell_list *cl, size_t n, const uint8
 	return 1;
 }
 
-void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, size_t n,
-			    const uint8_t *level, uint8_t min_level, double h)
+void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, const double *radius,
+			    size_t n, const uint8_t *level, uint8_t min_level, double h)
 {
 	size_t members = 0;
 	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -120,8 +159,10 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, size_
 			continue;
 		members++;
 		for (int a = 0; a < 3; a++) {
-			lo[a] = fmin(lo[a], pos[3 * i + a]);
-			hi[a] = fmax(hi[a], pos[3 * i + a]);
+			/* positions are finite (checked by the caller): no fmin/fmax calls */
+			double x = pos[3 * i + a];
+			lo[a] = x < lo[a] ? x : lo[a];
+			hi[a] = x > hi[a] ? x : hi[a];
 		}
 	}
 	const double max_cells = (double)((1u << MRDEM_CELL_BITS) - 8);
@@ -132,11 +173,14 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, size_
 	cl->shifts = 0;
 	cl->rebuilt = 0;
 
-	int keep = lists_members(cl, n, level, min_level, members);
+	/* a list never allocated (no members yet) still needs its padding */
+	int keep = cl->key && lists_members(cl, n, level, min_level, members);
 	if (!keep) {
-		if (members > cl->cap) {
-			cl->key = mrdem_xrealloc(cl->key, members * sizeof *cl->key);
-			cl->idx = mrdem_xrealloc(cl->idx, members * sizeof *cl->idx);
+		if (members > cl->cap || !cl->key) {
+			size_t room = members + MRDEM_CELL_LIST_PAD;
+			cl->key = mrdem_xrealloc(cl->key, room * sizeof *cl->key);
+			cl->idx = mrdem_xrealloc(cl->idx, room * sizeof *cl->idx);
+			cl->sphere = mrdem_xrealloc(cl->sphere, room * sizeof *cl->sphere);
 			cl->cap = members;
 		}
 		cl->n = 0;
@@ -149,14 +193,30 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, size_
 	for (int a = 0; a < 3; a++)
 		base[a] = members ? (int64_t)floor(lo[a] / h) - 1 : 0;
 	for (size_t k = 0; k < cl->n; k++) {
-		const double *x = &pos[3 * (size_t)cl->idx[k]];
+		size_t i = cl->idx[k];
+		const double *x = &pos[3 * i];
 		uint64_t c[3];
-		for (int a = 0; a < 3; a++)
-			c[a] = (uint64_t)((int64_t)floor(x[a] / h) - base[a]);
+		for (int a = 0; a < 3; a++) {
+			/* floor without a libm call: the quotient is below 2^49 in
+			 * magnitude (mrdem_broad_cell_edge), so the conversion is exact */
+			double t = x[a] / h;
+			int64_t f = (int64_t)t;
+			f -= (double)f > t;
+			c[a] = (uint64_t)(f - base[a]);
+		}
 		cl->key[k] = MRDEM_CELL_KEY(c[0], c[1], c[2]);
+		cl->sphere[k][0] = x[0];
+		cl->sphere[k][1] = x[1];
+		cl->sphere[k][2] = x[2];
+		cl->sphere[k][3] = radius[i];
 	}
 	if (!keep || repair(cl, &cl->out, &cl->out_cap))
-		sort_from_scratch(cl);
+		sort_from_scratch(cl, pos, radius);
+	for (size_t k = cl->n; k < cl->n + MRDEM_CELL_LIST_PAD; k++) {
+		cl->key[k] = UINT64_MAX;
+		cl->idx[k] = 0;
+		memset(cl->sphere[k], 0, sizeof cl->sphere[k]);
+	}
 }
 
 size_t mrdem_cell_list_lower_bound(const struct mrdem_cell_list *cl, size_t from, uint64_t key)

@@ -63,7 +63,8 @@ size_t mrdem_grid_bytes(const struct mrdem_grid *g)
 
 static void grid_reserve(struct mrdem_grid *g, size_t n)
 {
-	if (n > g->cap) {
+	/* start has n + 1 entries: one even for an empty frame */
+	if (n > g->cap || !g->start) {
 		g->coord = mrdem_xrealloc(g->coord, 3 * n * sizeof *g->coord);
 		g->cell_of = mrdem_xrealloc(g->cell_of, n * sizeof *g->cell_of);
 		g->start = mrdem_xrealloc(g->start, (n + 1) * sizeof *g->start);

@@ -21,6 +21,9 @@ struct mrdem_mmr {
 	size_t cap;
 	uint8_t *group;
 	struct mrdem_cell_list cells[NGROUPS];
+	/* pairs found per thread, kept with their memory between calls */
+	struct mrdem_pair_keys *part;
+	int nparts;
 	struct mrdem_pair_sort sort;
 };
 
@@ -36,6 +39,9 @@ void mrdem_mmr_free(struct mrdem_mmr *m)
 	free(m->group);
 	for (int g = 0; g < NGROUPS; g++)
 		mrdem_cell_list_release(&m->cells[g]);
+	for (int t = 0; t < m->nparts; t++)
+		free(m->part[t].key);
+	free(m->part);
 	free(m->sort.start);
 	free(m);
 }
@@ -44,7 +50,9 @@ size_t mrdem_mmr_bytes(const struct mrdem_mmr *m)
 {
 	size_t b = m->cap * sizeof *m->group + m->sort.cap * sizeof *m->sort.start;
 	for (int g = 0; g < NGROUPS; g++)
-		b += m->cells[g].cap * (sizeof *m->cells[g].key + sizeof *m->cells[g].idx);
+		b += m->cells[g].cap * MRDEM_CELL_LIST_ENTRY_BYTES;
+	for (int t = 0; t < m->nparts; t++)
+		b += m->part[t].cap * sizeof *m->part[t].key;
 	return b;
 }
 
@@ -60,20 +68,62 @@ uint64_t mrdem_mmr_moves(const struct mrdem_mmr *m, int *rebuilt)
 }
 
 /* Group of radius r: g with rmax / 2^(g+1) < r <= rmax / 2^g (exact:
- * scaling by powers of two does not round), the last group below. */
+ * scaling by powers of two does not round; products, as ldexp would
+ * give them, without its call), the last group below. */
 static uint8_t size_group(double r, double rmax)
 {
 	int g = 0;
-	while (g < NGROUPS - 1 && ldexp(r, g + 1) <= rmax)
+	for (double scale = 2; g < NGROUPS - 1 && r * scale <= rmax; scale *= 2)
 		g++;
 	return (uint8_t)g;
 }
 
-/* The 27-cell search around the entries of group g in [lo, hi) of cl. */
-static void search_group(const struct mrdem_cell_list *cl, const uint8_t *group, uint8_t g,
-			 size_t lo, size_t hi, const double *pos, const double *radius,
-			 const uint32_t *flags, struct mrdem_ipairs *out, uint64_t *tests)
+/* Group g's entry k against the entries from q on with keys up to last
+ * (a row of three cells) that come after it, or come before it and are of
+ * a smaller group (a pair within the group is found from its earlier
+ * entry): in windows, as mrdem_cell_list_test_window. smaller: the
+ * entries of smaller groups have r 2^(g+1) <= rmax (scale = 2^(g+1); none
+ * in the last group). */
+static void test_window(const struct mrdem_cell_list *cl, size_t k, size_t q, uint64_t last,
+			double scale, double rmax, int last_group, struct mrdem_pair_keys *out,
+			uint64_t *tests)
 {
+	uint64_t a = cl->idx[k];
+	const double *s = cl->sphere[k];
+	size_t n = out->n;
+	uint64_t ntests = 0;
+	for (;; q += MRDEM_CELL_LIST_PAD) {
+		if (n + MRDEM_CELL_LIST_PAD > out->cap) {
+			out->n = n;
+			mrdem_pair_keys_reserve(out, MRDEM_CELL_LIST_PAD);
+		}
+		for (size_t e = q; e < q + MRDEM_CELL_LIST_PAD; e++) {
+			uint64_t b = cl->idx[e];
+			uint64_t smaller = !last_group && cl->sphere[e][3] * scale <= rmax;
+			uint64_t in = (cl->key[e] <= last) & ((e > k) | ((e < k) & smaller));
+			out->key[n] = a < b ? a << 32 | b : b << 32 | a;
+			n += in & (uint64_t)mrdem_spheres_touch(s, s[3], cl->sphere[e], cl->sphere[e][3]);
+			ntests += in;
+		}
+		if (cl->key[q + MRDEM_CELL_LIST_PAD - 1] > last)
+			break;
+	}
+	out->n = n;
+	*tests += ntests;
+}
+
+/* The 27-cell search around the entries of group g in [lo, hi) of cl,
+ * whose members are the groups g and smaller. A member is of group g
+ * itself when r 2^(g+1) > rmax (size_group's test, on the radius in the
+ * list instead of the group array, so the search reads the list only).
+ * only_g: every member is of group g (the last group, one size), so
+ * nothing needs the test. */
+static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rmax, int only_g,
+			 size_t lo, size_t hi, const uint32_t *flags, struct mrdem_pair_keys *out,
+			 uint64_t *tests)
+{
+	const double scale = ldexp(1, g + 1);
+	const int last = only_g;
 	uint64_t offset[9];
 	size_t row[9];
 	for (int r = 0; r < 9; r++) {
@@ -83,27 +133,29 @@ static void search_group(const struct mrdem_cell_list *cl, const uint8_t *group,
 		row[r] = lo < hi ? mrdem_cell_list_lower_bound(cl, 0, cl->key[lo] + offset[r]) : 0;
 	}
 	for (size_t k = lo; k < hi; k++) {
-		size_t a = cl->idx[k];
-		if (group[a] != g)
-			continue;
+		if (!last && cl->sphere[k][3] * scale <= rmax)
+			continue; /* a smaller group's entry */
+		int fixed = flags && (flags[cl->idx[k]] & MRDEM_PARTICLE_FIXED);
 		for (int r = 0; r < 9; r++) {
-			uint64_t first = cl->key[k] + offset[r], last = first + 2;
-			size_t q = row[r];
-			while (q < cl->n && cl->key[q] < first)
-				q++;
-			row[r] = q;
-			for (; q < cl->n && cl->key[q] <= last; q++) {
-				size_t b = cl->idx[q];
-				/* a pair within the group from its earlier entry only */
-				if (q == k || (group[b] == g && q < k))
-					continue;
-				size_t i = a < b ? a : b, j = a < b ? b : a;
-				if (flags && mrdem_both_fixed(flags, i, j))
-					continue;
-				++*tests;
-				if (mrdem_spheres_touch(&pos[3 * i], radius[i], &pos[3 * j], radius[j]))
-					mrdem_ipairs_push(out, i, j);
+			uint64_t first = cl->key[k] + offset[r];
+			size_t q = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
+			if (cl->key[q] > first + 2)
+				continue; /* an empty row */
+			if (!fixed) {
+				test_window(cl, k, q, first + 2, scale, rmax, last, out, tests);
+				continue;
 			}
+			/* a fixed particle: the exact loops, which read the flags */
+			size_t end = mrdem_cell_list_skip_below(cl, q, first + 3);
+			mrdem_pair_keys_reserve(out, end - q);
+			uint64_t *w = out->key + out->n;
+			for (; q < end && q < k; q++)
+				if (!last && cl->sphere[q][3] * scale <= rmax)
+					w = mrdem_cell_list_test_run(cl, k, q, q + 1, flags, fixed, w,
+								     tests);
+			w = mrdem_cell_list_test_run(cl, k, q > k ? q : k + 1, end, flags, fixed, w,
+						     tests);
+			out->n = (size_t)(w - out->key);
 		}
 	}
 }
@@ -112,23 +164,31 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
 			   uint64_t *tests, uint64_t *cells, double *cell_size)
 {
+	flags = mrdem_flags_if_fixed(flags, n);
 	if (n > m->cap) {
 		m->group = mrdem_xrealloc(m->group, n * sizeof *m->group);
 		m->cap = n;
 	}
 	double rmax = 0, gmax[NGROUPS] = {0}, big[NGROUPS] = {0};
 	size_t count[NGROUPS] = {0};
+	/* compares, not fmax calls: the same maxima of finite values */
 	for (size_t i = 0; i < n; i++)
-		rmax = fmax(rmax, radius[i]);
+		rmax = radius[i] > rmax ? radius[i] : rmax;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t g = m->group[i] = size_group(radius[i], rmax);
 		count[g]++;
-		gmax[g] = fmax(gmax[g], radius[i]);
+		gmax[g] = radius[i] > gmax[g] ? radius[i] : gmax[g];
 		for (int a = 0; a < 3; a++)
-			big[g] = fmax(big[g], fabs(pos[3 * i + a]));
+			big[g] = fabs(pos[3 * i + a]) > big[g] ? fabs(pos[3 * i + a]) : big[g];
 	}
 	int nparts = omp_get_max_threads();
-	struct mrdem_ipairs *part = mrdem_xcalloc((size_t)nparts, sizeof *part);
+	if (nparts > m->nparts) {
+		m->part = mrdem_xrealloc(m->part, (size_t)nparts * sizeof *m->part);
+		for (int t = m->nparts; t < nparts; t++)
+			m->part[t] = (struct mrdem_pair_keys){0};
+		m->nparts = nparts;
+	}
+	struct mrdem_pair_keys *part = m->part;
 	uint64_t ntests = 0;
 	*cells = 0;
 	*cell_size = 0;
@@ -142,7 +202,7 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 				mrdem_cell_list_release(cl);
 			continue;
 		}
-		mrdem_cell_list_update(cl, pos, n, m->group, (uint8_t)g,
+		mrdem_cell_list_update(cl, pos, radius, n, m->group, (uint8_t)g,
 				       mrdem_broad_cell_edge(gmax[g], big_below));
 		*cells += mrdem_cell_list_cells(cl);
 		if (*cell_size == 0)
@@ -152,11 +212,10 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 		{
 			int t = omp_get_thread_num(), nt = omp_get_num_threads();
 			size_t lo = cl->n * (size_t)t / (size_t)nt, hi = cl->n * (size_t)(t + 1) / (size_t)nt;
-			search_group(cl, m->group, (uint8_t)g, lo, hi, pos, radius, flags, &part[t],
-				     &ntests);
+			search_group(cl, (uint8_t)g, rmax, g == NGROUPS - 1 || count[g] == cl->n, lo,
+				     hi, flags, &part[t], &ntests);
 		}
 	}
-	mrdem_ipairs_sort_parts(out, part, nparts, n, &m->sort);
-	free(part);
+	mrdem_pair_keys_sort(out, part, m->nparts, n, &m->sort);
 	*tests = ntests;
 }

@@ -21,6 +21,10 @@ struct mrdem_mr {
 	size_t cap;
 	uint8_t *level; /* 1 in the cells, 0 large */
 	struct mrdem_cell_list cells;
+	/* pairs found per thread (and the large spheres' last), kept with
+	 * their memory between calls */
+	struct mrdem_pair_keys *part;
+	int nparts;
 	struct mrdem_pair_sort sort;
 };
 
@@ -35,32 +39,26 @@ void mrdem_mr_free(struct mrdem_mr *m)
 		return;
 	free(m->level);
 	mrdem_cell_list_release(&m->cells);
+	for (int t = 0; t < m->nparts; t++)
+		free(m->part[t].key);
+	free(m->part);
 	free(m->sort.start);
 	free(m);
 }
 
 size_t mrdem_mr_bytes(const struct mrdem_mr *m)
 {
-	return m->cap * sizeof *m->level + m->cells.cap * (sizeof *m->cells.key + sizeof *m->cells.idx) +
-	       m->sort.cap * sizeof *m->sort.start;
+	size_t b = m->cap * sizeof *m->level + m->cells.cap * MRDEM_CELL_LIST_ENTRY_BYTES +
+		   m->sort.cap * sizeof *m->sort.start;
+	for (int t = 0; t < m->nparts; t++)
+		b += m->part[t].cap * sizeof *m->part[t].key;
+	return b;
 }
 
 uint64_t mrdem_mr_moves(const struct mrdem_mr *m, int *rebuilt)
 {
 	*rebuilt = m->cells.rebuilt;
 	return m->cells.shifts;
-}
-
-/* Test a candidate pair and keep it when the spheres touch. */
-static inline void candidate(size_t a, size_t b, const double *pos, const double *radius,
-			     const uint32_t *flags, struct mrdem_ipairs *out, uint64_t *tests)
-{
-	size_t i = a < b ? a : b, j = a < b ? b : a;
-	if (flags && mrdem_both_fixed(flags, i, j))
-		return;
-	++*tests;
-	if (mrdem_spheres_touch(&pos[3 * i], radius[i], &pos[3 * j], radius[j]))
-		mrdem_ipairs_push(out, i, j);
 }
 
 /* Rows of the half mask besides the entry's own: key offsets of the cell
@@ -74,28 +72,51 @@ static const uint64_t row_offset[NROWS] = {
 	MRDEM_CELL_KEY(0, 1, 1),
 };
 
+/* The search of entry k of a fixed particle, whose partners' flags are
+ * read to skip pairs of two fixed particles. row: the rows' starts. */
+static void search_fixed(const struct mrdem_cell_list *cl, size_t k, size_t row[NROWS],
+			 const uint32_t *flags, struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	uint64_t key = cl->key[k];
+	size_t q[NROWS + 1], end[NROWS + 1], total;
+	q[0] = k + 1;
+	end[0] = mrdem_cell_list_skip_below(cl, k + 1, key + 2);
+	total = end[0] - q[0];
+	for (int r = 0; r < NROWS; r++) {
+		uint64_t first = key + row_offset[r] - 1;
+		q[r + 1] = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
+		end[r + 1] = mrdem_cell_list_skip_below(cl, q[r + 1], first + 3);
+		total += end[r + 1] - q[r + 1];
+	}
+	mrdem_pair_keys_reserve(out, total);
+	uint64_t *w = out->key + out->n;
+	for (int r = 0; r <= NROWS; r++)
+		w = mrdem_cell_list_test_run(cl, k, q[r], end[r], flags, 1, w, tests);
+	out->n = (size_t)(w - out->key);
+}
+
 /* The search over list entries [lo, hi). */
-static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const double *pos,
-		   const double *radius, const uint32_t *flags, struct mrdem_ipairs *out,
-		   uint64_t *tests)
+static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const uint32_t *flags,
+		   struct mrdem_pair_keys *out, uint64_t *tests)
 {
 	size_t row[NROWS];
 	for (int r = 0; r < NROWS && lo < hi; r++)
 		row[r] = mrdem_cell_list_lower_bound(cl, 0, cl->key[lo] + row_offset[r] - 1);
 	for (size_t k = lo; k < hi; k++) {
 		uint64_t key = cl->key[k];
-		size_t a = cl->idx[k];
-		/* own cell after this entry, and the next cell of the row */
-		for (size_t q = k + 1; q < cl->n && cl->key[q] <= key + 1; q++)
-			candidate(a, cl->idx[q], pos, radius, flags, out, tests);
+		if (flags && (flags[cl->idx[k]] & MRDEM_PARTICLE_FIXED)) {
+			search_fixed(cl, k, row, flags, out, tests);
+			continue;
+		}
+		/* own cell after this entry and the next cell of the row; the
+		 * rows (an empty one, as in a sparse packing, costs a compare) */
+		if (cl->key[k + 1] <= key + 1)
+			mrdem_cell_list_test_window(cl, k, k + 1, key + 1, out, tests);
 		for (int r = 0; r < NROWS; r++) {
-			uint64_t first = key + row_offset[r] - 1, last = first + 2;
-			size_t q = row[r];
-			while (q < cl->n && cl->key[q] < first)
-				q++;
-			row[r] = q;
-			for (; q < cl->n && cl->key[q] <= last; q++)
-				candidate(a, cl->idx[q], pos, radius, flags, out, tests);
+			uint64_t first = key + row_offset[r] - 1;
+			size_t q = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
+			if (cl->key[q] <= first + 2)
+				mrdem_cell_list_test_window(cl, k, q, first + 2, out, tests);
 		}
 	}
 }
@@ -104,34 +125,51 @@ void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *r
 			  const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
 			  uint64_t *tests, uint64_t *cells, double *cell_size)
 {
+	flags = mrdem_flags_if_fixed(flags, n);
 	if (n > m->cap) {
 		m->level = mrdem_xrealloc(m->level, n * sizeof *m->level);
 		m->cap = n;
 	}
 	double rmax, big;
 	size_t nlarge = mrdem_broad_split_large(pos, radius, n, m->level, &rmax, &big);
-	mrdem_cell_list_update(&m->cells, pos, n, m->level, 1, mrdem_broad_cell_edge(rmax, big));
+	mrdem_cell_list_update(&m->cells, pos, radius, n, m->level, 1,
+			       mrdem_broad_cell_edge(rmax, big));
 	const struct mrdem_cell_list *cl = &m->cells;
 	*cells = mrdem_cell_list_cells(cl);
 	*cell_size = cl->h;
 
 	int nparts = omp_get_max_threads();
-	struct mrdem_ipairs *part = mrdem_xcalloc((size_t)nparts + 1, sizeof *part);
+	if (nparts + 1 > m->nparts) {
+		m->part = mrdem_xrealloc(m->part, ((size_t)nparts + 1) * sizeof *m->part);
+		for (int t = m->nparts; t < nparts + 1; t++)
+			m->part[t] = (struct mrdem_pair_keys){0};
+		m->nparts = nparts + 1;
+	}
+	struct mrdem_pair_keys *part = m->part;
 	uint64_t ntests = 0;
 #pragma omp parallel num_threads(nparts) if (n >= MRDEM_BROAD_PARALLEL_MIN) reduction(+ : ntests)
 	{
 		int t = omp_get_thread_num(), nt = omp_get_num_threads();
 		size_t lo = cl->n * (size_t)t / (size_t)nt, hi = cl->n * (size_t)(t + 1) / (size_t)nt;
-		search(cl, lo, hi, pos, radius, flags, &part[t], &ntests);
+		search(cl, lo, hi, flags, &part[t], &ntests);
 	}
 	/* Large spheres against every particle; two large ones once. */
+	struct mrdem_pair_keys *large = &part[m->nparts - 1];
 	if (nlarge)
 		for (size_t i = 0; i < n; i++)
 			if (!m->level[i])
 				for (size_t j = 0; j < n; j++)
-					if (j != i && (m->level[j] || j > i))
-						candidate(i, j, pos, radius, flags, &part[nparts], &ntests);
-	mrdem_ipairs_sort_parts(out, part, nparts + 1, n, &m->sort);
-	free(part);
+					if (j != i && (m->level[j] || j > i)) {
+						size_t a = i < j ? i : j, b = i < j ? j : i;
+						if (flags && mrdem_both_fixed(flags, a, b))
+							continue;
+						ntests++;
+						if (mrdem_spheres_touch(&pos[3 * a], radius[a], &pos[3 * b],
+									radius[b])) {
+							mrdem_pair_keys_reserve(large, 1);
+							large->key[large->n++] = (uint64_t)a << 32 | b;
+						}
+					}
+	mrdem_pair_keys_sort(out, part, m->nparts, n, &m->sort);
 	*tests = ntests;
 }

@@ -27,8 +27,8 @@ static void sort_row(size_t *j, size_t len)
 	}
 }
 
-void mrdem_ipairs_sort_parts(struct mrdem_ipairs *out, struct mrdem_ipairs *part, int nparts,
-			     size_t n, struct mrdem_pair_sort *scratch)
+void mrdem_pair_keys_sort(struct mrdem_ipairs *out, struct mrdem_pair_keys *part, int nparts,
+			  size_t n, struct mrdem_pair_sort *scratch)
 {
 	if (n + 1 > scratch->cap) {
 		scratch->start = mrdem_xrealloc(scratch->start, (n + 1) * sizeof *scratch->start);
@@ -39,7 +39,7 @@ void mrdem_ipairs_sort_parts(struct mrdem_ipairs *out, struct mrdem_ipairs *part
 	for (int t = 0; t < nparts; t++) {
 		total += part[t].n;
 		for (size_t k = 0; k < part[t].n; k++)
-			start[part[t].ij[2 * k] + 1]++;
+			start[(part[t].key[k] >> 32) + 1]++;
 	}
 	for (size_t i = 0; i < n; i++)
 		start[i + 1] += start[i];
@@ -51,10 +51,10 @@ void mrdem_ipairs_sort_parts(struct mrdem_ipairs *out, struct mrdem_ipairs *part
 	/* Place second indices by row (start[i] advances to the row's end). */
 	for (int t = 0; t < nparts; t++) {
 		for (size_t k = 0; k < part[t].n; k++) {
-			size_t i = part[t].ij[2 * k];
-			out->ij[2 * start[i]++ + 1] = part[t].ij[2 * k + 1];
+			uint64_t key = part[t].key[k];
+			out->ij[2 * start[key >> 32]++ + 1] = (uint32_t)key;
 		}
-		mrdem_ipairs_release(&part[t]);
+		part[t].n = 0;
 	}
 	size_t from = 0;
 	for (size_t i = 0; i < n; i++) {

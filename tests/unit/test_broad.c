@@ -151,6 +151,32 @@ static void test_fixed_and_order(void)
 	mrdem_scene_release(&s);
 }
 
+/* No particles at all, then two touching ones, with one workspace per
+ * method: the kept state of an empty frame is a valid start. */
+static void test_empty(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 1.0, c0);
+	struct mrdem_pairs p;
+	mrdem_pairs_init(&p);
+	for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++) {
+		struct mrdem_broad *b = mrdem_broad_new();
+		s.frame.p.n = 0;
+		int rc = mrdem_broad_phase(b, &s, m, &p, NULL);
+		tap_ok(rc == 0 && p.n == 0, "%s: no particles, no pairs", mrdem_broad_method_name(m));
+		add_particle(&s, 1, 0, 0, 0, 0, 0);
+		add_particle(&s, 2, 0, 2, 0, 0, 0);
+		rc = mrdem_broad_phase(b, &s, m, &p, NULL);
+		tap_ok(rc == 0 && p.n == 1 && p.p[0].a == 1 && p.p[0].b == 2,
+		       "%s: then two touching particles, one pair", mrdem_broad_method_name(m));
+		mrdem_broad_free(b);
+	}
+	mrdem_pairs_release(&p);
+	mrdem_scene_release(&s);
+}
+
 static void test_planes(void)
 {
 	struct mrdem_scene s;
@@ -561,6 +587,7 @@ int main(void)
 {
 	test_touching();
 	test_fixed_and_order();
+	test_empty();
 	test_planes();
 	test_bad_input();
 	test_lattice_counts();
