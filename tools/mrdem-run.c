@@ -99,6 +99,7 @@ struct run {
 	 * the tools carry from step to step; option values as text */
 	char bindir[PATH_MAX];
 	char tmpdir[PATH_MAX];
+	char **child_env; /* environ, with the tools' files stored (level 0) */
 	struct mrdem_buf fronts;
 	char pipe_iters[32], pipe_thr[32], pipe_dt[32], pipe_growth[32], pipe_tol[32],
 	     pipe_max[32], pipe_retries[32], pipe_damping[32];
@@ -189,7 +190,7 @@ static void catch_stop_signals(void)
 static int write_state(struct run *r, const char *path)
 {
 	struct mrdem_writer w;
-	if (mrdem_writer_open(&w, path, 0))
+	if (mrdem_writer_open(&w, path, MRDEM_WRITE_STORED))
 		return -1;
 	if (mrdem_scene_write(&w, &r->scene) ||
 	    (r->fronts.len && mrdem_writer_put(&w, MRDEM_REC_FRONTS, r->fronts.p, r->fronts.len))) {
@@ -213,7 +214,7 @@ static int spawn(const struct run *r, char **argv, int in, int out, pid_t *pid)
 		posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
 	if (out >= 0)
 		posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
-	int rc = posix_spawn(pid, path, &fa, NULL, argv, environ);
+	int rc = posix_spawn(pid, path, &fa, NULL, argv, r->child_env);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
 		return mrdem_error("--via-pipes: cannot run %s: %s", path, strerror(rc));
@@ -853,6 +854,23 @@ static int find_bindir(struct run *r, const char *argv0)
 	return 0;
 }
 
+/* The tools' environment: this one, with MRDEM_STREAM_LEVEL=0. Their files
+ * are read once, by the next tool or this driver, and deflating them took
+ * about 10 ms of every step's serial time on the 4,096-sphere lattice. */
+static void make_child_env(struct run *r)
+{
+	static const char level[] = "MRDEM_STREAM_LEVEL=";
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	r->child_env = mrdem_xmalloc((n + 2) * sizeof *r->child_env);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], level, sizeof level - 1))
+			r->child_env[k++] = environ[i];
+	r->child_env[k++] = "MRDEM_STREAM_LEVEL=0";
+	r->child_env[k] = NULL;
+}
+
 /* The temporary directory is ours and flat: remove every file in it (a
  * killed tool may leave a writer's temporary), then it. */
 static void remove_tmpdir(const char *dir)
@@ -1071,6 +1089,8 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		return -1;
 	if (r->via_pipes && find_bindir(r, argv[0]))
 		return -1;
+	if (r->via_pipes)
+		make_child_env(r);
 	/* Before the output exists: a signal as soon as it does ends the run
 	 * cleanly (the loop looks at it before every step). */
 	catch_stop_signals();
@@ -1117,6 +1137,7 @@ int main(int argc, char **argv)
 	rc = run_scene(&r, o.scene, argc, argv);
 	if (r.via_pipes && r.tmpdir[0])
 		remove_tmpdir(r.tmpdir);
+	free(r.child_env);
 	mrdem_buf_release(&r.fronts);
 	mrdem_sim_release(&r.sim);
 	mrdem_sphere_fast_free(r.fast);

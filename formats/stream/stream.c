@@ -668,9 +668,26 @@ static int write_header(struct mrdem_writer *w)
 	return 0;
 }
 
+/* Level 1: frames of doubles barely compress better at higher levels and
+ * the stream sits on every pipe of a simulation. Stored (level 0) for the
+ * short-lived files of mrdem-run --via-pipes, read once. */
+static int stream_level(unsigned flags)
+{
+	const char *env = getenv("MRDEM_STREAM_LEVEL");
+	if (!env || !*env)
+		return flags & MRDEM_WRITE_STORED ? 0 : 1;
+	if (env[0] < '0' || env[0] > '9' || env[1])
+		return mrdem_error("MRDEM_STREAM_LEVEL is '%s': give a zlib level from 0 "
+				   "(stored) to 9", env);
+	return env[0] - '0';
+}
+
 int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 {
 	memset(w, 0, sizeof *w);
+	int level = stream_level(flags);
+	if (level < 0)
+		return -1;
 	int fd;
 	if (!path || !strcmp(path, "-")) {
 		if (isatty(1))
@@ -691,9 +708,8 @@ int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 		goto fail;
 	struct stat st;
 	w->seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) == 0;
-	/* Level 1: frames of doubles barely compress better at higher levels
-	 * and the stream sits on every pipe of a simulation. */
-	w->gz = gzdopen(fd, "wb1");
+	char mode[4] = { 'w', 'b', (char)('0' + level), 0 };
+	w->gz = gzdopen(fd, mode);
 	if (!w->gz) {
 		close(fd);
 		mrdem_error("cannot start compression: out of memory");

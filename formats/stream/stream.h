@@ -105,6 +105,10 @@ enum {
 	/* Write straight to the destination instead of a temporary file renamed
 	 * on commit: for long runs whose flushed frames must survive a kill. */
 	MRDEM_WRITE_INCREMENTAL = 1,
+	/* Deflate's stored blocks instead of level 1 (the environment's
+	 * MRDEM_STREAM_LEVEL, when set, decides either way): for files read
+	 * once and thrown away. */
+	MRDEM_WRITE_STORED = 2,
 };
 
 /* Where one frame record starts (the index record's entries). */

@@ -96,6 +96,18 @@ expect_success "--follow describes a run while it is written, to its end record"
 expect_failure "--follow with --frame is a usage error" 'mrdem-info --follow --frame 1 x.mrd'
 
 expect_failure "bad option is rejected" 'mrdem-info --frobnicate'
+expect_success "MRDEM_STREAM_LEVEL: stored and level 9 streams hold the same records" '
+	mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 20 -o l1.mrd &&
+	MRDEM_STREAM_LEVEL=0 mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 20 -o l0.mrd &&
+	MRDEM_STREAM_LEVEL=9 mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 20 -o l9.mrd &&
+	same_stream l1.mrd l0.mrd && same_stream l1.mrd l9.mrd &&
+	test $(stat -c %s l0.mrd) -gt $(stat -c %s l1.mrd) &&
+	test $(stat -c %s l9.mrd) -lt $(stat -c %s l1.mrd) &&
+	mrdem-info --frame 1 l0.mrd | grep -q "step 20, time 0.002"'
+expect_success "a bad MRDEM_STREAM_LEVEL is an error naming it, and writes nothing" '
+	MRDEM_STREAM_LEVEL=fast mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 2 \
+		-o badlevel.mrd 2>e; assert_eq $? 1 &&
+	assert_grep "MRDEM_STREAM_LEVEL is .fast.: give a zlib level" e && test ! -e badlevel.mrd'
 expect_success "--help prints usage" 'mrdem-info --help | grep -q "usage: mrdem-info"'
 expect_success "missing file gives a clear error and exit 1" '
 	mrdem-info nosuch.mrd 2>e; assert_eq $? 1 && assert_grep "nosuch.mrd: cannot open" e'
