@@ -100,6 +100,7 @@ struct run {
 	char bindir[PATH_MAX];
 	char tmpdir[PATH_MAX];
 	char **child_env; /* environ, with the tools' files stored (level 0) */
+	pid_t step_pid;   /* mrdem-step started with the detection, or 0 */
 	struct mrdem_buf fronts;
 	char pipe_iters[32], pipe_thr[32], pipe_dt[32], pipe_growth[32], pipe_tol[32],
 	     pipe_max[32], pipe_retries[32], pipe_damping[32];
@@ -214,7 +215,16 @@ static int spawn(const struct run *r, char **argv, int in, int out, pid_t *pid)
 		posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
 	if (out >= 0)
 		posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
-	int rc = posix_spawn(pid, path, &fa, NULL, argv, r->child_env);
+	/* the tools die of SIGPIPE as usual even while this driver ignores it */
+	posix_spawnattr_t at;
+	sigset_t def;
+	posix_spawnattr_init(&at);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+	int rc = posix_spawn(pid, path, &fa, &at, argv, r->child_env);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc)
 		return mrdem_error("--via-pipes: cannot run %s: %s", path, strerror(rc));
@@ -237,24 +247,30 @@ static int wait_tool(pid_t pid, const char *name)
 
 #define MAX_CHAIN 3
 
-/* Run tool[0] | tool[1] | ... (n of them) and wait for all. */
-static int run_tools(const struct run *r, char **tool[], int n)
+/* A pipe whose ends the children get only as 0 or 1 (close-on-exec). */
+static int make_pipe(int fd[2])
+{
+	if (pipe(fd))
+		return mrdem_error("--via-pipes: cannot make a pipe: %s", strerror(errno));
+	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+/* Start tool[0] | tool[1] | ... (n of them), the last one's standard
+ * output to fd out (-1: inherited); pid[k] > 0 for each one started. */
+static int start_tools(const struct run *r, char **tool[], int n, int out, pid_t pid[])
 {
 	int fd[MAX_CHAIN - 1][2];
-	pid_t pid[MAX_CHAIN];
 	int rc = 0, made = 0;
-	for (; made < n - 1; made++) {
-		if (pipe(fd[made])) {
-			rc = mrdem_error("--via-pipes: cannot make a pipe: %s", strerror(errno));
+	for (; made < n - 1; made++)
+		if (make_pipe(fd[made])) {
+			rc = -1;
 			break;
 		}
-		/* close-on-exec: each child keeps only the ends it was given as 0 or 1 */
-		fcntl(fd[made][0], F_SETFD, FD_CLOEXEC);
-		fcntl(fd[made][1], F_SETFD, FD_CLOEXEC);
-	}
 	for (int k = 0; k < n; k++) {
 		pid[k] = -1;
-		if (!rc && spawn(r, tool[k], k ? fd[k - 1][0] : -1, k < n - 1 ? fd[k][1] : -1,
+		if (!rc && spawn(r, tool[k], k ? fd[k - 1][0] : -1, k < n - 1 ? fd[k][1] : out,
 				 &pid[k]))
 			rc = -1;
 	}
@@ -262,10 +278,69 @@ static int run_tools(const struct run *r, char **tool[], int n)
 		close(fd[k][0]);
 		close(fd[k][1]);
 	}
-	/* wait for every child started, even after a failure */
+	return rc;
+}
+
+/* Wait for every tool started, even after a failure. */
+static int wait_tools(char **tool[], int n, const pid_t pid[])
+{
+	int rc = 0;
 	for (int k = 0; k < n; k++)
-		if (pid[k] > 0 && wait_tool(pid[k], tool[k][0]) && !rc)
+		if (pid[k] > 0 && wait_tool(pid[k], tool[k][0]))
 			rc = -1;
+	return rc;
+}
+
+/* Run tool[0] | tool[1] | ... (n of them) and wait for all. */
+static int run_tools(const struct run *r, char **tool[], int n)
+{
+	pid_t pid[MAX_CHAIN];
+	int rc = start_tools(r, tool, n, -1, pid);
+	return wait_tools(tool, n, pid) || rc ? -1 : 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		p += k, n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Copy everything from fd in to the file path and to fd tee, until the end
+ * of in. A tee reader that goes away early gets nothing more (its exit
+ * status says why); the file still gets everything. */
+static int pump(int in, const char *path, int tee)
+{
+	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (out < 0)
+		return mrdem_error("--via-pipes: cannot create %s: %s", path, strerror(errno));
+	static char buf[1 << 16];
+	int rc = 0;
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = mrdem_error("--via-pipes: reading mrdem-contact: %s", strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		if (write_all(out, buf, (size_t)n)) {
+			rc = mrdem_error("--via-pipes: writing %s: %s", path, strerror(errno));
+			break;
+		}
+		if (tee >= 0 && write_all(tee, buf, (size_t)n))
+			tee = -1;
+	}
+	if (close(out) && !rc)
+		rc = mrdem_error("--via-pipes: writing %s: %s", path, strerror(errno));
 	return rc;
 }
 
@@ -383,12 +458,16 @@ static char **step_tool(struct run *r, const char *in, const char *out, char *bu
 
 /* mrdem-pairs | mrdem-contact with this run's options, into det.mrd. A
  * frame's own contacts come from the surrogate search when the run is
- * multiscale (as in process, Lemma 5.1). */
-static int pipe_detect(struct run *r, int output)
+ * multiscale (as in process, Lemma 5.1). With step, the step's mrdem-step
+ * (into next.mrd) reads the same bytes as they come: it starts and decodes
+ * the frame during the search instead of after it, and this driver reads
+ * det.mrd while it steps (pipe_advance waits for it). */
+static int pipe_detect(struct run *r, int output, int step)
 {
-	char state[PATH_MAX + 16], det[PATH_MAX + 16], *cbuf[16];
+	char state[PATH_MAX + 16], det[PATH_MAX + 16], next[PATH_MAX + 16], *cbuf[16], *sbuf[24];
 	tmp_path(state, sizeof state, r, "state.mrd");
 	tmp_path(det, sizeof det, r, "det.mrd");
+	tmp_path(next, sizeof next, r, "next.mrd");
 	if (write_state(r, state))
 		return -1;
 	int h = r->opts.contact.hierarchy;
@@ -396,22 +475,63 @@ static int pipe_detect(struct run *r, int output)
 		h = MRDEM_HIERARCHY_SURROGATE;
 	char *pairs[] = { "mrdem-pairs", "--broad", (char *)mrdem_broad_method_name(r->opts.broad),
 			  state, NULL };
-	char **tools[] = { pairs, contact_tool(r, h, det, cbuf) };
-	return run_tools(r, tools, 2) || read_back(r, det, output, NULL, NULL);
+	if (!step) {
+		char **tools[] = { pairs, contact_tool(r, h, det, cbuf) };
+		return run_tools(r, tools, 2) || read_back(r, det, output, NULL, NULL);
+	}
+	char **tools[] = { pairs, contact_tool(r, h, NULL, cbuf) };
+	int from[2], to[2];
+	pid_t pid[2] = { -1, -1 };
+	if (make_pipe(from))
+		return -1;
+	if (make_pipe(to)) {
+		close(from[0]);
+		close(from[1]);
+		return -1;
+	}
+	int rc = spawn(r, step_tool(r, NULL, next, sbuf), to[0], -1, &r->step_pid);
+	close(to[0]);
+	rc = rc || start_tools(r, tools, 2, from[1], pid);
+	close(from[1]);
+	/* a mrdem-step that stops early must not take this driver with it */
+	struct sigaction ign, old;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	rc = rc || pump(from[0], det, to[1]);
+	close(from[0]);
+	sigaction(SIGPIPE, &old, NULL);
+	rc = wait_tools(tools, 2, pid) || rc || read_back(r, det, output, NULL, NULL);
+	/* After a failed detection mrdem-step goes before it sees the end of
+	 * its input: its error would only repeat the detection's. */
+	if (rc && r->step_pid > 0)
+		kill(r->step_pid, SIGKILL);
+	close(to[1]);
+	if (rc) {
+		if (r->step_pid > 0)
+			waitpid(r->step_pid, NULL, 0);
+		r->step_pid = 0;
+		return -1;
+	}
+	return 0;
 }
 
-/* One step: mrdem-step on det.mrd into next.mrd; implicit Euler then runs
- * mrdem-pairs | mrdem-contact | mrdem-step per Picard iteration until the
- * step's file has no picard record. */
+/* One step: mrdem-step on det.mrd into next.mrd, started by pipe_detect;
+ * implicit Euler then runs mrdem-pairs | mrdem-contact | mrdem-step per
+ * Picard iteration until the step's file has no picard record. */
 static int pipe_advance(struct run *r, int output)
 {
-	char det[PATH_MAX + 16], next[PATH_MAX + 16], iter[PATH_MAX + 16], *sbuf[24], *cbuf[16];
-	tmp_path(det, sizeof det, r, "det.mrd");
+	char next[PATH_MAX + 16], iter[PATH_MAX + 16], *sbuf[24], *cbuf[16];
 	tmp_path(next, sizeof next, r, "next.mrd");
 	tmp_path(iter, sizeof iter, r, "iter.mrd");
-	char **begin[] = { step_tool(r, det, next, sbuf) };
+	pid_t step = r->step_pid;
+	r->step_pid = 0;
 	int more = 0;
-	if (run_tools(r, begin, 1) || read_back(r, next, output, "mrdem-step", &more))
+	if (step <= 0)
+		return mrdem_error("--via-pipes: no mrdem-step was started for step %llu",
+				   (unsigned long long)r->scene.frame.step);
+	if (wait_tool(step, "mrdem-step") || read_back(r, next, output, "mrdem-step", &more))
 		return -1;
 	while (more) {
 		char *pairs[] = { "mrdem-pairs", "--broad",
@@ -784,7 +904,7 @@ static int simulate(struct run *r)
 			return -1;
 		if (stop_signal)
 			return interrupted(r);
-		if (r->via_pipes ? pipe_detect(r, output) : mrdem_sim_detect(&r->sim))
+		if (r->via_pipes ? pipe_detect(r, output, i < r->steps) : mrdem_sim_detect(&r->sim))
 			return -1;
 		t0 = output_begin();
 		rc = output && !r->via_pipes && write_detection(&r->sim, w);

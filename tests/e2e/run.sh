@@ -147,6 +147,13 @@ expect_success "--via-pipes: a failing tool is named, its exit status given" '
 	assert_exit 1 "$d/mrdem-run" -q touching.yaml --steps 3 --via-pipes -o b3.mrd &&
 	assert_grep "mrdem-step failed (exit status 3)" err'
 
+expect_success "--via-pipes: a detection that fails half-way stops the step beside it, reported once" '
+	d="$T/badcontact" && mkdir "$d" && cp "$MRDEM_BIN/mrdem-run" "$MRDEM_BIN/mrdem-pairs" "$MRDEM_BIN/mrdem-step" "$d/" &&
+	printf "#!/bin/sh\nhead -c 3000\nexit 4\n" >"$d/mrdem-contact" && chmod +x "$d/mrdem-contact" &&
+	assert_exit 1 "$d/mrdem-run" -q touching.yaml --steps 3 --via-pipes -o c3.mrd &&
+	assert_grep "mrdem-contact failed (exit status 4)" err &&
+	! grep -q "mrdem-step" err'
+
 expect_success "flat and surrogate search give the same trajectory (Lemma 5.1)" '
 	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy flat -o flat.mrd &&
 	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy surrogate -o surr.mrd &&
