@@ -68,6 +68,10 @@ struct mrdem_front {
 	uint32_t *live;
 	size_t nlive, livecap;
 	int live_ok;
+	/* the live real pairs ordered by their mesh triangles (ta, tb), the
+	 * order of the flat search's hits; made with the live list */
+	uint32_t *order;
+	size_t norder, ordercap;
 };
 
 struct mrdem_front *mrdem_front_new(void)
@@ -84,6 +88,7 @@ void mrdem_front_free(struct mrdem_front *fr)
 	free(fr->g);
 	free(fr->memory);
 	free(fr->live);
+	free(fr->order);
 	free(fr);
 }
 
@@ -466,6 +471,84 @@ static void unfold_in_place(struct mrdem_front *fr, const struct mrdem_tree *ta,
 	adopt_next(fr, nq);
 }
 
+/* The live list: the pairs not certified apart, in front order, and
+ * among them the real ones in the order of their mesh triangles. */
+static void list_live(struct mrdem_tree_search *s, struct mrdem_front *fr,
+		      const struct mrdem_tree *ta, const struct mrdem_tree *tb)
+{
+	size_t n = fr->n, m = 0;
+	fr->live = mrdem_search_grow(fr->live, &fr->livecap, n + 1, sizeof *fr->live);
+	fr->nlive = 0;
+	for (size_t k = 0; k < n; k++)
+		if (fr->p[k].standing != FAR) {
+			fr->live[fr->nlive++] = (uint32_t)k;
+			m += fr->p[k].real;
+		}
+	fr->live_ok = 1;
+	s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m + 1, sizeof *s->keys);
+	m = 0;
+	for (size_t j = 0; j < fr->nlive; j++) {
+		const struct front_pair *p = &fr->p[fr->live[j]];
+		if (p->real)
+			s->keys[m++] = (struct mrdem_hit_key){
+				(uint64_t)ta->perm[p->a] << 32 | tb->perm[p->b], fr->live[j]};
+	}
+	const struct mrdem_hit_key *sorted = mrdem_search_sort_keys(s, m);
+	fr->order = mrdem_search_grow(fr->order, &fr->ordercap, m + 1, sizeof *fr->order);
+	for (size_t j = 0; j < m; j++)
+		fr->order[j] = sorted[j].i;
+	fr->norder = m;
+}
+
+/* The live real pairs in contact at this iterate (s->res2) as hits, in
+ * the flat search's order, with the closest points and distance of the
+ * comparison kernel, so that contact points, and so forces, do not depend
+ * on the kernel that found them: the iterative kernel stops at a point of
+ * the closest set, which between nearly parallel faces is not unique.
+ * Those the comparison kernel finds apart (the iterative method alone
+ * decides unconverged pairs without certificate) are dropped. Not counted
+ * as comparisons: the search's work is what the paper counts. */
+static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front *fr,
+			  const struct mrdem_search_side *a, const struct mrdem_search_side *b,
+			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits)
+{
+	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
+	size_t m = 0;
+	/* the pairs to compare, then where their results are in s->res2 */
+	size_t nr = fr->norder;
+	s->real = mrdem_search_grow(s->real, &s->real_cap, 3 * nr + 1, sizeof *s->real);
+	for (size_t j = 0; j < fr->norder; j++) {
+		const struct front_pair *p = &fr->p[fr->order[j]];
+		uint32_t at = s->slot[fr->order[j]];
+		if (at < NO_RESULT && s->res2[at].status == MRDEM_TRI_CONTACT) {
+			s->real[2 * m] = p->a;
+			s->real[2 * m + 1] = p->b;
+			s->real[2 * nr + m] = at;
+			m++;
+		}
+	}
+	if (!m)
+		return;
+	const struct mrdem_tri_result *r = NULL;
+	if (o->method == MRDEM_NARROW_COMPARISON) {
+		r = s->res2; /* its points are these */
+	} else {
+		struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps};
+		struct mrdem_tri_set rb = {s->soup_b, tb->ntris, NULL, b->eps};
+		struct mrdem_narrow_opts exact = *o;
+		exact.method = MRDEM_NARROW_COMPARISON;
+		struct mrdem_narrow_counts uncounted = {0};
+		s->exact = mrdem_search_grow(s->exact, &s->exact_cap, m, sizeof *s->exact);
+		mrdem_tri_pairs_test(s->batch, &ra, &rb, s->real, m, &exact, s->exact, &uncounted);
+	}
+	for (size_t i = 0; i < m; i++) {
+		const struct mrdem_tri_result *x = r ? &r[s->real[2 * nr + i]] : &s->exact[i];
+		if (x->status == MRDEM_TRI_CONTACT)
+			mrdem_search_add_hit(hits, ta->perm[s->real[2 * i]], tb->perm[s->real[2 * i + 1]],
+					     x);
+	}
+}
+
 void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 			const struct mrdem_search_side *a, const struct mrdem_search_side *b,
 			const struct mrdem_xform *xb, const struct mrdem_narrow_opts *o,
@@ -507,14 +590,8 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		fr->uncertified = 0;
 		fr->live_ok = 0;
 	}
-	if (!fr->live_ok) {
-		fr->live = mrdem_search_grow(fr->live, &fr->livecap, n + 1, sizeof *fr->live);
-		fr->nlive = 0;
-		for (size_t k = 0; k < n; k++)
-			if (fr->p[k].standing != FAR)
-				fr->live[fr->nlive++] = (uint32_t)k;
-		fr->live_ok = 1;
-	}
+	if (!fr->live_ok)
+		list_live(s, fr, ta, tb);
 	const uint32_t *live = fr->live;
 	size_t nlive = fr->nlive;
 
@@ -560,7 +637,8 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	/* Then the live pairs (FAR ones are apart): real contacts, guesses,
 	 * unfolding (slot[k] becomes 1 for a pair that unfolds, else 0). */
-	size_t first = hits->n, gfirst = guesses->n;
+	add_real_hits(s, fr, a, b, o, hits);
+	size_t gfirst = guesses->n;
 	for (size_t j = 0; j < nlive; j++) {
 		uint32_t k = live[j];
 		struct front_pair p = fr->p[k];
@@ -568,11 +646,10 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		s->slot[k] = 0;
 		if (at >= NO_RESULT)
 			continue;
-		const struct mrdem_tri_result *r = p.real ? &s->res2[at] : &s->res[at];
-		if (p.real) {
-			if (r->status == MRDEM_TRI_CONTACT)
-				mrdem_search_add_hit(hits, ta->perm[p.a], tb->perm[p.b], r);
-		} else if (r->status == MRDEM_TRI_SEPARATE) {
+		if (p.real)
+			continue; /* add_real_hits */
+		const struct mrdem_tri_result *r = &s->res[at];
+		if (r->status == MRDEM_TRI_SEPARATE) {
 			cnt->pruned++;
 		} else if (p.group == NO_GROUP || t[PER_GROUP * p.group + DEST] == NO_GROUP) {
 			if (r->status == MRDEM_TRI_CONTACT)
@@ -583,7 +660,6 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	fc->skipped += n - nlive;
 	fc->guesses += guesses->n - gfirst;
-	mrdem_search_sort_hits(s, hits, first);
 
 	/* The next front, in the order of this one: a narrowed group becomes
 	 * its pair where its first member was, an unfolded pair its members.
