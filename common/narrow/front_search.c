@@ -72,6 +72,11 @@ struct mrdem_front {
 	 * order of the flat search's hits; made with the live list */
 	uint32_t *order;
 	size_t norder, ordercap;
+	/* where the uncertified pairs are: nfresh runs [first, end), in front
+	 * order (fresh_ok: all of them; else every pair is looked at) */
+	uint32_t *fresh;
+	size_t nfresh, freshcap;
+	int fresh_ok;
 };
 
 struct mrdem_front *mrdem_front_new(void)
@@ -89,13 +94,14 @@ void mrdem_front_free(struct mrdem_front *fr)
 	free(fr->memory);
 	free(fr->live);
 	free(fr->order);
+	free(fr->fresh);
 	free(fr);
 }
 
 void mrdem_front_reset(struct mrdem_front *fr)
 {
 	fr->n = fr->ng = fr->nmem = fr->uncertified = 0;
-	fr->certified = fr->live_ok = 0;
+	fr->certified = fr->live_ok = fr->fresh_ok = 0;
 }
 
 void mrdem_front_new_step(struct mrdem_front *fr)
@@ -131,12 +137,27 @@ void mrdem_front_counts_add(struct mrdem_front_counts *dst, const struct mrdem_f
 		*d[k] += *v[k];
 }
 
-static void emit(struct mrdem_front *fr, size_t *nq, uint32_t a, uint32_t b, uint32_t group,
-		 uint16_t real, uint16_t standing)
+/* Pairs [first, end) of the next front are new: uncertified, listed. */
+static void add_fresh(struct mrdem_front *fr, size_t first, size_t end)
+{
+	fr->uncertified += end - first;
+	if (fr->nfresh && fr->fresh[2 * fr->nfresh - 1] == first) {
+		fr->fresh[2 * fr->nfresh - 1] = (uint32_t)end;
+		return;
+	}
+	fr->fresh = mrdem_search_grow(fr->fresh, &fr->freshcap, 2 * (fr->nfresh + 1),
+				      sizeof *fr->fresh);
+	fr->fresh[2 * fr->nfresh] = (uint32_t)first;
+	fr->fresh[2 * fr->nfresh + 1] = (uint32_t)end;
+	fr->nfresh++;
+}
+
+/* A new node pair at the end of the next front. */
+static void emit(struct mrdem_front *fr, size_t *nq, uint32_t a, uint32_t b, uint32_t group)
 {
 	fr->q = mrdem_search_grow(fr->q, &fr->qcap, *nq + 1, sizeof *fr->q);
-	fr->q[(*nq)++] = (struct front_pair){a, b, group, real, standing};
-	fr->uncertified += standing == UNCERTIFIED;
+	fr->q[(*nq)++] = (struct front_pair){a, b, group, 0, UNCERTIFIED};
+	add_fresh(fr, *nq - 1, *nq);
 }
 
 static int remembered(const struct mrdem_front *fr, uint64_t key)
@@ -173,19 +194,24 @@ static void unfold(struct mrdem_front *fr, size_t *nq, const struct mrdem_tree *
 	fc->unfolds++;
 	fc->pinned += g->pinned;
 	uint32_t ca = ta->child_count[a], cb = tb->child_count[b];
-	size_t first = *nq;
-	if (!ca && !cb) {
-		for (uint32_t p = ta->tri_first[a]; p < ta->tri_first[a] + ta->tri_count[a]; p++)
-			for (uint32_t q = tb->tri_first[b]; q < tb->tri_first[b] + tb->tri_count[b]; q++)
-				emit(fr, nq, p, q, v, 1, UNCERTIFIED);
+	uint16_t real = !ca && !cb;
+	uint32_t fa, na, fb, nb;
+	if (real) {
+		fa = ta->tri_first[a], na = ta->tri_count[a];
+		fb = tb->tri_first[b], nb = tb->tri_count[b];
 	} else {
-		uint32_t fa = ca ? ta->child_first[a] : a, na = ca ? ca : 1;
-		uint32_t fb = cb ? tb->child_first[b] : b, nb = cb ? cb : 1;
-		for (uint32_t p = fa; p < fa + na; p++)
-			for (uint32_t q = fb; q < fb + nb; q++)
-				emit(fr, nq, p, q, v, 0, UNCERTIFIED);
+		fa = ca ? ta->child_first[a] : a, na = ca ? ca : 1;
+		fb = cb ? tb->child_first[b] : b, nb = cb ? cb : 1;
 	}
-	fr->g[v].members = (uint32_t)(*nq - first);
+	size_t first = *nq, members = (size_t)na * nb;
+	fr->q = mrdem_search_grow(fr->q, &fr->qcap, first + members + 1, sizeof *fr->q);
+	struct front_pair *out = &fr->q[first];
+	for (uint32_t p = fa; p < fa + na; p++)
+		for (uint32_t q = fb; q < fb + nb; q++)
+			*out++ = (struct front_pair){p, q, v, real, UNCERTIFIED};
+	*nq = first + members;
+	add_fresh(fr, first, *nq);
+	fr->g[v].members = (uint32_t)members;
 }
 
 /* Drop narrowed groups and renumber the rest, in the new front too. */
@@ -418,7 +444,7 @@ static float certify(struct mrdem_front *fr, const struct mrdem_tree *tb,
 		for (size_t k = 0; k < fr->n; k++)
 			fr->p[k].standing = UNCERTIFIED;
 		fr->uncertified = fr->n;
-		fr->live_ok = 0;
+		fr->live_ok = fr->fresh_ok = 0;
 		fc->certificates++;
 		d = 0;
 	}
@@ -441,29 +467,43 @@ static void adopt_next(struct mrdem_front *fr, size_t nq)
 	}
 	fr->p = fr->q, fr->cap = fr->qcap, fr->n = nq;
 	fr->q = NULL, fr->qcap = 0;
+	fr->fresh_ok = 1;
+}
+
+/* A rebuild of the next front starts: every pair kept was certified in
+ * this iteration (the uncertified ones are tested first), so the new ones
+ * (emit, unfold) are the uncertified ones, and add_fresh lists them. */
+static void start_next(struct mrdem_front *fr)
+{
+	fr->uncertified = fr->nfresh = 0;
+	fr->live_ok = 0;
+}
+
+/* Pairs [from, k) of the front copied to the next one as they are. */
+static void copy_run(struct mrdem_front *fr, size_t *nq, size_t from, size_t k)
+{
+	fr->q = mrdem_search_grow(fr->q, &fr->qcap, *nq + (k - from) + 1, sizeof *fr->q);
+	if (k > from)
+		memcpy(&fr->q[*nq], &fr->p[from], (k - from) * sizeof *fr->q);
+	*nq += k - from;
 }
 
 /* The next front when pairs unfold and no group narrows: the live pairs
  * with unfold[k] set replaced by their members where they stood, the
- * pairs between them copied in runs (what the general rebuild below does
- * pair by pair), and the groups unchanged but for the new ones. Every
- * pair kept was certified in this iteration, so the new members are the
- * uncertified ones. */
+ * pairs between them copied in runs, and the groups unchanged but for the
+ * new ones: the general rebuild's result, without looking at the pairs
+ * certified apart. */
 static void unfold_in_place(struct mrdem_front *fr, const struct mrdem_tree *ta,
 			    const struct mrdem_tree *tb, const uint32_t *live, size_t nlive,
 			    const uint32_t *unfold_k, struct mrdem_front_counts *fc)
 {
 	size_t nq = 0, from = 0;
-	fr->uncertified = 0;
-	fr->live_ok = 0;
+	start_next(fr);
 	for (size_t j = 0; j <= nlive; j++) {
 		size_t k = j < nlive ? live[j] : fr->n;
 		if (j < nlive && !unfold_k[k])
 			continue;
-		fr->q = mrdem_search_grow(fr->q, &fr->qcap, nq + (k - from) + 1, sizeof *fr->q);
-		if (k > from)
-			memcpy(&fr->q[nq], &fr->p[from], (k - from) * sizeof *fr->q);
-		nq += k - from;
+		copy_run(fr, &nq, from, k);
 		if (j < nlive)
 			unfold(fr, &nq, ta, tb, fr->p[k].a, fr->p[k].b, fr->p[k].group, fc);
 		from = k + 1;
@@ -560,7 +600,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		fr->p = mrdem_search_grow(fr->p, &fr->cap, 1, sizeof *fr->p);
 		fr->p[fr->n++] = (struct front_pair){0, 0, NO_GROUP, 0, UNCERTIFIED};
 		fr->uncertified = 1;
-		fr->live_ok = 0;
+		fr->live_ok = fr->fresh_ok = 0;
 	}
 	float reach = mrdem_search_prepare(s, a, b);
 	float inflate = certify(fr, tb, xb, a->eps + b->eps, fc);
@@ -576,18 +616,24 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	 * unconverged pairs by an uncertified iterate). */
 	if (fr->uncertified) {
 		int real_certifies = o->method != MRDEM_NARROW_ITERATIVE;
-		for (size_t k = 0; k < n; k++)
-			if (fr->p[k].standing == UNCERTIFIED) {
-				if (fr->p[k].real && !real_certifies)
-					fr->p[k].standing = NEAR;
-				else
-					idx[m++] = (uint32_t)k;
-			}
+		size_t runs = fr->fresh_ok ? fr->nfresh : 1;
+		for (size_t r = 0; r < runs; r++) {
+			size_t from = fr->fresh_ok ? fr->fresh[2 * r] : 0;
+			size_t end = fr->fresh_ok ? fr->fresh[2 * r + 1] : n;
+			for (size_t k = from; k < end; k++)
+				if (fr->p[k].standing == UNCERTIFIED) {
+					if (fr->p[k].real && !real_certifies)
+						fr->p[k].standing = NEAR;
+					else
+						idx[m++] = (uint32_t)k;
+				}
+		}
 		test_items(s, fr, n, idx, m, a, b, xb, o, reach, inflate, &nres, cnt);
 		for (size_t j = 0; j < m; j++)
 			fr->p[idx[j]].standing =
 				found_apart(s, s->slot[idx[j]], fr->p[idx[j]].real) ? FAR : NEAR;
-		fr->uncertified = 0;
+		fr->uncertified = fr->nfresh = 0;
+		fr->fresh_ok = 1;
 		fr->live_ok = 0;
 	}
 	if (!fr->live_ok)
@@ -670,26 +716,28 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		unfold_in_place(fr, ta, tb, live, nlive, s->slot, fc);
 		return;
 	}
-	size_t nq = 0;
-	fr->uncertified = 0;
-	fr->live_ok = 0;
+	size_t nq = 0, from = 0;
+	start_next(fr);
 	for (size_t k = 0; k < n; k++) {
-		struct front_pair p = fr->p[k];
-		uint32_t d = p.group == NO_GROUP ? NO_GROUP : t[PER_GROUP * p.group + DEST];
-		if (d != NO_GROUP) {
-			struct front_group *g = &fr->g[d];
-			if (!g->dead) {
-				g->dead = 1;
-				emit(fr, &nq, g->a, g->b, g->group, 0, UNCERTIFIED);
-				remember(fr, node_key(g->a, g->b));
-			}
+		const struct front_pair *p = &fr->p[k];
+		uint32_t d = p->group == NO_GROUP ? NO_GROUP : t[PER_GROUP * p->group + DEST];
+		int unfolds = d == NO_GROUP && p->standing != FAR && s->slot[k];
+		if (d == NO_GROUP && !unfolds)
+			continue; /* kept as it is, with the run it is in */
+		copy_run(fr, &nq, from, k);
+		from = k + 1;
+		if (unfolds) {
+			unfold(fr, &nq, ta, tb, p->a, p->b, p->group, fc);
 			continue;
 		}
-		if (p.standing != FAR && s->slot[k])
-			unfold(fr, &nq, ta, tb, p.a, p.b, p.group, fc);
-		else
-			emit(fr, &nq, p.a, p.b, p.group, p.real, p.standing);
+		struct front_group *g = &fr->g[d];
+		if (!g->dead) {
+			g->dead = 1;
+			emit(fr, &nq, g->a, g->b, g->group);
+			remember(fr, node_key(g->a, g->b));
+		}
 	}
+	copy_run(fr, &nq, from, n);
 	for (size_t u = 0; u < ng; u++)
 		if (t[PER_GROUP * u + DEST] != NO_GROUP) {
 			fr->g[u].dead = 1;
