@@ -318,16 +318,20 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
 	size_t start[MRDEM_SEARCH_ROUNDS + 1] = {0}, nnode = 0, nreal = 0;
 	reach += inflate;
+	s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * m + 2, sizeof *s->real);
 	for (size_t j = 0; j < m; j++) {
 		uint32_t k = idx[j];
 		struct front_pair p = item(fr, n, k);
 		int apart;
 		if (p.real) {
-			mrdem_search_map_leaf(s, tb, xb, fr->g[p.group].b);
+			uint32_t leaf = fr->g[p.group].b;
+			if (s->leaf_stamp[leaf] != s->stamp) /* mapped once per call */
+				mrdem_search_map_leaf(s, tb, xb, leaf);
 			apart = mrdem_spheres_apart(&ta->soup_sphere[4 * (size_t)p.a],
 						    &s->tsph_b[4 * (size_t)p.b], reach);
 		} else {
-			mrdem_search_map_node(s, tb, xb, p.b);
+			if (s->node_stamp[p.b] != s->stamp)
+				mrdem_search_map_node(s, tb, xb, p.b);
 			apart = mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)p.a],
 						    &s->nsph_b[4 * (size_t)p.b], reach);
 		}
@@ -335,7 +339,6 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 			s->slot[k] = SPHERE_SEPARATE;
 			cnt->sphere_pruned++;
 		} else if (p.real) {
-			s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * (nreal + 1), sizeof *s->real);
 			s->real[2 * nreal] = p.a;
 			s->real[2 * nreal + 1] = p.b;
 			s->slot[k] = (uint32_t)nreal++;
@@ -641,28 +644,32 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	const uint32_t *live = fr->live;
 	size_t nlive = fr->nlive;
 
-	/* Then the front's other pairs with the true halos. */
+	/* Then the front's other pairs with the true halos, its real pairs
+	 * first (in the order of their triangles): their contacts decide
+	 * which unfolded pairs may narrow. */
 	nres = 0;
-	test_items(s, fr, n, live, nlive, a, b, xb, o, reach, 0, &nres, cnt);
+	test_items(s, fr, n, fr->order, fr->norder, a, b, xb, o, reach, 0, &nres, cnt);
 
-	/* Then every unfolded pair that may narrow: if it separates at this
-	 * iterate, no real pair beneath can touch (conservative halos),
-	 * whatever the surrogates below report, and everything beneath
-	 * narrows back into it. One with a pinned group or a real contact
-	 * beneath cannot narrow (the contact proves it is not separate), so it
-	 * is not tested. */
+	/* Then its node pairs, and with them (one call of the kernels) every
+	 * unfolded pair that may narrow: if it separates at this iterate, no
+	 * real pair beneath can touch (conservative halos), whatever the
+	 * surrogates below report, and everything beneath narrows back into
+	 * it. One with a pinned group or a real contact beneath cannot narrow
+	 * (the contact proves it is not separate), so it is not tested. */
 	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, PER_GROUP * ng + 1, sizeof *s->tally);
 	uint32_t *t = s->tally;
 	for (size_t u = 0; u < ng; u++)
 		t[PER_GROUP * u + HELD] = fr->g[u].pinned;
-	for (size_t j = 0; j < nlive; j++) {
-		uint32_t k = live[j];
-		if (fr->p[k].real && s->slot[k] < NO_RESULT &&
-		    s->res2[s->slot[k]].status == MRDEM_TRI_CONTACT)
+	for (size_t j = 0; j < fr->norder; j++) {
+		uint32_t k = fr->order[j];
+		if (s->slot[k] < NO_RESULT && s->res2[s->slot[k]].status == MRDEM_TRI_CONTACT)
 			t[PER_GROUP * fr->p[k].group + HELD] = 1;
 	}
 	propagate_held(fr, t);
 	m = 0;
+	for (size_t j = 0; j < nlive; j++)
+		if (!fr->p[live[j]].real)
+			idx[m++] = live[j];
 	for (size_t u = 0; u < ng; u++)
 		if (t[PER_GROUP * u + HELD])
 			s->slot[n + u] = HELD_SLOT;
