@@ -353,7 +353,7 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 	size_t fill[MRDEM_SEARCH_ROUNDS];
 	memcpy(fill, start, sizeof fill);
 	s->cur = mrdem_search_grow(s->cur, &s->cur_cap, 2 * (nnode + 1), sizeof *s->cur);
-	for (size_t j = 0; j < m; j++) {
+	for (size_t j = 0; j < m && nnode; j++) {
 		uint32_t k = idx[j];
 		if (s->slot[k] == SPHERE_SEPARATE || fr_real(fr, n, k))
 			continue;
@@ -556,39 +556,33 @@ static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front 
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits)
 {
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
-	size_t m = 0;
-	/* the pairs to compare, then where their results are in s->res2 */
-	size_t nr = fr->norder;
-	s->real = mrdem_search_grow(s->real, &s->real_cap, 3 * nr + 1, sizeof *s->real);
+	int compared = o->method == MRDEM_NARROW_COMPARISON; /* its points are these */
+	size_t m = 0, first = hits->n;
+	s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * fr->norder + 1, sizeof *s->real);
 	for (size_t j = 0; j < fr->norder; j++) {
 		const struct front_pair *p = &fr->p[fr->order[j]];
 		uint32_t at = s->slot[fr->order[j]];
-		if (at < NO_RESULT && s->res2[at].status == MRDEM_TRI_CONTACT) {
+		if (!(at < NO_RESULT && s->res2[at].status == MRDEM_TRI_CONTACT))
+			continue;
+		if (compared) {
+			mrdem_search_add_hit(hits, ta->perm[p->a], tb->perm[p->b], &s->res2[at]);
+		} else {
 			s->real[2 * m] = p->a;
 			s->real[2 * m + 1] = p->b;
-			s->real[2 * nr + m] = at;
 			m++;
 		}
 	}
 	if (!m)
 		return;
-	const struct mrdem_tri_result *r = NULL;
-	if (o->method == MRDEM_NARROW_COMPARISON) {
-		r = s->res2; /* its points are these */
-	} else {
-		struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps};
-		struct mrdem_tri_set rb = {s->soup_b, tb->ntris, NULL, b->eps};
-		struct mrdem_narrow_opts exact = *o;
-		exact.method = MRDEM_NARROW_COMPARISON;
-		struct mrdem_narrow_counts uncounted = {0};
-		s->exact = mrdem_search_grow(s->exact, &s->exact_cap, m, sizeof *s->exact);
-		mrdem_tri_pairs_test(s->batch, &ra, &rb, s->real, m, &exact, s->exact, &uncounted);
-	}
-	for (size_t i = 0; i < m; i++) {
-		const struct mrdem_tri_result *x = r ? &r[s->real[2 * nr + i]] : &s->exact[i];
-		if (x->status == MRDEM_TRI_CONTACT)
-			mrdem_search_add_hit(hits, ta->perm[s->real[2 * i]], tb->perm[s->real[2 * i + 1]],
-					     x);
+	struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps};
+	struct mrdem_tri_set rb = {s->soup_b, tb->ntris, NULL, b->eps};
+	struct mrdem_narrow_opts exact = *o;
+	exact.method = MRDEM_NARROW_COMPARISON;
+	struct mrdem_narrow_counts uncounted = {0};
+	mrdem_tri_pairs_hits(s->batch, &ra, &rb, s->real, m, &exact, hits, &uncounted);
+	for (size_t i = first; i < hits->n; i++) { /* tree order to the meshes' */
+		hits->h[i].ta = ta->perm[hits->h[i].ta];
+		hits->h[i].tb = tb->perm[hits->h[i].tb];
 	}
 }
 
