@@ -550,25 +550,35 @@ static void list_live(struct mrdem_tree_search *s, struct mrdem_front *fr,
  * the closest set, which between nearly parallel faces is not unique.
  * Those the comparison kernel finds apart (the iterative method alone
  * decides unconverged pairs without certificate) are dropped. Not counted
- * as comparisons: the search's work is what the paper counts. */
+ * as comparisons: the search's work is what the paper counts.
+ *
+ * merged: the pairs were tested by a hybrid without its fallback, and the
+ * undecided ones are compared here with the contacts, in one pass rather
+ * than two (a contact found by the fallback was compared twice); their
+ * results become the hybrid's (s->res2), counted as its fallbacks. */
 static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front *fr,
 			  const struct mrdem_search_side *a, const struct mrdem_search_side *b,
-			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits)
+			  const struct mrdem_narrow_opts *o, int merged, struct mrdem_tri_hits *hits,
+			  struct mrdem_narrow_counts *cnt)
 {
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
 	int compared = o->method == MRDEM_NARROW_COMPARISON; /* its points are these */
-	size_t m = 0, first = hits->n;
-	s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * fr->norder + 1, sizeof *s->real);
-	for (size_t j = 0; j < fr->norder; j++) {
+	size_t m = 0, nr = fr->norder;
+	/* the pairs to compare, then where their results are in s->res2 */
+	s->real = mrdem_search_grow(s->real, &s->real_cap, 3 * nr + 1, sizeof *s->real);
+	for (size_t j = 0; j < nr; j++) {
 		const struct front_pair *p = &fr->p[fr->order[j]];
 		uint32_t at = s->slot[fr->order[j]];
-		if (!(at < NO_RESULT && s->res2[at].status == MRDEM_TRI_CONTACT))
+		if (at >= NO_RESULT)
 			continue;
+		int32_t status = s->res2[at].status;
 		if (compared) {
-			mrdem_search_add_hit(hits, ta->perm[p->a], tb->perm[p->b], &s->res2[at]);
-		} else {
+			if (status == MRDEM_TRI_CONTACT)
+				mrdem_search_add_hit(hits, ta->perm[p->a], tb->perm[p->b], &s->res2[at]);
+		} else if (status == MRDEM_TRI_CONTACT || (merged && status == MRDEM_TRI_UNDECIDED)) {
 			s->real[2 * m] = p->a;
 			s->real[2 * m + 1] = p->b;
+			s->real[2 * nr + m] = at;
 			m++;
 		}
 	}
@@ -579,10 +589,25 @@ static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front 
 	struct mrdem_narrow_opts exact = *o;
 	exact.method = MRDEM_NARROW_COMPARISON;
 	struct mrdem_narrow_counts uncounted = {0};
-	mrdem_tri_pairs_hits(s->batch, &ra, &rb, s->real, m, &exact, hits, &uncounted);
-	for (size_t i = first; i < hits->n; i++) { /* tree order to the meshes' */
-		hits->h[i].ta = ta->perm[hits->h[i].ta];
-		hits->h[i].tb = tb->perm[hits->h[i].tb];
+	s->exact = mrdem_search_grow(s->exact, &s->exact_cap, m, sizeof *s->exact);
+	mrdem_tri_pairs_test(s->batch, &ra, &rb, s->real, m, &exact, s->exact, &uncounted);
+	uint64_t fallbacks = 0;
+	for (size_t i = 0; i < m; i++) {
+		const struct mrdem_tri_result *x = &s->exact[i];
+		struct mrdem_tri_result *r = &s->res2[s->real[2 * nr + i]];
+		if (r->status == MRDEM_TRI_UNDECIDED) {
+			*r = *x;
+			fallbacks++;
+		}
+		if (x->status == MRDEM_TRI_CONTACT)
+			mrdem_search_add_hit(hits, ta->perm[s->real[2 * i]], tb->perm[s->real[2 * i + 1]],
+					     x);
+	}
+	if (fallbacks) {
+		/* what the hybrid's spill would have counted */
+		cnt->fallbacks += fallbacks;
+		cnt->unconverged -= fallbacks;
+		cnt->fallback_blocks++;
 	}
 }
 
@@ -640,9 +665,13 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 
 	/* Then the front's other pairs with the true halos, its real pairs
 	 * first (in the order of their triangles): their contacts decide
-	 * which unfolded pairs may narrow. */
+	 * which unfolded pairs may narrow, and become hits (add_real_hits). */
+	int merged = o->method == MRDEM_NARROW_HYBRID && o->fallback;
+	struct mrdem_narrow_opts real_opts = *o;
+	real_opts.fallback = !merged && o->fallback;
 	nres = 0;
-	test_items(s, fr, n, fr->order, fr->norder, a, b, xb, o, reach, 0, &nres, cnt);
+	test_items(s, fr, n, fr->order, fr->norder, a, b, xb, &real_opts, reach, 0, &nres, cnt);
+	add_real_hits(s, fr, a, b, o, merged, hits, &cnt->real);
 
 	/* Then its node pairs, and with them (one call of the kernels) every
 	 * unfolded pair that may narrow: if it separates at this iterate, no
@@ -684,7 +713,6 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	/* Then the live pairs (FAR ones are apart): real contacts, guesses,
 	 * unfolding (slot[k] becomes 1 for a pair that unfolds, else 0). */
-	add_real_hits(s, fr, a, b, o, hits);
 	size_t gfirst = guesses->n;
 	for (size_t j = 0; j < nlive; j++) {
 		uint32_t k = live[j];

@@ -55,6 +55,9 @@ struct mrdem_tree_search {
 	size_t slot_cap;
 	struct mrdem_tri_result *res2;
 	size_t res2_cap;
+	/* front search: the comparison kernel's results on its real contacts */
+	struct mrdem_tri_result *exact;
+	size_t exact_cap;
 	uint32_t *tally;
 	size_t tally_cap;
 	/* front search: node halos widened to certify pairs apart */
