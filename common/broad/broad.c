@@ -116,14 +116,6 @@ static int check_planes(const struct mrdem_setup *su)
 int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int method,
 		      struct mrdem_pairs *out, struct mrdem_broad_stats *st)
 {
-	return mrdem_broad_phase_radii(b, s, method, NULL, out, st);
-}
-
-/* shape_r NULL: the shapes' radii measured here. */
-int mrdem_broad_phase_radii(struct mrdem_broad *b, const struct mrdem_scene *s, int method,
-			    const double *shape_r, struct mrdem_pairs *out,
-			    struct mrdem_broad_stats *st)
-{
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_setup *su = &s->setup;
 	size_t n = p->n;
@@ -145,7 +137,7 @@ int mrdem_broad_phase_radii(struct mrdem_broad *b, const struct mrdem_scene *s, 
 		b->radius = mrdem_xrealloc(b->radius, n * sizeof *b->radius);
 		b->cap = n;
 	}
-	if (shape_r ? mrdem_broad_bounds_of(s, shape_r, b->radius) : mrdem_broad_bounds(s, b->radius))
+	if (mrdem_broad_bounds(s, b->radius))
 		return -1;
 
 	switch (method) {

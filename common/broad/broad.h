@@ -3,7 +3,7 @@
  *
  * A particle's bounding sphere is centred at its position (the world
  * position of its shape's reference point, mass.com) with radius
- * mrdem_shape_bound_radius(shape) + the particle's eps, so it contains the
+ * its shape's bound_radius + the particle's eps, so it contains the
  * particle's whole halo in any orientation. Two particles are a candidate
  * pair when their spheres touch; a particle and an analytic plane when the
  * sphere reaches within the setup's plane_epsilon of the plane's
@@ -66,32 +66,17 @@ struct mrdem_broad;
 struct mrdem_broad *mrdem_broad_new(void);
 void mrdem_broad_free(struct mrdem_broad *b);
 
-/* Radius of the sphere about the shape's reference point (mass.com) that
- * holds the shape (every vertex of a mesh, the largest semi-axis of an
- * analytic shape): the particle's bounding radius without its eps. */
-double mrdem_shape_bound_radius(const struct mrdem_shape *sh);
-
-/* Bounding-sphere radius (shape radius + eps) of every particle of the
+/* Bounding-sphere radius (its shape's bound_radius, kept with the shape,
+ * + eps) of every particle of the
  * scene's frame into radius[n]. Checks positions, eps and shape indices;
  * returns 0, or -1 with a message naming the step and particle. */
 int mrdem_broad_bounds(const struct mrdem_scene *s, double *radius);
-/* The same in two parts: mrdem_shape_bound_radius of every shape into
- * shape_r[nshapes] (a scan of every vertex of a mesh), then the particles'
- * radii from those, so that a caller whose shapes stay put (the Picard
- * iterations of a step) scans the meshes once. */
-void mrdem_broad_shape_radii(const struct mrdem_scene *s, double *shape_r);
-int mrdem_broad_bounds_of(const struct mrdem_scene *s, const double *shape_r, double *radius);
 
 /* Candidate pairs of the scene's current frame into out (replacing its
  * contents; out->step = the frame's step). st may be NULL.
  * Returns 0, or -1 with a message. */
 int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int method,
 		      struct mrdem_pairs *out, struct mrdem_broad_stats *st);
-/* The same with the shapes' radii given (mrdem_broad_shape_radii of this
- * scene's shapes as they are now): the same pairs. */
-int mrdem_broad_phase_radii(struct mrdem_broad *b, const struct mrdem_scene *s, int method,
-			    const double *shape_r, struct mrdem_pairs *out,
-			    struct mrdem_broad_stats *st);
 
 /* Add the statistics as named values (broad_pairs, broad_plane_pairs,
  * broad_sphere_tests, broad_plane_tests, and for the cell methods

@@ -68,6 +68,15 @@ struct mrdem_front {
 	uint32_t *live;
 	size_t nlive, livecap;
 	int live_ok;
+	/* the live real pairs ordered by their mesh triangles (ta, tb), the
+	 * order of the flat search's hits; made with the live list */
+	uint32_t *order;
+	size_t norder, ordercap;
+	/* where the uncertified pairs are: nfresh runs [first, end), in front
+	 * order (fresh_ok: all of them; else every pair is looked at) */
+	uint32_t *fresh;
+	size_t nfresh, freshcap;
+	int fresh_ok;
 };
 
 struct mrdem_front *mrdem_front_new(void)
@@ -84,13 +93,15 @@ void mrdem_front_free(struct mrdem_front *fr)
 	free(fr->g);
 	free(fr->memory);
 	free(fr->live);
+	free(fr->order);
+	free(fr->fresh);
 	free(fr);
 }
 
 void mrdem_front_reset(struct mrdem_front *fr)
 {
 	fr->n = fr->ng = fr->nmem = fr->uncertified = 0;
-	fr->certified = fr->live_ok = 0;
+	fr->certified = fr->live_ok = fr->fresh_ok = 0;
 }
 
 void mrdem_front_new_step(struct mrdem_front *fr)
@@ -126,12 +137,27 @@ void mrdem_front_counts_add(struct mrdem_front_counts *dst, const struct mrdem_f
 		*d[k] += *v[k];
 }
 
-static void emit(struct mrdem_front *fr, size_t *nq, uint32_t a, uint32_t b, uint32_t group,
-		 uint16_t real, uint16_t standing)
+/* Pairs [first, end) of the next front are new: uncertified, listed. */
+static void add_fresh(struct mrdem_front *fr, size_t first, size_t end)
+{
+	fr->uncertified += end - first;
+	if (fr->nfresh && fr->fresh[2 * fr->nfresh - 1] == first) {
+		fr->fresh[2 * fr->nfresh - 1] = (uint32_t)end;
+		return;
+	}
+	fr->fresh = mrdem_search_grow(fr->fresh, &fr->freshcap, 2 * (fr->nfresh + 1),
+				      sizeof *fr->fresh);
+	fr->fresh[2 * fr->nfresh] = (uint32_t)first;
+	fr->fresh[2 * fr->nfresh + 1] = (uint32_t)end;
+	fr->nfresh++;
+}
+
+/* A new node pair at the end of the next front. */
+static void emit(struct mrdem_front *fr, size_t *nq, uint32_t a, uint32_t b, uint32_t group)
 {
 	fr->q = mrdem_search_grow(fr->q, &fr->qcap, *nq + 1, sizeof *fr->q);
-	fr->q[(*nq)++] = (struct front_pair){a, b, group, real, standing};
-	fr->uncertified += standing == UNCERTIFIED;
+	fr->q[(*nq)++] = (struct front_pair){a, b, group, 0, UNCERTIFIED};
+	add_fresh(fr, *nq - 1, *nq);
 }
 
 static int remembered(const struct mrdem_front *fr, uint64_t key)
@@ -168,19 +194,24 @@ static void unfold(struct mrdem_front *fr, size_t *nq, const struct mrdem_tree *
 	fc->unfolds++;
 	fc->pinned += g->pinned;
 	uint32_t ca = ta->child_count[a], cb = tb->child_count[b];
-	size_t first = *nq;
-	if (!ca && !cb) {
-		for (uint32_t p = ta->tri_first[a]; p < ta->tri_first[a] + ta->tri_count[a]; p++)
-			for (uint32_t q = tb->tri_first[b]; q < tb->tri_first[b] + tb->tri_count[b]; q++)
-				emit(fr, nq, p, q, v, 1, UNCERTIFIED);
+	uint16_t real = !ca && !cb;
+	uint32_t fa, na, fb, nb;
+	if (real) {
+		fa = ta->tri_first[a], na = ta->tri_count[a];
+		fb = tb->tri_first[b], nb = tb->tri_count[b];
 	} else {
-		uint32_t fa = ca ? ta->child_first[a] : a, na = ca ? ca : 1;
-		uint32_t fb = cb ? tb->child_first[b] : b, nb = cb ? cb : 1;
-		for (uint32_t p = fa; p < fa + na; p++)
-			for (uint32_t q = fb; q < fb + nb; q++)
-				emit(fr, nq, p, q, v, 0, UNCERTIFIED);
+		fa = ca ? ta->child_first[a] : a, na = ca ? ca : 1;
+		fb = cb ? tb->child_first[b] : b, nb = cb ? cb : 1;
 	}
-	fr->g[v].members = (uint32_t)(*nq - first);
+	size_t first = *nq, members = (size_t)na * nb;
+	fr->q = mrdem_search_grow(fr->q, &fr->qcap, first + members + 1, sizeof *fr->q);
+	struct front_pair *out = &fr->q[first];
+	for (uint32_t p = fa; p < fa + na; p++)
+		for (uint32_t q = fb; q < fb + nb; q++)
+			*out++ = (struct front_pair){p, q, v, real, UNCERTIFIED};
+	*nq = first + members;
+	add_fresh(fr, first, *nq);
+	fr->g[v].members = (uint32_t)members;
 }
 
 /* Drop narrowed groups and renumber the rest, in the new front too. */
@@ -287,16 +318,20 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
 	size_t start[MRDEM_SEARCH_ROUNDS + 1] = {0}, nnode = 0, nreal = 0;
 	reach += inflate;
+	s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * m + 2, sizeof *s->real);
 	for (size_t j = 0; j < m; j++) {
 		uint32_t k = idx[j];
 		struct front_pair p = item(fr, n, k);
 		int apart;
 		if (p.real) {
-			mrdem_search_map_leaf(s, tb, xb, fr->g[p.group].b);
+			uint32_t leaf = fr->g[p.group].b;
+			if (s->leaf_stamp[leaf] != s->stamp) /* mapped once per call */
+				mrdem_search_map_leaf(s, tb, xb, leaf);
 			apart = mrdem_spheres_apart(&ta->soup_sphere[4 * (size_t)p.a],
 						    &s->tsph_b[4 * (size_t)p.b], reach);
 		} else {
-			mrdem_search_map_node(s, tb, xb, p.b);
+			if (s->node_stamp[p.b] != s->stamp)
+				mrdem_search_map_node(s, tb, xb, p.b);
 			apart = mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)p.a],
 						    &s->nsph_b[4 * (size_t)p.b], reach);
 		}
@@ -304,7 +339,6 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 			s->slot[k] = SPHERE_SEPARATE;
 			cnt->sphere_pruned++;
 		} else if (p.real) {
-			s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * (nreal + 1), sizeof *s->real);
 			s->real[2 * nreal] = p.a;
 			s->real[2 * nreal + 1] = p.b;
 			s->slot[k] = (uint32_t)nreal++;
@@ -319,7 +353,7 @@ static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr
 	size_t fill[MRDEM_SEARCH_ROUNDS];
 	memcpy(fill, start, sizeof fill);
 	s->cur = mrdem_search_grow(s->cur, &s->cur_cap, 2 * (nnode + 1), sizeof *s->cur);
-	for (size_t j = 0; j < m; j++) {
+	for (size_t j = 0; j < m && nnode; j++) {
 		uint32_t k = idx[j];
 		if (s->slot[k] == SPHERE_SEPARATE || fr_real(fr, n, k))
 			continue;
@@ -413,7 +447,7 @@ static float certify(struct mrdem_front *fr, const struct mrdem_tree *tb,
 		for (size_t k = 0; k < fr->n; k++)
 			fr->p[k].standing = UNCERTIFIED;
 		fr->uncertified = fr->n;
-		fr->live_ok = 0;
+		fr->live_ok = fr->fresh_ok = 0;
 		fc->certificates++;
 		d = 0;
 	}
@@ -436,34 +470,145 @@ static void adopt_next(struct mrdem_front *fr, size_t nq)
 	}
 	fr->p = fr->q, fr->cap = fr->qcap, fr->n = nq;
 	fr->q = NULL, fr->qcap = 0;
+	fr->fresh_ok = 1;
+}
+
+/* A rebuild of the next front starts: every pair kept was certified in
+ * this iteration (the uncertified ones are tested first), so the new ones
+ * (emit, unfold) are the uncertified ones, and add_fresh lists them. */
+static void start_next(struct mrdem_front *fr)
+{
+	fr->uncertified = fr->nfresh = 0;
+	fr->live_ok = 0;
+}
+
+/* Pairs [from, k) of the front copied to the next one as they are. */
+static void copy_run(struct mrdem_front *fr, size_t *nq, size_t from, size_t k)
+{
+	fr->q = mrdem_search_grow(fr->q, &fr->qcap, *nq + (k - from) + 1, sizeof *fr->q);
+	if (k > from)
+		memcpy(&fr->q[*nq], &fr->p[from], (k - from) * sizeof *fr->q);
+	*nq += k - from;
 }
 
 /* The next front when pairs unfold and no group narrows: the live pairs
  * with unfold[k] set replaced by their members where they stood, the
- * pairs between them copied in runs (what the general rebuild below does
- * pair by pair), and the groups unchanged but for the new ones. Every
- * pair kept was certified in this iteration, so the new members are the
- * uncertified ones. */
+ * pairs between them copied in runs, and the groups unchanged but for the
+ * new ones: the general rebuild's result, without looking at the pairs
+ * certified apart. */
 static void unfold_in_place(struct mrdem_front *fr, const struct mrdem_tree *ta,
 			    const struct mrdem_tree *tb, const uint32_t *live, size_t nlive,
 			    const uint32_t *unfold_k, struct mrdem_front_counts *fc)
 {
 	size_t nq = 0, from = 0;
-	fr->uncertified = 0;
-	fr->live_ok = 0;
+	start_next(fr);
 	for (size_t j = 0; j <= nlive; j++) {
 		size_t k = j < nlive ? live[j] : fr->n;
 		if (j < nlive && !unfold_k[k])
 			continue;
-		fr->q = mrdem_search_grow(fr->q, &fr->qcap, nq + (k - from) + 1, sizeof *fr->q);
-		if (k > from)
-			memcpy(&fr->q[nq], &fr->p[from], (k - from) * sizeof *fr->q);
-		nq += k - from;
+		copy_run(fr, &nq, from, k);
 		if (j < nlive)
 			unfold(fr, &nq, ta, tb, fr->p[k].a, fr->p[k].b, fr->p[k].group, fc);
 		from = k + 1;
 	}
 	adopt_next(fr, nq);
+}
+
+/* The live list: the pairs not certified apart, in front order, and
+ * among them the real ones in the order of their mesh triangles. */
+static void list_live(struct mrdem_tree_search *s, struct mrdem_front *fr,
+		      const struct mrdem_tree *ta, const struct mrdem_tree *tb)
+{
+	size_t n = fr->n, m = 0;
+	fr->live = mrdem_search_grow(fr->live, &fr->livecap, n + 1, sizeof *fr->live);
+	fr->nlive = 0;
+	for (size_t k = 0; k < n; k++)
+		if (fr->p[k].standing != FAR) {
+			fr->live[fr->nlive++] = (uint32_t)k;
+			m += fr->p[k].real;
+		}
+	fr->live_ok = 1;
+	s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m + 1, sizeof *s->keys);
+	m = 0;
+	for (size_t j = 0; j < fr->nlive; j++) {
+		const struct front_pair *p = &fr->p[fr->live[j]];
+		if (p->real)
+			s->keys[m++] = (struct mrdem_hit_key){
+				(uint64_t)ta->perm[p->a] << 32 | tb->perm[p->b], fr->live[j]};
+	}
+	const struct mrdem_hit_key *sorted = mrdem_search_sort_keys(s, m);
+	fr->order = mrdem_search_grow(fr->order, &fr->ordercap, m + 1, sizeof *fr->order);
+	for (size_t j = 0; j < m; j++)
+		fr->order[j] = sorted[j].i;
+	fr->norder = m;
+}
+
+/* The live real pairs in contact at this iterate (s->res2) as hits, in
+ * the flat search's order, with the closest points and distance of the
+ * comparison kernel, so that contact points, and so forces, do not depend
+ * on the kernel that found them: the iterative kernel stops at a point of
+ * the closest set, which between nearly parallel faces is not unique.
+ * Those the comparison kernel finds apart (the iterative method alone
+ * decides unconverged pairs without certificate) are dropped. Not counted
+ * as comparisons: the search's work is what the paper counts.
+ *
+ * merged: the pairs were tested by a hybrid without its fallback, and the
+ * undecided ones are compared here with the contacts, in one pass rather
+ * than two (a contact found by the fallback was compared twice); their
+ * results become the hybrid's (s->res2), counted as its fallbacks. */
+static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front *fr,
+			  const struct mrdem_search_side *a, const struct mrdem_search_side *b,
+			  const struct mrdem_narrow_opts *o, int merged, struct mrdem_tri_hits *hits,
+			  struct mrdem_narrow_counts *cnt)
+{
+	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
+	int compared = o->method == MRDEM_NARROW_COMPARISON; /* its points are these */
+	size_t m = 0, nr = fr->norder;
+	/* the pairs to compare, then where their results are in s->res2 */
+	s->real = mrdem_search_grow(s->real, &s->real_cap, 3 * nr + 1, sizeof *s->real);
+	for (size_t j = 0; j < nr; j++) {
+		const struct front_pair *p = &fr->p[fr->order[j]];
+		uint32_t at = s->slot[fr->order[j]];
+		if (at >= NO_RESULT)
+			continue;
+		int32_t status = s->res2[at].status;
+		if (compared) {
+			if (status == MRDEM_TRI_CONTACT)
+				mrdem_search_add_hit(hits, ta->perm[p->a], tb->perm[p->b], &s->res2[at]);
+		} else if (status == MRDEM_TRI_CONTACT || (merged && status == MRDEM_TRI_UNDECIDED)) {
+			s->real[2 * m] = p->a;
+			s->real[2 * m + 1] = p->b;
+			s->real[2 * nr + m] = at;
+			m++;
+		}
+	}
+	if (!m)
+		return;
+	struct mrdem_tri_set ra = {ta->soup, ta->ntris, NULL, a->eps};
+	struct mrdem_tri_set rb = {s->soup_b, tb->ntris, NULL, b->eps};
+	struct mrdem_narrow_opts exact = *o;
+	exact.method = MRDEM_NARROW_COMPARISON;
+	struct mrdem_narrow_counts uncounted = {0};
+	s->exact = mrdem_search_grow(s->exact, &s->exact_cap, m, sizeof *s->exact);
+	mrdem_tri_pairs_test(s->batch, &ra, &rb, s->real, m, &exact, s->exact, &uncounted);
+	uint64_t fallbacks = 0;
+	for (size_t i = 0; i < m; i++) {
+		const struct mrdem_tri_result *x = &s->exact[i];
+		struct mrdem_tri_result *r = &s->res2[s->real[2 * nr + i]];
+		if (r->status == MRDEM_TRI_UNDECIDED) {
+			*r = *x;
+			fallbacks++;
+		}
+		if (x->status == MRDEM_TRI_CONTACT)
+			mrdem_search_add_hit(hits, ta->perm[s->real[2 * i]], tb->perm[s->real[2 * i + 1]],
+					     x);
+	}
+	if (fallbacks) {
+		/* what the hybrid's spill would have counted */
+		cnt->fallbacks += fallbacks;
+		cnt->unconverged -= fallbacks;
+		cnt->fallback_blocks++;
+	}
 }
 
 void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
@@ -477,7 +622,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		fr->p = mrdem_search_grow(fr->p, &fr->cap, 1, sizeof *fr->p);
 		fr->p[fr->n++] = (struct front_pair){0, 0, NO_GROUP, 0, UNCERTIFIED};
 		fr->uncertified = 1;
-		fr->live_ok = 0;
+		fr->live_ok = fr->fresh_ok = 0;
 	}
 	float reach = mrdem_search_prepare(s, a, b);
 	float inflate = certify(fr, tb, xb, a->eps + b->eps, fc);
@@ -493,53 +638,61 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	 * unconverged pairs by an uncertified iterate). */
 	if (fr->uncertified) {
 		int real_certifies = o->method != MRDEM_NARROW_ITERATIVE;
-		for (size_t k = 0; k < n; k++)
-			if (fr->p[k].standing == UNCERTIFIED) {
-				if (fr->p[k].real && !real_certifies)
-					fr->p[k].standing = NEAR;
-				else
-					idx[m++] = (uint32_t)k;
-			}
+		size_t runs = fr->fresh_ok ? fr->nfresh : 1;
+		for (size_t r = 0; r < runs; r++) {
+			size_t from = fr->fresh_ok ? fr->fresh[2 * r] : 0;
+			size_t end = fr->fresh_ok ? fr->fresh[2 * r + 1] : n;
+			for (size_t k = from; k < end; k++)
+				if (fr->p[k].standing == UNCERTIFIED) {
+					if (fr->p[k].real && !real_certifies)
+						fr->p[k].standing = NEAR;
+					else
+						idx[m++] = (uint32_t)k;
+				}
+		}
 		test_items(s, fr, n, idx, m, a, b, xb, o, reach, inflate, &nres, cnt);
 		for (size_t j = 0; j < m; j++)
 			fr->p[idx[j]].standing =
 				found_apart(s, s->slot[idx[j]], fr->p[idx[j]].real) ? FAR : NEAR;
-		fr->uncertified = 0;
+		fr->uncertified = fr->nfresh = 0;
+		fr->fresh_ok = 1;
 		fr->live_ok = 0;
 	}
-	if (!fr->live_ok) {
-		fr->live = mrdem_search_grow(fr->live, &fr->livecap, n + 1, sizeof *fr->live);
-		fr->nlive = 0;
-		for (size_t k = 0; k < n; k++)
-			if (fr->p[k].standing != FAR)
-				fr->live[fr->nlive++] = (uint32_t)k;
-		fr->live_ok = 1;
-	}
+	if (!fr->live_ok)
+		list_live(s, fr, ta, tb);
 	const uint32_t *live = fr->live;
 	size_t nlive = fr->nlive;
 
-	/* Then the front's other pairs with the true halos. */
+	/* Then the front's other pairs with the true halos, its real pairs
+	 * first (in the order of their triangles): their contacts decide
+	 * which unfolded pairs may narrow, and become hits (add_real_hits). */
+	int merged = o->method == MRDEM_NARROW_HYBRID && o->fallback;
+	struct mrdem_narrow_opts real_opts = *o;
+	real_opts.fallback = !merged && o->fallback;
 	nres = 0;
-	test_items(s, fr, n, live, nlive, a, b, xb, o, reach, 0, &nres, cnt);
+	test_items(s, fr, n, fr->order, fr->norder, a, b, xb, &real_opts, reach, 0, &nres, cnt);
+	add_real_hits(s, fr, a, b, o, merged, hits, &cnt->real);
 
-	/* Then every unfolded pair that may narrow: if it separates at this
-	 * iterate, no real pair beneath can touch (conservative halos),
-	 * whatever the surrogates below report, and everything beneath
-	 * narrows back into it. One with a pinned group or a real contact
-	 * beneath cannot narrow (the contact proves it is not separate), so it
-	 * is not tested. */
+	/* Then its node pairs, and with them (one call of the kernels) every
+	 * unfolded pair that may narrow: if it separates at this iterate, no
+	 * real pair beneath can touch (conservative halos), whatever the
+	 * surrogates below report, and everything beneath narrows back into
+	 * it. One with a pinned group or a real contact beneath cannot narrow
+	 * (the contact proves it is not separate), so it is not tested. */
 	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, PER_GROUP * ng + 1, sizeof *s->tally);
 	uint32_t *t = s->tally;
 	for (size_t u = 0; u < ng; u++)
 		t[PER_GROUP * u + HELD] = fr->g[u].pinned;
-	for (size_t j = 0; j < nlive; j++) {
-		uint32_t k = live[j];
-		if (fr->p[k].real && s->slot[k] < NO_RESULT &&
-		    s->res2[s->slot[k]].status == MRDEM_TRI_CONTACT)
+	for (size_t j = 0; j < fr->norder; j++) {
+		uint32_t k = fr->order[j];
+		if (s->slot[k] < NO_RESULT && s->res2[s->slot[k]].status == MRDEM_TRI_CONTACT)
 			t[PER_GROUP * fr->p[k].group + HELD] = 1;
 	}
 	propagate_held(fr, t);
 	m = 0;
+	for (size_t j = 0; j < nlive; j++)
+		if (!fr->p[live[j]].real)
+			idx[m++] = live[j];
 	for (size_t u = 0; u < ng; u++)
 		if (t[PER_GROUP * u + HELD])
 			s->slot[n + u] = HELD_SLOT;
@@ -560,7 +713,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	/* Then the live pairs (FAR ones are apart): real contacts, guesses,
 	 * unfolding (slot[k] becomes 1 for a pair that unfolds, else 0). */
-	size_t first = hits->n, gfirst = guesses->n;
+	size_t gfirst = guesses->n;
 	for (size_t j = 0; j < nlive; j++) {
 		uint32_t k = live[j];
 		struct front_pair p = fr->p[k];
@@ -568,11 +721,10 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		s->slot[k] = 0;
 		if (at >= NO_RESULT)
 			continue;
-		const struct mrdem_tri_result *r = p.real ? &s->res2[at] : &s->res[at];
-		if (p.real) {
-			if (r->status == MRDEM_TRI_CONTACT)
-				mrdem_search_add_hit(hits, ta->perm[p.a], tb->perm[p.b], r);
-		} else if (r->status == MRDEM_TRI_SEPARATE) {
+		if (p.real)
+			continue; /* add_real_hits */
+		const struct mrdem_tri_result *r = &s->res[at];
+		if (r->status == MRDEM_TRI_SEPARATE) {
 			cnt->pruned++;
 		} else if (p.group == NO_GROUP || t[PER_GROUP * p.group + DEST] == NO_GROUP) {
 			if (r->status == MRDEM_TRI_CONTACT)
@@ -583,7 +735,6 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	fc->skipped += n - nlive;
 	fc->guesses += guesses->n - gfirst;
-	mrdem_search_sort_hits(s, hits, first);
 
 	/* The next front, in the order of this one: a narrowed group becomes
 	 * its pair where its first member was, an unfolded pair its members.
@@ -594,26 +745,28 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		unfold_in_place(fr, ta, tb, live, nlive, s->slot, fc);
 		return;
 	}
-	size_t nq = 0;
-	fr->uncertified = 0;
-	fr->live_ok = 0;
+	size_t nq = 0, from = 0;
+	start_next(fr);
 	for (size_t k = 0; k < n; k++) {
-		struct front_pair p = fr->p[k];
-		uint32_t d = p.group == NO_GROUP ? NO_GROUP : t[PER_GROUP * p.group + DEST];
-		if (d != NO_GROUP) {
-			struct front_group *g = &fr->g[d];
-			if (!g->dead) {
-				g->dead = 1;
-				emit(fr, &nq, g->a, g->b, g->group, 0, UNCERTIFIED);
-				remember(fr, node_key(g->a, g->b));
-			}
+		const struct front_pair *p = &fr->p[k];
+		uint32_t d = p->group == NO_GROUP ? NO_GROUP : t[PER_GROUP * p->group + DEST];
+		int unfolds = d == NO_GROUP && p->standing != FAR && s->slot[k];
+		if (d == NO_GROUP && !unfolds)
+			continue; /* kept as it is, with the run it is in */
+		copy_run(fr, &nq, from, k);
+		from = k + 1;
+		if (unfolds) {
+			unfold(fr, &nq, ta, tb, p->a, p->b, p->group, fc);
 			continue;
 		}
-		if (p.standing != FAR && s->slot[k])
-			unfold(fr, &nq, ta, tb, p.a, p.b, p.group, fc);
-		else
-			emit(fr, &nq, p.a, p.b, p.group, p.real, p.standing);
+		struct front_group *g = &fr->g[d];
+		if (!g->dead) {
+			g->dead = 1;
+			emit(fr, &nq, g->a, g->b, g->group);
+			remember(fr, node_key(g->a, g->b));
+		}
 	}
+	copy_run(fr, &nq, from, n);
 	for (size_t u = 0; u < ng; u++)
 		if (t[PER_GROUP * u + DEST] != NO_GROUP) {
 			fr->g[u].dead = 1;

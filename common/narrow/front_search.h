@@ -107,7 +107,9 @@ void mrdem_front_counts_fields(struct mrdem_front_counts *c, uint64_t *v[MRDEM_F
 
 /* One iteration on the front of a and b, with b mapped into a's frame by
  * xb: real pairs in contact go to hits (mesh triangle indices, sorted by
- * (ta, tb) like the flat search), node pairs in contact to guesses (node
+ * (ta, tb) like the flat search; closest points and distance from the
+ * comparison kernel whatever the method, those it finds apart dropped),
+ * node pairs in contact to guesses (node
  * indices: halo tree->eps[n] + the particle's eps), then the front unfolds
  * and narrows for the next iteration. Node pairs are counted by round
  * level_a + level_b (as in mrdem_tree_search), real pairs under real. */

@@ -789,6 +789,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
 		mrdem_front_search(w->search, front, &A, &B, &x, &o->narrow, &w->hits, &w->guesses,
 				   &w->cnt.search, &w->cnt.front);
+		exact_done = 1; /* its hits have the comparison kernel's points */
 	} else if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
 		/* its last round takes the contacts' points from the comparison
 		 * kernel in passing: exact_points' work, without its gather */

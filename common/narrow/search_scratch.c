@@ -19,7 +19,7 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 	void *arrays[] = { s->cur, s->next, s->real, s->leaves, s->chunks, s->chunk_at[0],
 			   s->chunk_at[1], s->chunk_stamp[0], s->chunk_stamp[1], s->status, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
-			   s->leaf_stamp, s->slot, s->res2, s->tally, s->wide_a, s->wide_b, s->items,
+			   s->leaf_stamp, s->slot, s->res2, s->exact, s->tally, s->wide_a, s->wide_b, s->items,
 			   s->keys };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
@@ -153,37 +153,25 @@ struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t
 	return h;
 }
 
-/* The hits' keys (ta, tb) as one integer each, sorted by bytes (least
- * significant first, counting; bytes every key shares are skipped) between
- * the two halves of s->keys; then the hits gathered in that order through
- * the spare room at the end of the array. Moving 16-byte keys without
- * compares is cheaper than moving hits or merging (an implicit step sorts
- * the hits of every Picard iteration), and no allocation per call (glibc's
- * qsort allocates a buffer for arrays this size). The keys are unique, so
- * the order is the one any sort gives. */
-void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
-			    size_t first)
+/* The m keys of s->keys sorted by bytes (least significant first,
+ * counting; bytes every key shares are skipped) between the two halves of
+ * s->keys (room for 2 m); returns the half that holds them sorted. Moving
+ * 16-byte keys without compares is cheaper than a comparison sort (an
+ * implicit step sorts the hits of every Picard iteration), and no
+ * allocation per call (glibc's qsort allocates a buffer for arrays this
+ * size). The keys are unique, so the order is the one any sort gives. */
+struct mrdem_hit_key *mrdem_search_sort_keys(struct mrdem_tree_search *s, size_t m)
 {
-	size_t m = hits->n - first;
-	if (m < 2)
-		return;
-	if (hits->cap < hits->n + m) {
-		hits->cap = hits->n + m;
-		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
-	}
-	s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m, sizeof *s->keys);
-	struct mrdem_tri_hit *h = hits->h + first;
 	struct mrdem_hit_key *src = s->keys, *dst = s->keys + m;
 	int sorted = 1;
 	uint64_t all_or = 0, all_and = ~(uint64_t)0;
 	for (size_t i = 0; i < m; i++) {
-		src[i] = (struct mrdem_hit_key){(uint64_t)h[i].ta << 32 | h[i].tb, (uint32_t)i};
 		sorted &= i == 0 || src[i - 1].key < src[i].key;
 		all_or |= src[i].key;
 		all_and &= src[i].key;
 	}
 	if (sorted)
-		return;
+		return src;
 	for (int shift = 0; shift < 64; shift += 8) {
 		if (!(((all_or ^ all_and) >> shift) & 0xff))
 			continue; /* every key has this byte */
@@ -200,6 +188,31 @@ void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *
 		struct mrdem_hit_key *t = src;
 		src = dst, dst = t;
 	}
+	return src;
+}
+
+/* The hits' keys (ta, tb) sorted, then the hits gathered in that order
+ * through the spare room at the end of the array. */
+void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
+			    size_t first)
+{
+	size_t m = hits->n - first;
+	if (m < 2)
+		return;
+	if (hits->cap < hits->n + m) {
+		hits->cap = hits->n + m;
+		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
+	}
+	s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m, sizeof *s->keys);
+	struct mrdem_tri_hit *h = hits->h + first;
+	for (size_t i = 0; i < m; i++)
+		s->keys[i] = (struct mrdem_hit_key){(uint64_t)h[i].ta << 32 | h[i].tb, (uint32_t)i};
+	const struct mrdem_hit_key *src = mrdem_search_sort_keys(s, m);
+	size_t same = 0;
+	while (same < m && src[same].i == same)
+		same++;
+	if (same == m)
+		return; /* in order already */
 	struct mrdem_tri_hit *spare = hits->h + hits->n;
 	for (size_t k = 0; k < m; k++)
 		spare[k] = h[src[k].i];

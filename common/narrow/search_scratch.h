@@ -55,6 +55,9 @@ struct mrdem_tree_search {
 	size_t slot_cap;
 	struct mrdem_tri_result *res2;
 	size_t res2_cap;
+	/* front search: the comparison kernel's results on its real contacts */
+	struct mrdem_tri_result *exact;
+	size_t exact_cap;
 	uint32_t *tally;
 	size_t tally_cap;
 	/* front search: node halos widened to certify pairs apart */
@@ -63,7 +66,7 @@ struct mrdem_tree_search {
 	/* front search: the items an iteration tests */
 	uint32_t *items;
 	size_t items_cap;
-	/* mrdem_search_sort_hits: the hits' keys, twice (merge room) */
+	/* mrdem_search_sort_keys: the keys to sort, twice (merge room) */
 	struct mrdem_hit_key *keys;
 	size_t keys_cap;
 };
@@ -101,6 +104,9 @@ size_t mrdem_search_leaf_chunks(struct mrdem_tree_search *s, int side, const str
 /* Append a contact of triangles (or nodes) ta, tb with result r. */
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,
 					   const struct mrdem_tri_result *r);
+/* Sort the m keys of s->keys (room for 2 m) by key; returns where they
+ * are, in order: s->keys or s->keys + m. */
+struct mrdem_hit_key *mrdem_search_sort_keys(struct mrdem_tree_search *s, size_t m);
 /* Sort hits[first..] by (ta, tb), the flat search's order (s: scratch). */
 void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
 			    size_t first);

@@ -206,7 +206,18 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
 	sh->tree = NULL;
 	sh->tree_origin = NULL;
 	mrdem_mesh_init(mesh);
+	mrdem_scene_shape_changed(s, s->nshapes);
 	return s->nshapes++;
+}
+
+void mrdem_scene_shape_changed(struct mrdem_scene *s, uint32_t i)
+{
+	struct mrdem_shape *sh = &s->shapes[i];
+	/* Positions are those of mass.com (mesh.h), so the sphere is about
+	 * that point; radius_about takes the farthest vertex. */
+	sh->bound_radius = sh->kind == MRDEM_SHAPE_MESH ?
+				   mrdem_mesh_radius_about(&sh->mesh, sh->mesh.mass.com) :
+				   mrdem_analytic_bound_radius(sh->axes);
 }
 
 uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int kind,
@@ -219,6 +230,7 @@ uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int k
 	s->shapes[i].kind = kind;
 	for (int k = 0; k < 3; k++)
 		s->shapes[i].axes[k] = axes[k];
+	mrdem_scene_shape_changed(s, i);
 	return i;
 }
 

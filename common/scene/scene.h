@@ -27,6 +27,11 @@ struct mrdem_shape {
 	int kind;                 /* enum mrdem_shape_kind, never MRDEM_SHAPE_CONVEX */
 	double axes[3];           /* analytic kinds: semi-axes (a sphere's radius thrice) */
 	struct mrdem_mesh mesh;
+	/* Radius about mass.com of the sphere that holds the shape (every
+	 * vertex of a mesh, the largest semi-axis of an analytic kind), kept
+	 * since shapes are rigid: set when the shape is added, and again by
+	 * mrdem_scene_shape_changed after its mesh or axes are replaced. */
+	double bound_radius;
 	struct mrdem_convex *convex; /* the convex kind's features, else NULL */
 	struct mrdem_tree *tree;  /* NULL until mrdem-tree has built it */
 	/* Where a tree taken from a file came from, "FILE (tree record of shape
@@ -195,6 +200,9 @@ void mrdem_scene_init(struct mrdem_scene *s);
 void mrdem_scene_release(struct mrdem_scene *s);
 /* Add a shape (takes ownership of mesh contents and name); returns its index. */
 uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *mesh);
+/* Shape i's mesh or axes were replaced after it was added: measure its
+ * bound_radius again. */
+void mrdem_scene_shape_changed(struct mrdem_scene *s, uint32_t i);
 /* Add an analytic shape (kind and semi-axes checked by the caller with
  * mrdem_analytic_check); mass properties in closed form. Returns its index. */
 uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int kind,

@@ -118,7 +118,6 @@ void mrdem_picard_release(struct mrdem_picard *pc)
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(pc->pending);
-	free(pc->shape_r);
 	mrdem_forces_release(&pc->forces);
 	mrdem_pairs_release(&pc->pairs);
 	mrdem_contacts_release(&pc->contacts);
@@ -532,8 +531,8 @@ static int search_iterate(struct mrdem_picard *pc, const struct mrdem_picard_sea
 {
 	struct mrdem_stage_log *l = &pc->log;
 	double t0 = mrdem_clock();
-	if (mrdem_broad_phase_radii(search->broad, s, search->broad_method, pc->shape_r,
-				    &pc->pairs, &pc->broad_stats))
+	if (mrdem_broad_phase(search->broad, s, search->broad_method, &pc->pairs,
+			      &pc->broad_stats))
 		return -1;
 	l->seconds[MRDEM_STAGE_BROAD] += mrdem_clock() - t0;
 	l->calls[MRDEM_STAGE_BROAD]++;
@@ -559,11 +558,6 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 		pc->fronts = NULL;
 	}
 	double t0 = mrdem_clock();
-	if (s->nshapes > pc->shape_r_cap) {
-		pc->shape_r = mrdem_xrealloc(pc->shape_r, s->nshapes * sizeof *pc->shape_r);
-		pc->shape_r_cap = s->nshapes;
-	}
-	mrdem_broad_shape_radii(s, pc->shape_r);
 	int rc = mrdem_picard_begin(pc, o, s, dt);
 	while (rc == MRDEM_PICARD_MORE) {
 		struct mrdem_picard_work work;

@@ -142,10 +142,7 @@ struct mrdem_picard {
 	double *size;                /* per particle: sqrt(trace I_b / m), the torque arm */
 	double *resid;               /* per particle: relative change of the last iteration */
 	struct mrdem_forces forces;
-	/* in process: the search at the iterate, and the shapes' bounding
-	 * radii of the broad phase, measured once per step */
-	double *shape_r;
-	size_t shape_r_cap;
+	/* in process: the search at the iterate */
 	struct mrdem_pairs pairs;
 	struct mrdem_broad_stats broad_stats;
 	struct mrdem_contacts contacts;

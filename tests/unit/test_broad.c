@@ -328,6 +328,7 @@ static void random_scene(struct mrdem_scene *s, struct mrdem_rng *rng, int flavo
 		mrdem_mesh_release(&s->shapes[0].mesh);
 		double c0[3] = {0, 0, 0};
 		octahedron(&s->shapes[0].mesh, 1.0, c0);
+		mrdem_scene_shape_changed(s, 0);
 	}
 	if (flavour == 2) {
 		struct mrdem_mesh m;

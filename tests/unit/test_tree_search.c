@@ -132,6 +132,40 @@ static void pose(struct mrdem_rng *rng, const struct shape *a, const struct shap
 	}
 }
 
+/* The hits' closest points and distance anew from the comparison kernel,
+ * those it finds apart dropped: what the contact finder does with the
+ * flat search's hits, and what a front's hits come with. */
+static void exact_hits(struct mrdem_tri_batch *tb, const struct mrdem_tri_set *sa,
+		       const struct mrdem_tri_set *sb, const struct mrdem_narrow_opts *o,
+		       struct mrdem_tri_hits *hits)
+{
+	if (o->method == MRDEM_NARROW_COMPARISON || !hits->n)
+		return;
+	size_t n = hits->n, kept = 0;
+	uint32_t *pairs = malloc(2 * n * sizeof *pairs);
+	struct mrdem_tri_result *r = malloc(n * sizeof *r);
+	for (size_t i = 0; i < n; i++) {
+		pairs[2 * i] = hits->h[i].ta;
+		pairs[2 * i + 1] = hits->h[i].tb;
+	}
+	struct mrdem_narrow_opts exact = *o;
+	exact.method = MRDEM_NARROW_COMPARISON;
+	struct mrdem_narrow_counts uncounted = {0};
+	mrdem_tri_pairs_test(tb, sa, sb, pairs, n, &exact, r, &uncounted);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].status != MRDEM_TRI_CONTACT)
+			continue;
+		struct mrdem_tri_hit *h = &hits->h[kept++];
+		*h = hits->h[i];
+		memcpy(h->pa, r[i].pa, sizeof h->pa);
+		memcpy(h->pb, r[i].pb, sizeof h->pb);
+		h->dist = r[i].dist;
+	}
+	hits->n = kept;
+	free(pairs);
+	free(r);
+}
+
 static void flat_hits(struct mrdem_tri_batch *tb, const struct shape *a, const struct shape *b,
 		      float ea, float eb, const struct mrdem_xform *x,
 		      const struct mrdem_narrow_opts *o, float **mapped, size_t *cap,
@@ -144,6 +178,7 @@ static void flat_hits(struct mrdem_tri_batch *tb, const struct shape *a, const s
 	struct mrdem_tri_set sb = {*mapped, b->m.ntris, NULL, eb};
 	flat->n = 0;
 	mrdem_tri_all_pairs(tb, &sa, &sb, o, flat, fc);
+	exact_hits(tb, &sa, &sb, o, flat);
 }
 
 /* A front and the scratch to hold it against the flat search. */
