@@ -20,8 +20,7 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 			   s->chunk_at[1], s->chunk_stamp[0], s->chunk_stamp[1], s->status, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
 			   s->leaf_stamp, s->slot, s->res2, s->tally, s->wide_a, s->wide_b, s->items,
-			   s->keys, s->runs, s->runs_next, s->cols[0], s->cols[1],
-			   s->group_stamp[0], s->group_stamp[1] };
+			   s->keys };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(s);
@@ -77,19 +76,13 @@ float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_searc
 						side[k]->nnodes);
 		s->chunk_at[k] = mrdem_search_grow(s->chunk_at[k], &s->chunk_at_cap[k],
 						   side[k]->nnodes, sizeof *s->chunk_at[k]);
-		s->group_stamp[k] = grow_stamps(s->group_stamp[k], &s->group_stamp_cap[k],
-						side[k]->nnodes);
-		s->cols[k] = mrdem_search_grow(s->cols[k], &s->cols_cap[k],
-					       9 * (size_t)side[k]->nnodes, sizeof *s->cols[k]);
 	}
 	s->nchunks = 0;
 	if (++s->stamp == 0) { /* wrapped: forget every stamp */
 		memset(s->node_stamp, 0, s->node_stamp_cap * sizeof *s->node_stamp);
 		memset(s->leaf_stamp, 0, s->leaf_stamp_cap * sizeof *s->leaf_stamp);
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 2; k++)
 			memset(s->chunk_stamp[k], 0, s->chunk_stamp_cap[k] * sizeof *s->chunk_stamp[k]);
-			memset(s->group_stamp[k], 0, s->group_stamp_cap[k] * sizeof *s->group_stamp[k]);
-		}
 		s->stamp = 1;
 	}
 	/* Sphere radii carry the nodes' own eps; the particles' come here. */

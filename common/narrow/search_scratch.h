@@ -36,17 +36,6 @@ struct mrdem_tree_search {
 	size_t nchunks, chunks_cap;
 	uint32_t *chunk_at[2], *chunk_stamp[2];
 	size_t chunk_at_cap[2], chunk_stamp_cap[2];
-	/* tree search: a round's node pairs as groups (struct mrdem_tri_run),
-	 * this round's and the next's; the split nodes' children as columns
-	 * (cols[k] holds 9 columns of the side's nnodes), filled per group
-	 * once per call (valid where group_stamp[k][first child] holds this
-	 * call's stamp) */
-	struct mrdem_tri_run *runs, *runs_next;
-	size_t runs_cap, runs_next_cap;
-	float *cols[2];
-	size_t cols_cap[2];
-	uint32_t *group_stamp[2];
-	size_t group_stamp_cap[2];
 	struct mrdem_tri_result *res;
 	size_t res_cap;
 	int32_t *status; /* tree search: statuses of a round's pairs */

@@ -31,22 +31,6 @@ static void push_pair(uint32_t **v, size_t *cap, size_t *n, uint32_t i, uint32_t
 	(*n)++;
 }
 
-/* The children first .. first + count - 1 of side k's tree t (b's
- * mapped already) into the columns of the runs, once per call. */
-static void group_columns(struct mrdem_tree_search *s, int k, const struct mrdem_tree *t,
-			  uint32_t first, uint32_t count)
-{
-	if (s->group_stamp[k][first] == s->stamp)
-		return;
-	s->group_stamp[k][first] = s->stamp;
-	const float *v = k ? s->node_b : t->tri;
-	float *cols = s->cols[k];
-	size_t stride = t->nnodes;
-	for (uint32_t n = first; n < first + count; n++)
-		for (int c = 0; c < 9; c++)
-			cols[c * stride + n] = v[9 * (size_t)n + c];
-}
-
 void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
 		       const struct mrdem_search_side *b, const struct mrdem_xform *xb,
 		       const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
@@ -62,82 +46,56 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 
 	struct mrdem_tri_set na = {ta->tri, ta->nnodes, s->eps_a, 0};
 	struct mrdem_tri_set nb = {s->node_b, tb->nnodes, s->eps_b, 0};
-	const struct mrdem_tri_cols cols[2] = {{s->cols[0], ta->nnodes}, {s->cols[1], tb->nnodes}};
 	struct mrdem_narrow_opts surrogate = mrdem_search_surrogate_opts(o);
 
-	/* round 0: a's root against the group of b's root alone */
-	size_t nruns = 1, nnext, npairs = 1, nleaves = 0;
+	size_t ncur = 0, nnext, nleaves = 0;
+	push_pair(&s->cur, &s->cur_cap, &ncur, 0, 0);
 	mrdem_search_map_node(s, tb, xb, 0);
-	group_columns(s, 1, tb, 0, 1);
-	s->runs = mrdem_search_grow(s->runs, &s->runs_cap, 1, sizeof *s->runs);
-	s->runs[0] = (struct mrdem_tri_run){0, 0, 1, 1};
-	for (int round = 0; nruns; round++) {
+	for (int round = 0; ncur; round++) {
 		struct mrdem_narrow_counts *rc = &cnt->round[round < MRDEM_SEARCH_ROUNDS ? round : MRDEM_SEARCH_ROUNDS - 1];
-		s->status = mrdem_search_grow(s->status, &s->status_cap, npairs, sizeof *s->status);
-		mrdem_tri_runs_status(s->batch, &na, &nb, cols, s->runs, nruns, &surrogate, s->status,
-				      rc);
+		s->status = mrdem_search_grow(s->status, &s->status_cap, ncur, sizeof *s->status);
+		mrdem_tri_pairs_status(s->batch, &na, &nb, s->cur, ncur, &surrogate, s->status, rc);
 		nnext = 0;
-		npairs = 0;
-		const int32_t *st = s->status;
-		for (size_t r = 0; r < nruns; r++) {
-			const struct mrdem_tri_run run = s->runs[r];
-			for (uint32_t bits = run.mask; bits; bits &= bits - 1, st++) {
-				if (*st == MRDEM_TRI_SEPARATE) {
-					cnt->pruned++;
-					continue;
-				}
-				uint32_t g = run.first + (uint32_t)__builtin_ctz(bits);
-				uint32_t i = run.side ? run.fixed : g, j = run.side ? g : run.fixed;
-				uint32_t ci = ta->child_count[i], cj = tb->child_count[j];
-				if (!ci && !cj) {
-					/* Two leaves: their real triangles go to the last stage */
-					push_pair(&s->leaves, &s->leaves_cap, &nleaves, i, j);
-					continue;
-				}
-				/* Unfold the node with the larger halo (a leaf stays as
-				 * it is): fanout pairs per overlap instead of fanout^2,
-				 * so the bigger node is split first, as in BVH
-				 * traversals. Its children are one group. */
-				int split_a = ci && (!cj || ta->eps[i] >= tb->eps[j]);
-				uint32_t first = split_a ? ta->child_first[i] : tb->child_first[j];
-				uint32_t count = split_a ? ci : cj, fixed = split_a ? j : i;
-				if (split_a) {
-					group_columns(s, 0, ta, first, count);
-				} else {
-					for (uint32_t q = 0; q < count; q++)
-						mrdem_search_map_node(s, tb, xb, first + q);
-					group_columns(s, 1, tb, first, count);
-				}
-				const float *fsph = split_a ? &s->nsph_b[4 * (size_t)j]
-							    : &ta->node_sphere[4 * (size_t)i];
-				const float *gsph = split_a ? ta->node_sphere : s->nsph_b;
-				/* room for every run of the group, once */
-				s->runs_next = mrdem_search_grow(s->runs_next, &s->runs_next_cap,
-								 nnext + (count + 15) / 16,
-								 sizeof *s->runs_next);
-				for (uint32_t f = 0; f < count; f += 16) {
-					uint32_t m = 0, n = count - f < 16 ? count - f : 16;
-					for (uint32_t q = 0; q < n; q++) {
-						const float *c = &gsph[4 * (size_t)(first + f + q)];
-						/* a's sphere first, as the pair's order */
-						int apart = split_a ? mrdem_spheres_apart(c, fsph, reach)
-								    : mrdem_spheres_apart(fsph, c, reach);
-						m |= (uint32_t)!apart << q;
-						cnt->sphere_pruned += (uint64_t)apart;
-					}
-					if (!m)
-						continue;
-					s->runs_next[nnext++] = (struct mrdem_tri_run){
-						fixed, first + f, m, split_a ? 0u : 1u};
-					npairs += (size_t)__builtin_popcount(m);
-				}
+		for (size_t k = 0; k < ncur; k++) {
+			if (s->status[k] == MRDEM_TRI_SEPARATE) {
+				cnt->pruned++;
+				continue;
 			}
+			uint32_t i = s->cur[2 * k], j = s->cur[2 * k + 1];
+			uint32_t ci = ta->child_count[i], cj = tb->child_count[j];
+			if (!ci && !cj) {
+				/* Two leaves: their real triangles go to the last stage */
+				push_pair(&s->leaves, &s->leaves_cap, &nleaves, i, j);
+				continue;
+			}
+			/* Unfold the node with the larger halo (a leaf stays as it
+			 * is): fanout pairs per overlap instead of fanout^2, so
+			 * the bigger node is split first, as in BVH traversals. */
+			int split_a = ci && (!cj || ta->eps[i] >= tb->eps[j]);
+			uint32_t fi = split_a ? ta->child_first[i] : i, ni = split_a ? ci : 1;
+			uint32_t fj = !split_a ? tb->child_first[j] : j, nj = !split_a ? cj : 1;
+			for (uint32_t q = 0; q < nj; q++)
+				mrdem_search_map_node(s, tb, xb, fj + q);
+			/* room for every child pair, once */
+			s->next = mrdem_search_grow(s->next, &s->next_cap,
+						    2 * (nnext + (size_t)ni * nj), sizeof *s->next);
+			uint32_t *out = s->next + 2 * nnext;
+			for (uint32_t p = fi; p < fi + ni; p++)
+				for (uint32_t q = fj; q < fj + nj; q++) {
+					int apart = mrdem_spheres_apart(&ta->node_sphere[4 * (size_t)p],
+									&s->nsph_b[4 * (size_t)q], reach);
+					out[0] = p;
+					out[1] = q;
+					out += 2 * !apart;
+					cnt->sphere_pruned += (uint64_t)apart;
+				}
+			nnext = (size_t)(out - s->next) / 2;
 		}
-		struct mrdem_tri_run *t = s->runs;
-		size_t tc = s->runs_cap;
-		s->runs = s->runs_next, s->runs_cap = s->runs_next_cap;
-		s->runs_next = t, s->runs_next_cap = tc;
-		nruns = nnext;
+		uint32_t *t = s->cur;
+		size_t tc = s->cur_cap;
+		s->cur = s->next, s->cur_cap = s->next_cap;
+		s->next = t, s->next_cap = tc;
+		ncur = nnext;
 	}
 
 	/* Real triangles of the leaf pairs: the flat search's kernels, cut-off

@@ -540,114 +540,6 @@ void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 	pairs_run(w, a, b, pairs, n, o, (struct sink){NULL, hits, NULL}, cnt);
 }
 
-/* The lowest r set bits of m. */
-static uint32_t low_bits(uint32_t m, int r)
-{
-	uint32_t out = 0;
-	for (; r > 0 && m; r--, m &= m - 1)
-		out |= m & -m;
-	return out;
-}
-
-/* Lanes l .. l + popcount(sel) - 1 of the block: run r's pairs of the
- * bits sel, lane by lane. */
-static void place_run_generic(struct mrdem_tri_block *k, int l, const struct mrdem_tri_set *a,
-			      const struct mrdem_tri_set *b, const struct mrdem_tri_cols cols[2],
-			      const struct mrdem_tri_run *r, uint32_t sel)
-{
-	const struct mrdem_tri_set *fs = r->side ? a : b, *gs = r->side ? b : a;
-	const float *fv = &fs->v[9 * (size_t)r->fixed], *gv = cols[r->side].v;
-	float (*fk)[MRDEM_TRI_BLOCK] = r->side ? k->a : k->b;
-	float (*gk)[MRDEM_TRI_BLOCK] = r->side ? k->b : k->a;
-	size_t stride = cols[r->side].stride;
-	float fe = halo(fs, r->fixed);
-	for (; sel; sel &= sel - 1, l++) {
-		uint32_t i = r->first + (uint32_t)__builtin_ctz(sel);
-		for (int c = 0; c < 9; c++) {
-			fk[c][l] = fv[c];
-			gk[c][l] = gv[c * stride + i];
-		}
-		/* a's halo first, as pairs_run adds them */
-		k->cut[l] = r->side ? fe + halo(gs, i) : halo(gs, i) + fe;
-	}
-}
-
-#if MRDEM_SIMD_X86
-/* The same 16 lanes at a time: the group's coordinates and halos loaded
- * from the columns and compressed, the fixed node broadcast. */
-MRDEM_TARGET_STREAM static void place_run_avx512(struct mrdem_tri_block *k, int l,
-						 const struct mrdem_tri_set *a,
-						 const struct mrdem_tri_set *b,
-						 const struct mrdem_tri_cols cols[2],
-						 const struct mrdem_tri_run *r, uint32_t sel)
-{
-	const struct mrdem_tri_set *fs = r->side ? a : b, *gs = r->side ? b : a;
-	const float *fv = &fs->v[9 * (size_t)r->fixed], *gv = cols[r->side].v + r->first;
-	float (*fk)[MRDEM_TRI_BLOCK] = r->side ? k->a : k->b;
-	float (*gk)[MRDEM_TRI_BLOCK] = r->side ? k->b : k->a;
-	size_t stride = cols[r->side].stride;
-	__mmask16 m = (__mmask16)sel;
-	int n = (int)_mm_popcnt_u32(sel);
-	/* whole vectors where the block has room (lanes past n are written
-	 * again or never read), else only the n lanes */
-	__mmask16 st = MRDEM_TRI_BLOCK - l >= 16 ? 0xffff : (__mmask16)((1u << n) - 1);
-	for (int c = 0; c < 9; c++) {
-		__m512 g = _mm512_maskz_compress_ps(m, _mm512_maskz_loadu_ps(m, gv + c * stride));
-		_mm512_mask_storeu_ps(&gk[c][l], st, g);
-		_mm512_mask_storeu_ps(&fk[c][l], st, _mm512_set1_ps(fv[c]));
-	}
-	__m512 fe = _mm512_set1_ps(halo(fs, r->fixed));
-	__m512 ge = gs->eps ? _mm512_maskz_compress_ps(m, _mm512_maskz_loadu_ps(m, gs->eps + r->first))
-			    : _mm512_set1_ps(gs->eps_all);
-	/* float addition commutes exactly: a's halo + b's either way */
-	_mm512_mask_storeu_ps(&k->cut[l], st, _mm512_add_ps(fe, ge));
-}
-#endif
-
-void mrdem_tri_runs_status(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
-			   const struct mrdem_tri_set *b, const struct mrdem_tri_cols cols[2],
-			   const struct mrdem_tri_run *runs, size_t nruns,
-			   const struct mrdem_narrow_opts *o, int32_t *status,
-			   struct mrdem_narrow_counts *cnt)
-{
-	struct mrdem_tri_block *k = &w->blk;
-	struct sink s = {NULL, NULL, status};
-	double t0 = mrdem_clock();
-	int avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
-	w->spill.n = w->spill_fallbacks = 0;
-	w->nb = 0;
-	w->avx512 = avx512;
-	w->base = 0;
-	int l = 0;
-	for (size_t i = 0; i < nruns; i++) {
-		for (uint32_t mask = runs[i].mask; mask;) {
-			int room = MRDEM_TRI_BLOCK - l, n = __builtin_popcount(mask);
-			uint32_t sel = n > room ? low_bits(mask, room) : mask;
-#if MRDEM_SIMD_X86
-			if (avx512)
-				place_run_avx512(k, l, a, b, cols, &runs[i], sel);
-			else
-#endif
-				place_run_generic(k, l, a, b, cols, &runs[i], sel);
-			l += n > room ? room : n;
-			mask &= ~sel;
-			if (l == MRDEM_TRI_BLOCK) {
-				k->n = l;
-				run_block(w, o, &s, cnt);
-				w->base += (size_t)l;
-				l = 0;
-			}
-		}
-	}
-	if (l) {
-		k->n = l;
-		run_block(w, o, &s, cnt);
-	}
-	flush_spill(w, o, &s, cnt);
-	cnt->kernel_calls++;
-	cnt->kernel_s += mrdem_clock() - t0;
-}
-
 static int hit_order(const void *p, const void *q)
 {
 	const struct mrdem_tri_hit *a = p, *b = q;
@@ -820,6 +712,15 @@ MRDEM_TARGET_STREAM static inline uint32_t near_ps(const __m512 s[4], const __m5
 				  _mm512_mul_ps(dz, dz));
 	__m512 r = _mm512_add_ps(_mm512_add_ps(s[3], t[3]), reach);
 	return ~(uint32_t)_mm512_cmp_ps_mask(d2, _mm512_mul_ps(r, r), _CMP_GT_OQ) & 0xffff;
+}
+
+/* The lowest r set bits of m. */
+static uint32_t low_bits(uint32_t m, int r)
+{
+	uint32_t out = 0;
+	for (; r > 0 && m; r--, m &= m - 1)
+		out |= m & -m;
+	return out;
 }
 
 /* leaves_generic with AVX-512, two rows of a's triangles at a time: a

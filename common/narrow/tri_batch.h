@@ -124,33 +124,6 @@ void mrdem_tri_pairs_hits(struct mrdem_tri_batch *w, const struct mrdem_tri_set 
 			  const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
 			  struct mrdem_narrow_counts *cnt);
 
-/* The node pairs of one round of a tree search, in groups: node `fixed`
- * of one set against the nodes first + k of the other for every bit k of
- * mask (k < 16); side 0 when those are a's, 1 when b's. A split node's
- * children form such a group, contiguous in the tree, so a block takes
- * them from columns (one load and a compress per coordinate) instead of
- * a gather per lane. */
-struct mrdem_tri_run {
-	uint32_t fixed, first, mask, side;
-};
-/* A set's triangles as columns: coordinate c of triangle i at
- * v[c * stride + i] (only the groups the runs read need to be there). */
-struct mrdem_tri_cols {
-	const float *v;
-	size_t stride;
-};
-
-/* mrdem_tri_pairs_status on the pairs the runs list, in their order (run
- * by run, bits from low to high): status[i] for the i-th pair. The
- * fixed nodes come from a->v and b->v, the groups from cols[0] (a) and
- * cols[1] (b); halos from a and b. The same statuses and counters as the
- * index pairs, bit for bit. */
-void mrdem_tri_runs_status(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
-			   const struct mrdem_tri_set *b, const struct mrdem_tri_cols cols[2],
-			   const struct mrdem_tri_run *runs, size_t nruns,
-			   const struct mrdem_narrow_opts *o, int32_t *status,
-			   struct mrdem_narrow_counts *cnt);
-
 /* Up to MRDEM_TRI_CHUNK triangles of one set (indices first .. first + n
  * - 1) in structure-of-arrays layout, with their bounding spheres (centre,
  * radius): a tree leaf's real triangles as the leaf-pair stream below
