@@ -91,6 +91,9 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
  * begins) and lists there the groups whose seeds it holds. */
 struct merge_grid {
 	double *seed;         /* 3 per group */
+	/* merge_hits_scan: per hit the midpoint of its two points (a's
+	 * frame), per group its seed's as 3 columns of cap */
+	double *mid, *seed_col;
 	/* the points to merge (3 each) and their distances; per group, the
 	 * point it keeps */
 	double *x, *dist;
@@ -111,6 +114,8 @@ struct merge_grid {
 static void merge_grid_release(struct merge_grid *m)
 {
 	free(m->seed);
+	free(m->seed_col);
+	free(m->mid);
 	free(m->x);
 	free(m->dist);
 	free(m->keep);
@@ -437,9 +442,11 @@ static void merge_reserve(struct merge_grid *m, size_t n)
 	if (n <= m->cap)
 		return;
 	m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
+	m->seed_col = mrdem_xrealloc(m->seed_col, 3 * n * sizeof *m->seed_col);
 	m->slot_group = mrdem_xrealloc(m->slot_group, n * sizeof *m->slot_group);
 	m->cand = mrdem_xrealloc(m->cand, n * sizeof *m->cand);
 	m->x = mrdem_xrealloc(m->x, 3 * n * sizeof *m->x);
+	m->mid = mrdem_xrealloc(m->mid, 3 * n * sizeof *m->mid);
 	m->dist = mrdem_xrealloc(m->dist, n * sizeof *m->dist);
 	m->keep = mrdem_xrealloc(m->keep, n * sizeof *m->keep);
 	m->cap = n;
@@ -624,6 +631,138 @@ MRDEM_TARGET_AVX512 static unsigned merge_points8(const struct hit_frame *f,
 }
 #endif
 
+/* Of the groups h .. h + 7 (below kept), whose seed midpoints (columns
+ * of cap) are not certainly apart from midpoint x (squared distance not
+ * above out2, NaN included): the returned bits; *in: those certainly
+ * within (below in2). */
+static inline unsigned mid_near_generic(const double *col, size_t cap, size_t h, size_t kept,
+					const double x[3], double in2, double out2, unsigned *in)
+{
+	unsigned near = 0, inside = 0;
+	for (size_t k = h; k < kept && k < h + 8; k++) {
+		double d[3] = {x[0] - col[k], x[1] - col[cap + k], x[2] - col[2 * cap + k]};
+		double d2 = vec3_norm2(d);
+		near |= (unsigned)!(d2 > out2) << (k - h);
+		inside |= (unsigned)(d2 < in2) << (k - h);
+	}
+	*in = inside;
+	return near;
+}
+
+#if MRDEM_SIMD_X86
+/* The same with AVX-512, 8 groups a vector. */
+MRDEM_TARGET_AVX512 static unsigned mid_near_avx512(const double *col, size_t cap, size_t h,
+						    size_t kept, const double x[3], double in2,
+						    double out2, unsigned *in)
+{
+	__mmask8 live = kept - h >= 8 ? 0xff : (__mmask8)((1u << (kept - h)) - 1);
+	__m512d d[3];
+	for (int c = 0; c < 3; c++)
+		d[c] = _mm512_sub_pd(_mm512_set1_pd(x[c]),
+				     _mm512_maskz_loadu_pd(live, col + c * cap + h));
+	__m512d d2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(d[0], d[0]), _mm512_mul_pd(d[1], d[1])),
+				   _mm512_mul_pd(d[2], d[2]));
+	*in = _mm512_mask_cmp_pd_mask(live, d2, _mm512_set1_pd(in2), _CMP_LT_OQ);
+	return _mm512_mask_cmp_pd_mask(live, d2, _mm512_set1_pd(out2), _CMP_NGT_UQ);
+}
+#endif
+
+/* merge_groups' scan on hits (halos the particles', radius > 0), without
+ * the world point of every hit: a hit's contact point lies within
+ * |ea - eb| / 2 of the midpoint of its two points (hit_point: the
+ * overlap centre on the segment between them, or on b's normal through
+ * them), and the world frame only moves points rigidly. So two hits'
+ * midpoints (a's frame) settle whether their world points lie within the
+ * radius, except in a band of |ea - eb| plus 1e-10 of the coordinates'
+ * scale (far above rounding) around it; only there, and for the seeds,
+ * are world points computed, by hit_point, and compared as merge_groups
+ * compares them. The groups and kept hits are merge_groups': a
+ * comparison settled by midpoints is one whose computed result is
+ * certain. Hits whose two points coincide and seeds whose point is not
+ * finite are compared by their world points always (b's normal there may
+ * be undefined). Returns the groups, or SIZE_MAX where merge_groups
+ * would turn to its grid (MERGE_GRID_GROUPS groups before the last
+ * point): the caller then merges with every world point. */
+static size_t merge_hits_scan(const struct hit_frame *f, const struct mrdem_tri_hits *hits,
+			      struct merge_grid *m, double radius, int simd)
+{
+	size_t n = hits->n;
+	const double ea = f->p->eps[f->ia], eb = f->p->eps[f->ib];
+	double scale = fabs(ea) + fabs(eb) + radius;
+	for (int c = 0; c < 3; c++)
+		scale += fabs(f->com_a[c]) + fabs(f->p->pos[3 * f->ia + c]);
+	float big = 0; /* the largest point coordinate (NaN: ignored, decided below) */
+	for (size_t i = 0; i < n; i++)
+		for (int c = 0; c < 3; c++) {
+			float a = hits->h[i].pa[c], b = hits->h[i].pb[c];
+			m->mid[3 * i + c] = 0.5 * ((double)a + (double)b);
+			float u = fabsf(a) > fabsf(b) ? fabsf(a) : fabsf(b);
+			big = u > big ? u : big;
+		}
+	double band = fabs(ea - eb) + 1e-10 * (scale + big);
+	double rin = radius - band, rout = radius + band, r2 = radius * radius;
+	/* NaN anywhere leaves a group near and not inside: world points decide */
+	double in2 = rin > 0 ? rin * rin : -1, out2 = rout * rout;
+	/* the seeds' midpoints as columns of cap (NaN where the seed's world
+	 * point is not finite, so that it is always compared by that point) */
+	double *col = m->seed_col;
+	int avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(simd) == MRDEM_SIMD_AVX512;
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (kept >= MERGE_GRID_GROUPS)
+			return SIZE_MAX;
+		const struct mrdem_tri_hit *h = &hits->h[i];
+		double xi[3], normal[3], a, b, mi[3];
+		vec3_copy(mi, &m->mid[3 * i]);
+		int have = 0;
+		if (h->pa[0] == h->pb[0] && h->pa[1] == h->pb[1] && h->pa[2] == h->pb[2]) {
+			hit_point(f, h, xi, normal, &a, &b);
+			have = 1;
+			if (!(isfinite(xi[0]) && isfinite(xi[1]) && isfinite(xi[2])))
+				mi[0] = NAN;
+		}
+		uint32_t g = MERGE_NONE;
+		for (size_t k0 = 0; k0 < kept && g == MERGE_NONE; k0 += 8) {
+			unsigned in, near;
+#if MRDEM_SIMD_X86
+			if (avx512 && kept - k0 > 4) /* a call pays off past a few */
+				near = mid_near_avx512(col, m->cap, k0, kept, mi, in2, out2, &in);
+			else
+#endif
+				near = mid_near_generic(col, m->cap, k0, kept, mi, in2, out2, &in);
+			for (; near; near &= near - 1) {
+				size_t k = k0 + (size_t)__builtin_ctz(near);
+				if (in >> (k - k0) & 1) {
+					g = (uint32_t)k;
+					break;
+				}
+				if (!have) {
+					hit_point(f, h, xi, normal, &a, &b);
+					have = 1;
+				}
+				double d[3];
+				vec3_sub(d, xi, &m->seed[3 * k]);
+				if (vec3_norm2(d) < r2) {
+					g = (uint32_t)k;
+					break;
+				}
+			}
+		}
+		if (g == MERGE_NONE) {
+			if (!have)
+				hit_point(f, h, xi, normal, &a, &b);
+			vec3_copy(&m->seed[3 * kept], xi);
+			int finite = isfinite(xi[0]) && isfinite(xi[1]) && isfinite(xi[2]);
+			for (int c = 0; c < 3; c++)
+				col[c * m->cap + kept] = finite ? mi[c] : NAN;
+			m->keep[kept++] = (uint32_t)i;
+		} else if ((double)h->dist < (double)hits->h[m->keep[g]].dist) {
+			m->keep[g] = (uint32_t)i;
+		}
+	}
+	return kept;
+}
+
 static void hit_contact(const struct hit_frame *f, const struct mrdem_tri_hit *h,
 			struct mrdem_contacts *out)
 {
@@ -654,6 +793,14 @@ static void hits_to_contacts(const struct hit_frame *f, const struct mrdem_tri_h
 		return;
 	}
 	merge_reserve(m, n);
+	if (!f->node_a && !f->node_b && radius > 0 && isfinite(radius)) {
+		size_t kept = merge_hits_scan(f, hits, m, radius, simd);
+		if (kept != SIZE_MAX) {
+			for (size_t g = 0; g < kept; g++)
+				hit_contact(f, &hits->h[m->keep[g]], out);
+			return;
+		}
+	}
 	size_t k = 0;
 #if MRDEM_SIMD_X86
 	if (!f->node_a && !f->node_b && mrdem_simd_resolve(simd) == MRDEM_SIMD_AVX512) {

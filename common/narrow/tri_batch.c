@@ -71,14 +71,21 @@ void mrdem_tri_block_set(struct mrdem_tri_block *k, int lane, const float a[9], 
 
 int mrdem_tri_block_pad(struct mrdem_tri_block *k)
 {
-	int groups = (k->n + MRDEM_TRI_LANES - 1) / MRDEM_TRI_LANES;
-	for (int l = k->n; l < groups * MRDEM_TRI_LANES; l++) {
-		for (int c = 0; c < 9; c++) {
-			k->a[c][l] = k->a[c][0];
-			k->b[c][l] = k->b[c][0];
-		}
-		k->cut[l] = k->cut[0];
+	int groups = (k->n + MRDEM_TRI_LANES - 1) / MRDEM_TRI_LANES, end = groups * MRDEM_TRI_LANES;
+	/* a row at a time: contiguous stores, which vectorise */
+	for (int c = 0; c < 9; c++) {
+		float x = k->a[c][0], y = k->b[c][0];
+#pragma omp simd
+		for (int l = k->n; l < end; l++)
+			k->a[c][l] = x;
+#pragma omp simd
+		for (int l = k->n; l < end; l++)
+			k->b[c][l] = y;
 	}
+	float cut = k->cut[0];
+#pragma omp simd
+	for (int l = k->n; l < end; l++)
+		k->cut[l] = cut;
 	return groups;
 }
 

@@ -15,7 +15,7 @@
  * definition (in order, each joins the first group whose seed is within
  * the mean halo, a group keeps its deepest member), equal the search's
  * merged contacts bit for bit, past the group count where its merge
- * switches from a scan to a grid.
+ * switches from a scan (of midpoints first) to a grid, and below it.
  *
  * Then single triangle pairs that cross at a known point: the iterative
  * method alone never calls them "no contact" (its unconverged iterate
@@ -317,7 +317,7 @@ int main(void)
 			mrdem_contacts_init(&res[m][h]);
 	int poses = quick ? 40 : 150, failed_calls = 0, poses_with_contacts = 0;
 	long bad[3][2] = {{0}}, mismatch[3] = {0}, crossing[3][2] = {{0}}, total[3][2] = {{0}};
-	long offset_bad = 0, offset_checked = 0, merge_bad = 0, many_groups = 0;
+	long offset_bad = 0, offset_checked = 0, merge_bad = 0, many_groups = 0, few_groups = 0;
 	struct mrdem_contacts all;
 	mrdem_contacts_init(&all);
 	double *seeds = NULL;
@@ -376,6 +376,7 @@ int main(void)
 			seeds = realloc(seeds, 3 * (all.n + 1) * sizeof *seeds);
 			size_t groups = merge_reference(&all, 0.5 * cut, seeds);
 			many_groups += groups > 24;
+			few_groups += groups > 1 && groups <= 24 && all.n > groups;
 			struct mrdem_contacts *m = &res[MRDEM_NARROW_HYBRID][1];
 			if (all.n != m->n || (all.n && memcmp(all.c, m->c, all.n * sizeof *all.c)))
 				merge_bad++;
@@ -389,6 +390,44 @@ int main(void)
 					 mrdem_narrow_method_name(m), res[m][0].n, res[m][1].n);
 			}
 	}
+	/* shallow touches merge into few groups: the scan of midpoints, with
+	 * hits in the band where world points decide (unequal halos) */
+	long shallow_bad = 0;
+	for (int k = 0; k < poses; k++) {
+		for (int i = 0; i < 2; i++) {
+			p->shape[i] = (uint32_t)(mrdem_rng_u64(&rng) % s.nshapes);
+			mrdem_rng_quat(&rng, &p->quat[4 * i]);
+			p->eps[i] = mrdem_rng_range(&rng, 0.005, 0.04) * radius[p->shape[i]];
+		}
+		double dir[3], r = radius[p->shape[0]] + radius[p->shape[1]];
+		for (int c = 0; c < 3; c++)
+			dir[c] = mrdem_rng_normal(&rng);
+		vec3_normalize(dir);
+		double d = r * mrdem_rng_range(&rng, 0.7, 1.0);
+		for (int c = 0; c < 3; c++) {
+			p->pos[c] = mrdem_rng_range(&rng, -20, 20);
+			p->pos[3 + c] = p->pos[c] + d * dir[c];
+		}
+		struct mrdem_contact_opts o;
+		mrdem_contact_opts_default(&o);
+		o.hierarchy = MRDEM_HIERARCHY_SURROGATE;
+		struct mrdem_contacts *m = &res[MRDEM_NARROW_HYBRID][1];
+		if (mrdem_find_contacts(f, &s, NULL, &o, m, NULL)) {
+			failed_calls++;
+			continue;
+		}
+		o.merge = 0;
+		if (mrdem_find_contacts(f, &s, NULL, &o, &all, NULL)) {
+			failed_calls++;
+			continue;
+		}
+		seeds = realloc(seeds, 3 * (all.n + 1) * sizeof *seeds);
+		size_t n = all.n, groups = merge_reference(&all, 0.5 * (p->eps[0] + p->eps[1]), seeds);
+		few_groups += groups > 1 && groups <= 24 && n > groups;
+		if (all.n != m->n || (all.n && memcmp(all.c, m->c, all.n * sizeof *all.c)))
+			shallow_bad++;
+	}
+	tap_eq_int(shallow_bad, 0, "shallow touches: merged contacts == the definition, bit for bit");
 	tap_eq_int(failed_calls, 0, "every search succeeds");
 	tap_ok(offset_checked > 100 && offset_bad == 0,
 	       "crossing contacts lie (eps_b - eps_a) / 2 above b's face (%ld of %ld off)", offset_bad,
@@ -408,6 +447,7 @@ int main(void)
 	tap_eq_int(merge_bad, 0, "merged contacts == the merge's definition on the unmerged ones, "
 		   "bit for bit (%ld poses past 24 groups)", many_groups);
 	tap_ok(many_groups > 0, "some poses merge into more than 24 groups (%ld)", many_groups);
+	tap_ok(few_groups > 0, "some poses merge into 2 to 24 groups, by the scan (%ld)", few_groups);
 	mrdem_contacts_release(&all);
 	free(seeds);
 
