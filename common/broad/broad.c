@@ -13,6 +13,7 @@ struct mrdem_broad {
 	size_t cap;
 	double *radius;
 	struct mrdem_ipairs pairs;
+	int simd; /* enum mrdem_simd of the cell searches */
 	/* each method's state, made on its first use */
 	struct mrdem_grid *grid;
 	struct mrdem_sap *sap;
@@ -76,6 +77,11 @@ void mrdem_ipairs_concat(struct mrdem_ipairs *out, struct mrdem_ipairs *part, in
 struct mrdem_broad *mrdem_broad_new(void)
 {
 	return mrdem_xcalloc(1, sizeof(struct mrdem_broad));
+}
+
+void mrdem_broad_set_simd(struct mrdem_broad *b, int simd)
+{
+	b->simd = simd;
 }
 
 void mrdem_broad_free(struct mrdem_broad *b)
@@ -170,7 +176,7 @@ int mrdem_broad_phase_radii(struct mrdem_broad *b, const struct mrdem_scene *s, 
 	case MRDEM_BROAD_MR:
 		if (!b->mr)
 			b->mr = mrdem_mr_new();
-		mrdem_broad_mr_pairs(b->mr, p->pos, b->radius, p->flags, n, &b->pairs,
+		mrdem_broad_mr_pairs(b->mr, p->pos, b->radius, p->flags, n, b->simd, &b->pairs,
 				     &st->sphere_tests, &st->cells, &st->cell_size);
 		st->moves = mrdem_mr_moves(b->mr, &st->rebuilt);
 		st->state_bytes = mrdem_mr_bytes(b->mr);
@@ -178,7 +184,7 @@ int mrdem_broad_phase_radii(struct mrdem_broad *b, const struct mrdem_scene *s, 
 	case MRDEM_BROAD_MMR:
 		if (!b->mmr)
 			b->mmr = mrdem_mmr_new();
-		mrdem_broad_mmr_pairs(b->mmr, p->pos, b->radius, p->flags, n, &b->pairs,
+		mrdem_broad_mmr_pairs(b->mmr, p->pos, b->radius, p->flags, n, b->simd, &b->pairs,
 				      &st->sphere_tests, &st->cells, &st->cell_size);
 		st->moves = mrdem_mmr_moves(b->mmr, &st->rebuilt);
 		st->state_bytes = mrdem_mmr_bytes(b->mmr);

@@ -65,6 +65,10 @@ struct mrdem_broad_stats {
 struct mrdem_broad;
 struct mrdem_broad *mrdem_broad_new(void);
 void mrdem_broad_free(struct mrdem_broad *b);
+/* The instruction set the cell searches (mr, mmr) run with, enum
+ * mrdem_simd (common/narrow/simd.h): AUTO (the default) or a level to
+ * keep to. The pairs and statistics are the same at every level. */
+void mrdem_broad_set_simd(struct mrdem_broad *b, int simd);
 
 /* Radius of the sphere about the shape's reference point (mass.com) that
  * holds the shape (every vertex of a mesh, the largest semi-axis of an
