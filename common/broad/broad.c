@@ -9,6 +9,9 @@
 #include "common/broad/broad_methods.h"
 #include "common/util/error.h"
 
+/* How many pairs ahead the output prefetches the second particle's id. */
+#define ID_PREFETCH 16
+
 struct mrdem_broad {
 	size_t cap;
 	double *radius;
@@ -197,8 +200,20 @@ int mrdem_broad_phase_radii(struct mrdem_broad *b, const struct mrdem_scene *s, 
 	 * pairs, not one per particle whose length a branch mispredicts). */
 	size_t k = 0;
 	if (!su->nplanes) {
-		for (; k < b->pairs.n; k++)
-			mrdem_pairs_push(out, p->id[b->pairs.ij[2 * k]], p->id[b->pairs.ij[2 * k + 1]]);
+		size_t np = b->pairs.n;
+		const size_t *ij = b->pairs.ij;
+		if (np > out->cap) {
+			out->cap = np > 2 * out->cap ? np : 2 * out->cap;
+			out->p = mrdem_xrealloc(out->p, out->cap * sizeof *out->p);
+		}
+		for (; k < np; k++) {
+			/* the second ids lie all over the id array: fetch ahead */
+			if (k + ID_PREFETCH < np)
+				__builtin_prefetch(&p->id[ij[2 * (k + ID_PREFETCH) + 1]]);
+			out->p[k].a = p->id[ij[2 * k]];
+			out->p[k].b = p->id[ij[2 * k + 1]];
+		}
+		out->n = np;
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			for (; k < b->pairs.n && b->pairs.ij[2 * k] == i; k++)
