@@ -253,7 +253,10 @@ size_t mrdem_cell_list_cells(const struct mrdem_cell_list *cl)
 	return cells;
 }
 
-int mrdem_cell_wide(int simd)
+int mrdem_cell_width(int simd)
 {
-	return MRDEM_CELL_WIDE && mrdem_simd_resolve(simd) >= MRDEM_SIMD_AVX2;
+	int level = mrdem_simd_resolve(simd);
+	if (!MRDEM_CELL_WIDE || level < MRDEM_SIMD_AVX2)
+		return 0;
+	return level >= MRDEM_SIMD_AVX512 ? 2 : 1;
 }

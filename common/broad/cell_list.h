@@ -84,18 +84,22 @@ static inline size_t mrdem_cell_list_skip_below(const struct mrdem_cell_list *cl
  * set (below) take the window with them. */
 #define MRDEM_CELL_INLINE inline __attribute__((always_inline))
 
-/* The searches have a second instance compiled for AVX2 (no FMA: the
- * sphere test must round as everywhere else), run where the CPU has it. */
+/* The searches have instances compiled for AVX2 and for AVX-512 (no FMA:
+ * the sphere test must round as everywhere else), run where the CPU has
+ * them. Their windows test four spheres as vectors; the AVX-512 one also
+ * packs the pairs found in a register. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define MRDEM_CELL_WIDE 1
-#define MRDEM_TARGET_CELL_WIDE __attribute__((target("avx2")))
+#define MRDEM_TARGET_CELL_AVX2 __attribute__((target("avx2")))
+#define MRDEM_TARGET_CELL_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
+#include <immintrin.h>
 #else
 #define MRDEM_CELL_WIDE 0
 #endif
 
-/* Run the wide instance for the SIMD level simd (enum mrdem_simd: AUTO,
- * or GENERIC to keep to the portable one)? */
-int mrdem_cell_wide(int simd);
+/* The search instance for the SIMD level simd (enum mrdem_simd: AUTO, or a
+ * level to keep to): 0 portable, 1 AVX2, 2 AVX-512. */
+int mrdem_cell_width(int simd);
 
 /* Which entries of a window count besides those after entry k: with
  * before set, also those before it of a smaller size group, r scale <=
@@ -142,15 +146,32 @@ static MRDEM_CELL_INLINE void mrdem_cell_window_vector(const struct mrdem_cell_l
 	*take = *in & touch;
 }
 
+#if MRDEM_CELL_WIDE
+/* The pairs of particle a with the four entries idx[0..3] whose bit is
+ * set in hits, packed to the front of w (room for four keys): compressed
+ * in a register and stored whole, as a compressing store to memory is
+ * microcoded on some CPUs. Returns their count. */
+MRDEM_TARGET_CELL_AVX512 static inline size_t mrdem_cell_store_pairs(const uint32_t *idx, uint64_t a,
+								    unsigned hits, uint64_t *w)
+{
+	__m256i b = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)idx));
+	__m256i av = _mm256_set1_epi64x((long long)a);
+	__m256i key = _mm256_or_si256(_mm256_slli_epi64(_mm256_min_epu64(av, b), 32),
+				      _mm256_max_epu64(av, b));
+	_mm256_storeu_si256((__m256i *)w, _mm256_maskz_compress_epi64((__mmask8)hits, key));
+	return (size_t)__builtin_popcount(hits);
+}
+#endif
+
 /* Test entry k of the list against the entries from q on whose key is at
  * most last and that count for the group g, keeping the pairs whose
  * spheres touch into out. For a packing of a few entries per row of
  * cells: MRDEM_CELL_LIST_PAD entries at a time, each tested and kept by
  * whether it counts and touches, so that neither the count of entries
  * in range nor the hits cost a mispredicted branch. wide (a constant
- * where it is inlined): test the four as vectors, for the instances of
- * a search compiled for AVX2 and up; otherwise one by one. Not for fixed
- * particles (see test_run). */
+ * where it is inlined, mrdem_cell_width): 0 one by one; 1 (in instances
+ * compiled for AVX2) the four tested as vectors; 2 (AVX-512) also the
+ * pairs packed in a register. Not for fixed particles (see test_run). */
 static MRDEM_CELL_INLINE void mrdem_cell_list_test_window(const struct mrdem_cell_list *cl,
 							   size_t k, size_t q, uint64_t last,
 							   struct mrdem_window_group g, int wide,
@@ -177,11 +198,17 @@ static MRDEM_CELL_INLINE void mrdem_cell_list_test_window(const struct mrdem_cel
 			uint64_t hits = (uint64_t)(take[0] | take[1] | take[2] | take[3]);
 			ntests += (uint64_t)__builtin_popcountll(
 				(uint64_t)(in[0] | in[1] | in[2] | in[3]));
-			for (int j = 0; j < MRDEM_CELL_LIST_PAD; j++) {
-				uint64_t b = cl->idx[q + j];
-				out->key[n] = a < b ? a << 32 | b : b << 32 | a;
-				n += hits >> j & 1;
-			}
+#if MRDEM_CELL_WIDE
+			if (wide == 2)
+				n += mrdem_cell_store_pairs(&cl->idx[q], a, (unsigned)hits,
+							    &out->key[n]);
+			else
+#endif
+				for (int j = 0; j < MRDEM_CELL_LIST_PAD; j++) {
+					uint64_t b = cl->idx[q + j];
+					out->key[n] = a < b ? a << 32 | b : b << 32 | a;
+					n += hits >> j & 1;
+				}
 		} else {
 			for (size_t e = q; e < q + MRDEM_CELL_LIST_PAD; e++) {
 				uint64_t b = cl->idx[e];

@@ -139,24 +139,36 @@ static void search_generic(const struct mrdem_cell_list *cl, uint8_t g, double r
 }
 
 #if MRDEM_CELL_WIDE
-MRDEM_TARGET_CELL_WIDE static void search_wide(const struct mrdem_cell_list *cl, uint8_t g,
+MRDEM_TARGET_CELL_AVX2 static void search_avx2(const struct mrdem_cell_list *cl, uint8_t g,
 					       double rmax, int only_g, size_t lo, size_t hi,
 					       const uint32_t *flags,
 					       struct mrdem_pair_keys *out, uint64_t *tests)
 {
 	search_entries(cl, g, rmax, only_g, lo, hi, flags, 1, out, tests);
 }
+
+MRDEM_TARGET_CELL_AVX512 static void search_avx512(const struct mrdem_cell_list *cl, uint8_t g,
+					       double rmax, int only_g, size_t lo, size_t hi,
+					       const uint32_t *flags,
+					       struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, g, rmax, only_g, lo, hi, flags, 2, out, tests);
+}
 #endif
 
-/* The search of group g over entries [lo, hi), in the wide instance or
- * the generic one (the same pairs and tests from each). */
+/* The search of group g over entries [lo, hi), in the instance for the width
+ * wide (mrdem_cell_width) (the same pairs and tests from each). */
 static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rmax, int only_g,
 			 size_t lo, size_t hi, const uint32_t *flags, int wide,
 			 struct mrdem_pair_keys *out, uint64_t *tests)
 {
 #if MRDEM_CELL_WIDE
-	if (wide) {
-		search_wide(cl, g, rmax, only_g, lo, hi, flags, out, tests);
+	if (wide == 2) {
+		search_avx512(cl, g, rmax, only_g, lo, hi, flags, out, tests);
+		return;
+	}
+	if (wide == 1) {
+		search_avx2(cl, g, rmax, only_g, lo, hi, flags, out, tests);
 		return;
 	}
 #endif
@@ -194,7 +206,7 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 	}
 	struct mrdem_pair_keys *part = m->part;
 	uint64_t ntests = 0;
-	int wide = mrdem_cell_wide(simd);
+	int wide = mrdem_cell_width(simd);
 	*cells = 0;
 	*cell_size = 0;
 	double big_below = 0; /* coordinates of groups g and smaller */

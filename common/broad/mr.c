@@ -132,22 +132,33 @@ static void search_generic(const struct mrdem_cell_list *cl, size_t lo, size_t h
 }
 
 #if MRDEM_CELL_WIDE
-MRDEM_TARGET_CELL_WIDE static void search_wide(const struct mrdem_cell_list *cl, size_t lo,
+MRDEM_TARGET_CELL_AVX2 static void search_avx2(const struct mrdem_cell_list *cl, size_t lo,
 					       size_t hi, const uint32_t *flags,
 					       struct mrdem_pair_keys *out, uint64_t *tests)
 {
 	search_entries(cl, lo, hi, flags, 1, out, tests);
 }
+
+MRDEM_TARGET_CELL_AVX512 static void search_avx512(const struct mrdem_cell_list *cl, size_t lo,
+					       size_t hi, const uint32_t *flags,
+					       struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, lo, hi, flags, 2, out, tests);
+}
 #endif
 
-/* The search over list entries [lo, hi), in the wide instance or the
- * generic one (the same pairs and tests from each). */
+/* The search over list entries [lo, hi), in the instance for the width wide
+ * (mrdem_cell_width) (the same pairs and tests from each). */
 static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const uint32_t *flags,
 		   int wide, struct mrdem_pair_keys *out, uint64_t *tests)
 {
 #if MRDEM_CELL_WIDE
-	if (wide) {
-		search_wide(cl, lo, hi, flags, out, tests);
+	if (wide == 2) {
+		search_avx512(cl, lo, hi, flags, out, tests);
+		return;
+	}
+	if (wide == 1) {
+		search_avx2(cl, lo, hi, flags, out, tests);
 		return;
 	}
 #endif
@@ -181,7 +192,7 @@ void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *r
 	}
 	struct mrdem_pair_keys *part = m->part;
 	uint64_t ntests = 0;
-	int wide = mrdem_cell_wide(simd);
+	int wide = mrdem_cell_width(simd);
 #pragma omp parallel num_threads(nparts) if (n >= MRDEM_BROAD_PARALLEL_MIN) reduction(+ : ntests)
 	{
 		int t = omp_get_thread_num(), nt = omp_get_num_threads();
