@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/simd.h"
+#include "common/broad/broad.h"
 #include "common/util/error.h"
 
 /* Repairing stops and a sort from scratch takes over when more than
@@ -255,8 +255,14 @@ size_t mrdem_cell_list_cells(const struct mrdem_cell_list *cl)
 
 int mrdem_cell_width(int simd)
 {
-	int level = mrdem_simd_resolve(simd);
-	if (!MRDEM_CELL_WIDE || level < MRDEM_SIMD_AVX2)
-		return 0;
-	return level >= MRDEM_SIMD_AVX512 ? 2 : 1;
+#if MRDEM_CELL_WIDE
+	int want = simd == MRDEM_BROAD_SIMD_AUTO ? MRDEM_BROAD_SIMD_AVX512 : simd;
+	if (want >= MRDEM_BROAD_SIMD_AVX512 && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2"))
+		return 2;
+	if (want >= MRDEM_BROAD_SIMD_AVX2 && __builtin_cpu_supports("avx2"))
+		return 1;
+#endif
+	(void)simd;
+	return 0;
 }

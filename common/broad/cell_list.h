@@ -97,8 +97,8 @@ static inline size_t mrdem_cell_list_skip_below(const struct mrdem_cell_list *cl
 #define MRDEM_CELL_WIDE 0
 #endif
 
-/* The search instance for the SIMD level simd (enum mrdem_simd: AUTO, or a
- * level to keep to): 0 portable, 1 AVX2, 2 AVX-512. */
+/* The search instance for the SIMD level simd (enum mrdem_broad_simd:
+ * AUTO, or a level to keep to): 0 portable, 1 AVX2, 2 AVX-512. */
 int mrdem_cell_width(int simd);
 
 /* Which entries of a window count besides those after entry k: with
