@@ -114,6 +114,12 @@ struct mrdem_window_group {
 typedef double mrdem_v4d __attribute__((vector_size(4 * sizeof(double)), aligned(8)));
 typedef int64_t mrdem_v4i __attribute__((vector_size(4 * sizeof(int64_t)), aligned(8)));
 typedef uint64_t mrdem_v4u __attribute__((vector_size(4 * sizeof(uint64_t)), aligned(8)));
+#ifdef __clang__
+#define MRDEM_SHUFFLE4(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define MRDEM_SHUFFLE4(a, b, i, j, k, l) __builtin_shuffle(a, b, (mrdem_v4i){i, j, k, l})
+#endif
+_Static_assert(MRDEM_CELL_LIST_PAD == 4, "the vector window tests four entries");
 
 /* The four entries from q as one vector each, transposed into vectors of
  * x, y, z and r, tested against sphere s with the operations of
@@ -127,14 +133,14 @@ static MRDEM_CELL_INLINE void mrdem_cell_window_vector(const struct mrdem_cell_l
 						     mrdem_v4i *take, mrdem_v4i *in)
 {
 	const mrdem_v4d *c = (const mrdem_v4d *)cl->sphere[q];
-	mrdem_v4d t0 = __builtin_shuffle(c[0], c[1], (mrdem_v4i){0, 4, 2, 6}); /* x0 x1 z0 z1 */
-	mrdem_v4d t1 = __builtin_shuffle(c[0], c[1], (mrdem_v4i){1, 5, 3, 7}); /* y0 y1 r0 r1 */
-	mrdem_v4d t2 = __builtin_shuffle(c[2], c[3], (mrdem_v4i){0, 4, 2, 6});
-	mrdem_v4d t3 = __builtin_shuffle(c[2], c[3], (mrdem_v4i){1, 5, 3, 7});
-	mrdem_v4d x = __builtin_shuffle(t0, t2, (mrdem_v4i){0, 1, 4, 5});
-	mrdem_v4d z = __builtin_shuffle(t0, t2, (mrdem_v4i){2, 3, 6, 7});
-	mrdem_v4d y = __builtin_shuffle(t1, t3, (mrdem_v4i){0, 1, 4, 5});
-	mrdem_v4d r = __builtin_shuffle(t1, t3, (mrdem_v4i){2, 3, 6, 7});
+	mrdem_v4d t0 = MRDEM_SHUFFLE4(c[0], c[1], 0, 4, 2, 6); /* x0 x1 z0 z1 */
+	mrdem_v4d t1 = MRDEM_SHUFFLE4(c[0], c[1], 1, 5, 3, 7); /* y0 y1 r0 r1 */
+	mrdem_v4d t2 = MRDEM_SHUFFLE4(c[2], c[3], 0, 4, 2, 6);
+	mrdem_v4d t3 = MRDEM_SHUFFLE4(c[2], c[3], 1, 5, 3, 7);
+	mrdem_v4d x = MRDEM_SHUFFLE4(t0, t2, 0, 1, 4, 5);
+	mrdem_v4d z = MRDEM_SHUFFLE4(t0, t2, 2, 3, 6, 7);
+	mrdem_v4d y = MRDEM_SHUFFLE4(t1, t3, 0, 1, 4, 5);
+	mrdem_v4d r = MRDEM_SHUFFLE4(t1, t3, 2, 3, 6, 7);
 	mrdem_v4d dx = s[0] - x, dy = s[1] - y, dz = s[2] - z, rr = s[3] + r;
 	mrdem_v4i touch = dx * dx + dy * dy + dz * dz <= rr * rr;
 	mrdem_v4u key = *(const mrdem_v4u *)&cl->key[q];
