@@ -9,10 +9,14 @@
 #include "common/broad/broad_methods.h"
 #include "common/util/error.h"
 
+/* How many pairs ahead the output prefetches the second particle's id. */
+#define ID_PREFETCH 16
+
 struct mrdem_broad {
 	size_t cap;
 	double *radius;
 	struct mrdem_ipairs pairs;
+	int simd; /* enum mrdem_broad_simd of the cell searches */
 	/* each method's state, made on its first use */
 	struct mrdem_grid *grid;
 	struct mrdem_sap *sap;
@@ -76,6 +80,11 @@ void mrdem_ipairs_concat(struct mrdem_ipairs *out, struct mrdem_ipairs *part, in
 struct mrdem_broad *mrdem_broad_new(void)
 {
 	return mrdem_xcalloc(1, sizeof(struct mrdem_broad));
+}
+
+void mrdem_broad_set_simd(struct mrdem_broad *b, int simd)
+{
+	b->simd = simd;
 }
 
 void mrdem_broad_free(struct mrdem_broad *b)
@@ -162,7 +171,7 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 	case MRDEM_BROAD_MR:
 		if (!b->mr)
 			b->mr = mrdem_mr_new();
-		mrdem_broad_mr_pairs(b->mr, p->pos, b->radius, p->flags, n, &b->pairs,
+		mrdem_broad_mr_pairs(b->mr, p->pos, b->radius, p->flags, n, b->simd, &b->pairs,
 				     &st->sphere_tests, &st->cells, &st->cell_size);
 		st->moves = mrdem_mr_moves(b->mr, &st->rebuilt);
 		st->state_bytes = mrdem_mr_bytes(b->mr);
@@ -170,7 +179,7 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 	case MRDEM_BROAD_MMR:
 		if (!b->mmr)
 			b->mmr = mrdem_mmr_new();
-		mrdem_broad_mmr_pairs(b->mmr, p->pos, b->radius, p->flags, n, &b->pairs,
+		mrdem_broad_mmr_pairs(b->mmr, p->pos, b->radius, p->flags, n, b->simd, &b->pairs,
 				      &st->sphere_tests, &st->cells, &st->cell_size);
 		st->moves = mrdem_mmr_moves(b->mmr, &st->rebuilt);
 		st->state_bytes = mrdem_mmr_bytes(b->mmr);
@@ -183,8 +192,20 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 	 * pairs, not one per particle whose length a branch mispredicts). */
 	size_t k = 0;
 	if (!su->nplanes) {
-		for (; k < b->pairs.n; k++)
-			mrdem_pairs_push(out, p->id[b->pairs.ij[2 * k]], p->id[b->pairs.ij[2 * k + 1]]);
+		size_t np = b->pairs.n;
+		const size_t *ij = b->pairs.ij;
+		if (np > out->cap) {
+			out->cap = np > 2 * out->cap ? np : 2 * out->cap;
+			out->p = mrdem_xrealloc(out->p, out->cap * sizeof *out->p);
+		}
+		for (; k < np; k++) {
+			/* the second ids lie all over the id array: fetch ahead */
+			if (k + ID_PREFETCH < np)
+				__builtin_prefetch(&p->id[ij[2 * (k + ID_PREFETCH) + 1]]);
+			out->p[k].a = p->id[ij[2 * k]];
+			out->p[k].b = p->id[ij[2 * k + 1]];
+		}
+		out->n = np;
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			for (; k < b->pairs.n && b->pairs.ij[2 * k] == i; k++)

@@ -65,6 +65,18 @@ struct mrdem_broad_stats {
 struct mrdem_broad;
 struct mrdem_broad *mrdem_broad_new(void);
 void mrdem_broad_free(struct mrdem_broad *b);
+/* The instruction set the cell searches (mr, mmr) run with: AUTO (the
+ * default, the CPU's widest) or a level to keep to (a level the CPU lacks
+ * falls back to the widest below it). The same values as the narrow
+ * phase's enum mrdem_simd, which this layer does not include. The pairs
+ * and statistics are the same at every level. */
+enum mrdem_broad_simd {
+	MRDEM_BROAD_SIMD_AUTO = 0,
+	MRDEM_BROAD_SIMD_GENERIC = 1,
+	MRDEM_BROAD_SIMD_AVX2 = 2,
+	MRDEM_BROAD_SIMD_AVX512 = 3,
+};
+void mrdem_broad_set_simd(struct mrdem_broad *b, int simd);
 
 /* Bounding-sphere radius (its shape's bound_radius, kept with the shape,
  * + eps) of every particle of the

@@ -119,9 +119,10 @@ void mrdem_mr_free(struct mrdem_mr *m);
 /* The same list as mrdem_broad_brute_pairs by MR-linear sort and search
  * (seed 002): the cell list repaired from the last call's order, searched
  * with the 13-cell mask. flags NULL: keep pairs of two fixed particles
- * too. cells and cell_size as for the grid. */
+ * too. simd: the instruction set of the search (enum mrdem_broad_simd;
+ * the same list from every level). cells and cell_size as for the grid. */
 void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *radius,
-			  const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			  const uint32_t *flags, size_t n, int simd, struct mrdem_ipairs *out,
 			  uint64_t *tests, uint64_t *cells, double *cell_size);
 /* Bytes the method keeps per particle, and moves of its last repair. */
 size_t mrdem_mr_bytes(const struct mrdem_mr *m);
@@ -131,10 +132,11 @@ struct mrdem_mmr; /* state of the multi-step MR method */
 struct mrdem_mmr *mrdem_mmr_new(void);
 void mrdem_mmr_free(struct mrdem_mmr *m);
 /* The same list by MMR (seed 002): size groups halving in radius, group k
- * searched against all smaller groups in cells sized for group k. cells:
- * occupied cells summed over the groups; cell_size: the finest edge. */
+ * searched against all smaller groups in cells sized for group k. simd as
+ * for mr. cells: occupied cells summed over the groups; cell_size: the
+ * finest edge. */
 void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double *radius,
-			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			   const uint32_t *flags, size_t n, int simd, struct mrdem_ipairs *out,
 			   uint64_t *tests, uint64_t *cells, double *cell_size);
 size_t mrdem_mmr_bytes(const struct mrdem_mmr *m);
 uint64_t mrdem_mmr_moves(const struct mrdem_mmr *m, int *rebuilt);

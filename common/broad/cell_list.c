@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/broad/broad.h"
 #include "common/util/error.h"
 
 /* Repairing stops and a sort from scratch takes over when more than
@@ -12,6 +13,9 @@
  * than REPAIR_MAX_PASSES passes: a list scrambled by a new frame. */
 #define REPAIR_MAX_OUT 4
 #define REPAIR_MAX_PASSES 8
+
+/* How many entries ahead the keys pass prefetches its particles. */
+#define KEYS_PREFETCH 16
 
 void mrdem_cell_list_release(struct mrdem_cell_list *cl)
 {
@@ -193,6 +197,15 @@ void mrdem_cell_list_update(struct mrdem_cell_list *cl, const double *pos, const
 	for (int a = 0; a < 3; a++)
 		base[a] = members ? (int64_t)floor(lo[a] / h) - 1 : 0;
 	for (size_t k = 0; k < cl->n; k++) {
+		/* the list is in cell order, the particle arrays in frame order:
+		 * fetch a few entries ahead, so that the misses of many entries
+		 * overlap instead of stalling one at a time */
+		if (k + KEYS_PREFETCH < cl->n) {
+			size_t ahead = cl->idx[k + KEYS_PREFETCH];
+			__builtin_prefetch(&pos[3 * ahead]);
+			__builtin_prefetch(&pos[3 * ahead + 2]);
+			__builtin_prefetch(&radius[ahead]);
+		}
 		size_t i = cl->idx[k];
 		const double *x = &pos[3 * i];
 		uint64_t c[3];
@@ -238,4 +251,18 @@ size_t mrdem_cell_list_cells(const struct mrdem_cell_list *cl)
 	for (size_t k = 0; k < cl->n; k++)
 		cells += k == 0 || cl->key[k] != cl->key[k - 1];
 	return cells;
+}
+
+int mrdem_cell_width(int simd)
+{
+#if MRDEM_CELL_WIDE
+	int want = simd == MRDEM_BROAD_SIMD_AUTO ? MRDEM_BROAD_SIMD_AVX512 : simd;
+	if (want >= MRDEM_BROAD_SIMD_AVX512 && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2"))
+		return 2;
+	if (want >= MRDEM_BROAD_SIMD_AVX2 && __builtin_cpu_supports("avx2"))
+		return 1;
+#endif
+	(void)simd;
+	return 0;
 }

@@ -80,15 +80,109 @@ static inline size_t mrdem_cell_list_skip_below(const struct mrdem_cell_list *cl
 	return q;
 }
 
+/* Inlined always: the search instances compiled for a wider instruction
+ * set (below) take the window with them. */
+#define MRDEM_CELL_INLINE inline __attribute__((always_inline))
+
+/* The searches have instances compiled for AVX2 and for AVX-512 (no FMA:
+ * the sphere test must round as everywhere else), run where the CPU has
+ * them. Their windows test four spheres as vectors; the AVX-512 one also
+ * packs the pairs found in a register. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define MRDEM_CELL_WIDE 1
+#define MRDEM_TARGET_CELL_AVX2 __attribute__((target("avx2")))
+#define MRDEM_TARGET_CELL_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
+#include <immintrin.h>
+#else
+#define MRDEM_CELL_WIDE 0
+#endif
+
+/* The search instance for the SIMD level simd (enum mrdem_broad_simd:
+ * AUTO, or a level to keep to): 0 portable, 1 AVX2, 2 AVX-512. */
+int mrdem_cell_width(int simd);
+
+/* Which entries of a window count besides those after entry k: with
+ * before set, also those before it of a smaller size group, r scale <=
+ * rmax (MMR, whose search looks at the whole 27-cell neighbourhood; a
+ * pair within one group is found from its earlier entry). mr's rows and
+ * MMR's last group: before 0, only entries after k. */
+struct mrdem_window_group {
+	int before;
+	double scale, rmax;
+};
+
+typedef double mrdem_v4d __attribute__((vector_size(4 * sizeof(double)), aligned(8)));
+typedef int64_t mrdem_v4i __attribute__((vector_size(4 * sizeof(int64_t)), aligned(8)));
+typedef uint64_t mrdem_v4u __attribute__((vector_size(4 * sizeof(uint64_t)), aligned(8)));
+#ifdef __clang__
+#define MRDEM_SHUFFLE4(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define MRDEM_SHUFFLE4(a, b, i, j, k, l) __builtin_shuffle(a, b, (mrdem_v4i){i, j, k, l})
+#endif
+_Static_assert(MRDEM_CELL_LIST_PAD == 4, "the vector window tests four entries");
+
+/* The four entries from q as one vector each, transposed into vectors of
+ * x, y, z and r, tested against sphere s with the operations of
+ * mrdem_spheres_touch in its order (so bitwise the same verdicts):
+ * *take -1 in the lanes where the spheres touch and the entry counts (in
+ * the row up to last, after k or of a smaller group), *in in the lanes
+ * that count. */
+static MRDEM_CELL_INLINE void mrdem_cell_window_vector(const struct mrdem_cell_list *cl, size_t k,
+						     size_t q, uint64_t last,
+						     struct mrdem_window_group g, const double *s,
+						     mrdem_v4i *take, mrdem_v4i *in)
+{
+	const mrdem_v4d *c = (const mrdem_v4d *)cl->sphere[q];
+	mrdem_v4d t0 = MRDEM_SHUFFLE4(c[0], c[1], 0, 4, 2, 6); /* x0 x1 z0 z1 */
+	mrdem_v4d t1 = MRDEM_SHUFFLE4(c[0], c[1], 1, 5, 3, 7); /* y0 y1 r0 r1 */
+	mrdem_v4d t2 = MRDEM_SHUFFLE4(c[2], c[3], 0, 4, 2, 6);
+	mrdem_v4d t3 = MRDEM_SHUFFLE4(c[2], c[3], 1, 5, 3, 7);
+	mrdem_v4d x = MRDEM_SHUFFLE4(t0, t2, 0, 1, 4, 5);
+	mrdem_v4d z = MRDEM_SHUFFLE4(t0, t2, 2, 3, 6, 7);
+	mrdem_v4d y = MRDEM_SHUFFLE4(t1, t3, 0, 1, 4, 5);
+	mrdem_v4d r = MRDEM_SHUFFLE4(t1, t3, 2, 3, 6, 7);
+	mrdem_v4d dx = s[0] - x, dy = s[1] - y, dz = s[2] - z, rr = s[3] + r;
+	mrdem_v4i touch = dx * dx + dy * dy + dz * dz <= rr * rr;
+	mrdem_v4u key = *(const mrdem_v4u *)&cl->key[q];
+	mrdem_v4i e = (mrdem_v4i){0, 1, 2, 3} + (int64_t)q;
+	mrdem_v4i counts = e > (int64_t)k;
+	if (g.before)
+		counts |= (e < (int64_t)k) & (r * g.scale <= g.rmax);
+	*in = (key <= last) & counts;
+	*take = *in & touch;
+}
+
+#if MRDEM_CELL_WIDE
+/* The pairs of particle a with the four entries idx[0..3] whose bit is
+ * set in hits, packed to the front of w (room for four keys): compressed
+ * in a register and stored whole, as a compressing store to memory is
+ * microcoded on some CPUs. Returns their count. */
+MRDEM_TARGET_CELL_AVX512 static inline size_t mrdem_cell_store_pairs(const uint32_t *idx, uint64_t a,
+								    unsigned hits, uint64_t *w)
+{
+	__m256i b = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)idx));
+	__m256i av = _mm256_set1_epi64x((long long)a);
+	__m256i key = _mm256_or_si256(_mm256_slli_epi64(_mm256_min_epu64(av, b), 32),
+				      _mm256_max_epu64(av, b));
+	_mm256_storeu_si256((__m256i *)w, _mm256_maskz_compress_epi64((__mmask8)hits, key));
+	return (size_t)__builtin_popcount(hits);
+}
+#endif
+
 /* Test entry k of the list against the entries from q on whose key is at
- * most last, keeping the pairs whose spheres touch into out. For a
- * packing of a few entries per row of cells: MRDEM_CELL_LIST_PAD entries
- * at a time, each tested and kept by whether it is in range and touches,
- * so that neither the count of entries in range nor the hits cost a
- * mispredicted branch. Not for fixed particles (see test_run). */
-static inline void mrdem_cell_list_test_window(const struct mrdem_cell_list *cl, size_t k, size_t q,
-					       uint64_t last, struct mrdem_pair_keys *out,
-					       uint64_t *tests)
+ * most last and that count for the group g, keeping the pairs whose
+ * spheres touch into out. For a packing of a few entries per row of
+ * cells: MRDEM_CELL_LIST_PAD entries at a time, each tested and kept by
+ * whether it counts and touches, so that neither the count of entries
+ * in range nor the hits cost a mispredicted branch. wide (a constant
+ * where it is inlined, mrdem_cell_width): 0 one by one; 1 (in instances
+ * compiled for AVX2) the four tested as vectors; 2 (AVX-512) also the
+ * pairs packed in a register. Not for fixed particles (see test_run). */
+static MRDEM_CELL_INLINE void mrdem_cell_list_test_window(const struct mrdem_cell_list *cl,
+							   size_t k, size_t q, uint64_t last,
+							   struct mrdem_window_group g, int wide,
+							   struct mrdem_pair_keys *out,
+							   uint64_t *tests)
 {
 	uint64_t a = cl->idx[k];
 	const double *s = cl->sphere[k];
@@ -99,11 +193,40 @@ static inline void mrdem_cell_list_test_window(const struct mrdem_cell_list *cl,
 			out->n = n;
 			mrdem_pair_keys_reserve(out, MRDEM_CELL_LIST_PAD);
 		}
-		for (size_t e = q; e < q + MRDEM_CELL_LIST_PAD; e++) {
-			uint64_t b = cl->idx[e], in = cl->key[e] <= last;
-			out->key[n] = a < b ? a << 32 | b : b << 32 | a;
-			n += in & (uint64_t)mrdem_spheres_touch(s, s[3], cl->sphere[e], cl->sphere[e][3]);
-			ntests += in;
+		if (wide) {
+			mrdem_v4i take, in;
+			mrdem_cell_window_vector(cl, k, q, last, g, s, &take, &in);
+			/* lanes as bits in a register: reading them back one by
+			 * one from the vector stalls each store of a pair */
+			const mrdem_v4i bit = {1, 2, 4, 8};
+			take &= bit;
+			in &= bit;
+			uint64_t hits = (uint64_t)(take[0] | take[1] | take[2] | take[3]);
+			ntests += (uint64_t)__builtin_popcountll(
+				(uint64_t)(in[0] | in[1] | in[2] | in[3]));
+#if MRDEM_CELL_WIDE
+			if (wide == 2)
+				n += mrdem_cell_store_pairs(&cl->idx[q], a, (unsigned)hits,
+							    &out->key[n]);
+			else
+#endif
+				for (int j = 0; j < MRDEM_CELL_LIST_PAD; j++) {
+					uint64_t b = cl->idx[q + j];
+					out->key[n] = a < b ? a << 32 | b : b << 32 | a;
+					n += hits >> j & 1;
+				}
+		} else {
+			for (size_t e = q; e < q + MRDEM_CELL_LIST_PAD; e++) {
+				uint64_t b = cl->idx[e];
+				uint64_t counts = e > k;
+				if (g.before)
+					counts |= (e < k) & (cl->sphere[e][3] * g.scale <= g.rmax);
+				uint64_t in = (cl->key[e] <= last) & counts;
+				out->key[n] = a < b ? a << 32 | b : b << 32 | a;
+				n += in & (uint64_t)mrdem_spheres_touch(s, s[3], cl->sphere[e],
+									cl->sphere[e][3]);
+				ntests += in;
+			}
 		}
 		if (cl->key[q + MRDEM_CELL_LIST_PAD - 1] > last)
 			break;

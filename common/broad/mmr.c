@@ -78,52 +78,22 @@ static uint8_t size_group(double r, double rmax)
 	return (uint8_t)g;
 }
 
-/* Group g's entry k against the entries from q on with keys up to last
- * (a row of three cells) that come after it, or come before it and are of
- * a smaller group (a pair within the group is found from its earlier
- * entry): in windows, as mrdem_cell_list_test_window. smaller: the
- * entries of smaller groups have r 2^(g+1) <= rmax (scale = 2^(g+1); none
- * in the last group). */
-static void test_window(const struct mrdem_cell_list *cl, size_t k, size_t q, uint64_t last,
-			double scale, double rmax, int last_group, struct mrdem_pair_keys *out,
-			uint64_t *tests)
-{
-	uint64_t a = cl->idx[k];
-	const double *s = cl->sphere[k];
-	size_t n = out->n;
-	uint64_t ntests = 0;
-	for (;; q += MRDEM_CELL_LIST_PAD) {
-		if (n + MRDEM_CELL_LIST_PAD > out->cap) {
-			out->n = n;
-			mrdem_pair_keys_reserve(out, MRDEM_CELL_LIST_PAD);
-		}
-		for (size_t e = q; e < q + MRDEM_CELL_LIST_PAD; e++) {
-			uint64_t b = cl->idx[e];
-			uint64_t smaller = !last_group && cl->sphere[e][3] * scale <= rmax;
-			uint64_t in = (cl->key[e] <= last) & ((e > k) | ((e < k) & smaller));
-			out->key[n] = a < b ? a << 32 | b : b << 32 | a;
-			n += in & (uint64_t)mrdem_spheres_touch(s, s[3], cl->sphere[e], cl->sphere[e][3]);
-			ntests += in;
-		}
-		if (cl->key[q + MRDEM_CELL_LIST_PAD - 1] > last)
-			break;
-	}
-	out->n = n;
-	*tests += ntests;
-}
-
 /* The 27-cell search around the entries of group g in [lo, hi) of cl,
  * whose members are the groups g and smaller. A member is of group g
  * itself when r 2^(g+1) > rmax (size_group's test, on the radius in the
  * list instead of the group array, so the search reads the list only).
  * only_g: every member is of group g (the last group, one size), so
  * nothing needs the test. */
-static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rmax, int only_g,
-			 size_t lo, size_t hi, const uint32_t *flags, struct mrdem_pair_keys *out,
-			 uint64_t *tests)
+static MRDEM_CELL_INLINE void search_entries(const struct mrdem_cell_list *cl, uint8_t g,
+					     double rmax, int only_g, size_t lo, size_t hi,
+					     const uint32_t *flags, int wide,
+					     struct mrdem_pair_keys *out, uint64_t *tests)
 {
 	const double scale = ldexp(1, g + 1);
 	const int last = only_g;
+	/* the window keeps the entries after k, and those before it of a
+	 * smaller group (none when every member is of group g) */
+	const struct mrdem_window_group group = {!last, scale, rmax};
 	uint64_t offset[9];
 	size_t row[9];
 	for (int r = 0; r < 9; r++) {
@@ -142,7 +112,8 @@ static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rma
 			if (cl->key[q] > first + 2)
 				continue; /* an empty row */
 			if (!fixed) {
-				test_window(cl, k, q, first + 2, scale, rmax, last, out, tests);
+				mrdem_cell_list_test_window(cl, k, q, first + 2, group, wide, out,
+							    tests);
 				continue;
 			}
 			/* a fixed particle: the exact loops, which read the flags */
@@ -160,8 +131,53 @@ static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rma
 	}
 }
 
+static void search_generic(const struct mrdem_cell_list *cl, uint8_t g, double rmax, int only_g,
+			   size_t lo, size_t hi, const uint32_t *flags,
+			   struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, g, rmax, only_g, lo, hi, flags, 0, out, tests);
+}
+
+#if MRDEM_CELL_WIDE
+MRDEM_TARGET_CELL_AVX2 static void search_avx2(const struct mrdem_cell_list *cl, uint8_t g,
+					       double rmax, int only_g, size_t lo, size_t hi,
+					       const uint32_t *flags,
+					       struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, g, rmax, only_g, lo, hi, flags, 1, out, tests);
+}
+
+MRDEM_TARGET_CELL_AVX512 static void search_avx512(const struct mrdem_cell_list *cl, uint8_t g,
+					       double rmax, int only_g, size_t lo, size_t hi,
+					       const uint32_t *flags,
+					       struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, g, rmax, only_g, lo, hi, flags, 2, out, tests);
+}
+#endif
+
+/* The search of group g over entries [lo, hi), in the instance for the width
+ * wide (mrdem_cell_width) (the same pairs and tests from each). */
+static void search_group(const struct mrdem_cell_list *cl, uint8_t g, double rmax, int only_g,
+			 size_t lo, size_t hi, const uint32_t *flags, int wide,
+			 struct mrdem_pair_keys *out, uint64_t *tests)
+{
+#if MRDEM_CELL_WIDE
+	if (wide == 2) {
+		search_avx512(cl, g, rmax, only_g, lo, hi, flags, out, tests);
+		return;
+	}
+	if (wide == 1) {
+		search_avx2(cl, g, rmax, only_g, lo, hi, flags, out, tests);
+		return;
+	}
+#endif
+	(void)wide;
+	search_generic(cl, g, rmax, only_g, lo, hi, flags, out, tests);
+}
+
 void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double *radius,
-			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			   const uint32_t *flags, size_t n, int simd, struct mrdem_ipairs *out,
 			   uint64_t *tests, uint64_t *cells, double *cell_size)
 {
 	flags = mrdem_flags_if_fixed(flags, n);
@@ -190,6 +206,7 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 	}
 	struct mrdem_pair_keys *part = m->part;
 	uint64_t ntests = 0;
+	int wide = mrdem_cell_width(simd);
 	*cells = 0;
 	*cell_size = 0;
 	double big_below = 0; /* coordinates of groups g and smaller */
@@ -213,7 +230,7 @@ void mrdem_broad_mmr_pairs(struct mrdem_mmr *m, const double *pos, const double 
 			int t = omp_get_thread_num(), nt = omp_get_num_threads();
 			size_t lo = cl->n * (size_t)t / (size_t)nt, hi = cl->n * (size_t)(t + 1) / (size_t)nt;
 			search_group(cl, (uint8_t)g, rmax, g == NGROUPS - 1 || count[g] == cl->n, lo,
-				     hi, flags, &part[t], &ntests);
+				     hi, flags, wide, &part[t], &ntests);
 		}
 	}
 	mrdem_pair_keys_sort(out, part, m->nparts, n, &m->sort);

@@ -95,10 +95,13 @@ static void search_fixed(const struct mrdem_cell_list *cl, size_t k, size_t row[
 	out->n = (size_t)(w - out->key);
 }
 
-/* The search over list entries [lo, hi). */
-static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const uint32_t *flags,
-		   struct mrdem_pair_keys *out, uint64_t *tests)
+/* The search over list entries [lo, hi); wide: test windows as vectors
+ * (mrdem_cell_list_test_window). */
+static MRDEM_CELL_INLINE void search_entries(const struct mrdem_cell_list *cl, size_t lo,
+					     size_t hi, const uint32_t *flags, int wide,
+					     struct mrdem_pair_keys *out, uint64_t *tests)
 {
+	const struct mrdem_window_group after = {0, 0, 0};
 	size_t row[NROWS];
 	for (int r = 0; r < NROWS && lo < hi; r++)
 		row[r] = mrdem_cell_list_lower_bound(cl, 0, cl->key[lo] + row_offset[r] - 1);
@@ -111,18 +114,60 @@ static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const
 		/* own cell after this entry and the next cell of the row; the
 		 * rows (an empty one, as in a sparse packing, costs a compare) */
 		if (cl->key[k + 1] <= key + 1)
-			mrdem_cell_list_test_window(cl, k, k + 1, key + 1, out, tests);
+			mrdem_cell_list_test_window(cl, k, k + 1, key + 1, after, wide, out, tests);
 		for (int r = 0; r < NROWS; r++) {
 			uint64_t first = key + row_offset[r] - 1;
 			size_t q = row[r] = mrdem_cell_list_skip_below(cl, row[r], first);
 			if (cl->key[q] <= first + 2)
-				mrdem_cell_list_test_window(cl, k, q, first + 2, out, tests);
+				mrdem_cell_list_test_window(cl, k, q, first + 2, after, wide, out,
+							    tests);
 		}
 	}
 }
 
+static void search_generic(const struct mrdem_cell_list *cl, size_t lo, size_t hi,
+			   const uint32_t *flags, struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, lo, hi, flags, 0, out, tests);
+}
+
+#if MRDEM_CELL_WIDE
+MRDEM_TARGET_CELL_AVX2 static void search_avx2(const struct mrdem_cell_list *cl, size_t lo,
+					       size_t hi, const uint32_t *flags,
+					       struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, lo, hi, flags, 1, out, tests);
+}
+
+MRDEM_TARGET_CELL_AVX512 static void search_avx512(const struct mrdem_cell_list *cl, size_t lo,
+					       size_t hi, const uint32_t *flags,
+					       struct mrdem_pair_keys *out, uint64_t *tests)
+{
+	search_entries(cl, lo, hi, flags, 2, out, tests);
+}
+#endif
+
+/* The search over list entries [lo, hi), in the instance for the width wide
+ * (mrdem_cell_width) (the same pairs and tests from each). */
+static void search(const struct mrdem_cell_list *cl, size_t lo, size_t hi, const uint32_t *flags,
+		   int wide, struct mrdem_pair_keys *out, uint64_t *tests)
+{
+#if MRDEM_CELL_WIDE
+	if (wide == 2) {
+		search_avx512(cl, lo, hi, flags, out, tests);
+		return;
+	}
+	if (wide == 1) {
+		search_avx2(cl, lo, hi, flags, out, tests);
+		return;
+	}
+#endif
+	(void)wide;
+	search_generic(cl, lo, hi, flags, out, tests);
+}
+
 void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *radius,
-			  const uint32_t *flags, size_t n, struct mrdem_ipairs *out,
+			  const uint32_t *flags, size_t n, int simd, struct mrdem_ipairs *out,
 			  uint64_t *tests, uint64_t *cells, double *cell_size)
 {
 	flags = mrdem_flags_if_fixed(flags, n);
@@ -147,11 +192,12 @@ void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *r
 	}
 	struct mrdem_pair_keys *part = m->part;
 	uint64_t ntests = 0;
+	int wide = mrdem_cell_width(simd);
 #pragma omp parallel num_threads(nparts) if (n >= MRDEM_BROAD_PARALLEL_MIN) reduction(+ : ntests)
 	{
 		int t = omp_get_thread_num(), nt = omp_get_num_threads();
 		size_t lo = cl->n * (size_t)t / (size_t)nt, hi = cl->n * (size_t)(t + 1) / (size_t)nt;
-		search(cl, lo, hi, flags, &part[t], &ntests);
+		search(cl, lo, hi, flags, wide, &part[t], &ntests);
 	}
 	/* Large spheres against every particle; two large ones once. */
 	struct mrdem_pair_keys *large = &part[m->nparts - 1];

@@ -66,6 +66,17 @@ static int run(const struct mrdem_scene *s, int method, struct mrdem_pairs *out,
 	return r;
 }
 
+/* run at the SIMD level simd (enum mrdem_broad_simd). */
+static int run_simd(const struct mrdem_scene *s, int method, int simd, struct mrdem_pairs *out,
+		    struct mrdem_broad_stats *st)
+{
+	struct mrdem_broad *b = mrdem_broad_new();
+	mrdem_broad_set_simd(b, simd);
+	int r = mrdem_broad_phase(b, s, method, out, st);
+	mrdem_broad_free(b);
+	return r;
+}
+
 static int same_pairs(const struct mrdem_pairs *a, const struct mrdem_pairs *b)
 {
 	if (a->n != b->n)
@@ -356,7 +367,7 @@ static void test_random_scenes(void)
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 20240501);
 	const int per_flavour = 60;
-	int agree = 0, ref_ok = 0, total = 0, nonempty = 0, others_bad = 0;
+	int agree = 0, ref_ok = 0, total = 0, nonempty = 0, others_bad = 0, simd_bad = 0;
 	size_t max_pairs = 0;
 	uint64_t brute_tests = 0, grid_tests = 0;
 	for (int flavour = 0; flavour < 4; flavour++) {
@@ -370,11 +381,22 @@ static void test_random_scenes(void)
 			struct mrdem_broad_stats sb, sg;
 			int rc = run(&s, MRDEM_BROAD_BRUTE, &b, &sb);
 			for (int m = MRDEM_BROAD_SAP; m < MRDEM_BROAD_NMETHODS; m++) {
-				int ro = run(&s, m, &g, NULL);
+				struct mrdem_broad_stats so, sgen;
+				int ro = run(&s, m, &g, &so);
 				if (ro || !same_pairs(&b, &g)) {
 					tap_diag("flavour %d scene %d: brute %zu pairs, %s %zu", flavour,
 						 k, b.n, mrdem_broad_method_name(m), g.n);
 					others_bad++;
+				}
+				if (m != MRDEM_BROAD_MR && m != MRDEM_BROAD_MMR)
+					continue;
+				/* the portable search: the same pairs and tests */
+				ro = run_simd(&s, m, MRDEM_BROAD_SIMD_GENERIC, &g, &sgen);
+				if (ro || !same_pairs(&b, &g) || sgen.sphere_tests != so.sphere_tests) {
+					tap_diag("flavour %d scene %d: %s generic %zu pairs, %llu tests",
+						 flavour, k, mrdem_broad_method_name(m), g.n,
+						 (unsigned long long)sgen.sphere_tests);
+					simd_bad++;
 				}
 			}
 			rc |= run(&s, MRDEM_BROAD_GRID, &g, &sg);
@@ -401,6 +423,8 @@ static void test_random_scenes(void)
 	}
 	tap_eq_int(agree, total, "random scenes: grid == brute exactly (%d scenes)", total);
 	tap_eq_int(others_bad, 0, "random scenes: sap, mr and mmr == brute exactly");
+	tap_eq_int(simd_bad, 0, "random scenes: mr and mmr with the portable search: the same pairs "
+		   "and tests as with the CPU's widest");
 	tap_eq_int(ref_ok, total, "random scenes: brute == pair-by-pair definition");
 	tap_ok(nonempty > total * 3 / 4 && max_pairs > 500,
 	       "random scenes are not trivial (%d with pairs, up to %zu pairs)", nonempty, max_pairs);
