@@ -226,8 +226,10 @@ static int spawn(const struct run *r, char **argv, int in, int out, pid_t *pid)
 	int rc = posix_spawn(pid, path, &fa, &at, argv, r->child_env);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
+	if (rc) {
+		*pid = -1;
 		return mrdem_error("--via-pipes: cannot run %s: %s", path, strerror(rc));
+	}
 	return 0;
 }
 
@@ -489,10 +491,12 @@ static int pipe_detect(struct run *r, int output, int step)
 		close(from[1]);
 		return -1;
 	}
-	int rc = spawn(r, step_tool(r, NULL, next, sbuf), to[0], -1, &r->step_pid);
-	close(to[0]);
-	rc = rc || start_tools(r, tools, 2, from[1], pid);
+	/* the detection first: it is the longer path */
+	r->step_pid = -1;
+	int rc = start_tools(r, tools, 2, from[1], pid);
 	close(from[1]);
+	rc = rc || spawn(r, step_tool(r, NULL, next, sbuf), to[0], -1, &r->step_pid);
+	close(to[0]);
 	/* a mrdem-step that stops early must not take this driver with it */
 	struct sigaction ign, old;
 	memset(&ign, 0, sizeof ign);
