@@ -285,6 +285,28 @@ static void crossing_pairs(int quick)
 	mrdem_tri_batch_free(w);
 }
 
+/* Particles 0 and 1 as random shapes in random orientations with random
+ * halos, their centres apart by lo..hi times the sum of their radii. */
+static void random_pose(struct mrdem_rng *rng, struct mrdem_scene *s, const double *radius,
+			double lo, double hi)
+{
+	struct mrdem_particles *p = &s->frame.p;
+	for (int i = 0; i < 2; i++) {
+		p->shape[i] = (uint32_t)(mrdem_rng_u64(rng) % s->nshapes);
+		mrdem_rng_quat(rng, &p->quat[4 * i]);
+		p->eps[i] = mrdem_rng_range(rng, 0.005, 0.04) * radius[p->shape[i]];
+	}
+	double dir[3], r = radius[p->shape[0]] + radius[p->shape[1]];
+	for (int c = 0; c < 3; c++)
+		dir[c] = mrdem_rng_normal(rng);
+	vec3_normalize(dir);
+	double d = r * mrdem_rng_range(rng, lo, hi);
+	for (int c = 0; c < 3; c++) {
+		p->pos[c] = mrdem_rng_range(rng, -20, 20);
+		p->pos[3 + c] = p->pos[c] + d * dir[c];
+	}
+}
+
 int main(void)
 {
 	mrdem_set_progname("test_narrow_overlap");
@@ -322,20 +344,7 @@ int main(void)
 	mrdem_contacts_init(&all);
 	double *seeds = NULL;
 	for (int k = 0; k < poses; k++) {
-		for (int i = 0; i < 2; i++) {
-			p->shape[i] = (uint32_t)(mrdem_rng_u64(&rng) % s.nshapes);
-			mrdem_rng_quat(&rng, &p->quat[4 * i]);
-			p->eps[i] = mrdem_rng_range(&rng, 0.005, 0.04) * radius[p->shape[i]];
-		}
-		double dir[3], r = radius[p->shape[0]] + radius[p->shape[1]];
-		for (int c = 0; c < 3; c++)
-			dir[c] = mrdem_rng_normal(&rng);
-		vec3_normalize(dir);
-		double d = r * mrdem_rng_range(&rng, 0.15, 0.8); /* deep overlaps */
-		for (int c = 0; c < 3; c++) {
-			p->pos[c] = mrdem_rng_range(&rng, -20, 20);
-			p->pos[3 + c] = p->pos[c] + d * dir[c];
-		}
+		random_pose(&rng, &s, radius, 0.15, 0.8); /* deep overlaps */
 		double cut = p->eps[0] + p->eps[1];
 		for (int m = 0; m < 3; m++)
 			for (int h = 0; h < 2; h++) {
@@ -394,20 +403,7 @@ int main(void)
 	 * hits in the band where world points decide (unequal halos) */
 	long shallow_bad = 0;
 	for (int k = 0; k < poses; k++) {
-		for (int i = 0; i < 2; i++) {
-			p->shape[i] = (uint32_t)(mrdem_rng_u64(&rng) % s.nshapes);
-			mrdem_rng_quat(&rng, &p->quat[4 * i]);
-			p->eps[i] = mrdem_rng_range(&rng, 0.005, 0.04) * radius[p->shape[i]];
-		}
-		double dir[3], r = radius[p->shape[0]] + radius[p->shape[1]];
-		for (int c = 0; c < 3; c++)
-			dir[c] = mrdem_rng_normal(&rng);
-		vec3_normalize(dir);
-		double d = r * mrdem_rng_range(&rng, 0.7, 1.0);
-		for (int c = 0; c < 3; c++) {
-			p->pos[c] = mrdem_rng_range(&rng, -20, 20);
-			p->pos[3 + c] = p->pos[c] + d * dir[c];
-		}
+		random_pose(&rng, &s, radius, 0.7, 1.0);
 		struct mrdem_contact_opts o;
 		mrdem_contact_opts_default(&o);
 		o.hierarchy = MRDEM_HIERARCHY_SURROGATE;
