@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "common/narrow/particle_contacts.h"
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "common/dynamics/integrate.h"
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/sim/simulation.h"
 #include "common/sim/sphere_fast.h"
 #include "common/util/error.h"

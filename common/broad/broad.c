@@ -16,7 +16,7 @@ struct mrdem_broad {
 	size_t cap;
 	double *radius;
 	struct mrdem_ipairs pairs;
-	int simd; /* enum mrdem_broad_simd of the cell searches */
+	int simd; /* enum mrdem_simd of the cell searches */
 	/* each method's state, made on its first use */
 	struct mrdem_grid *grid;
 	struct mrdem_sap *sap;

@@ -22,6 +22,7 @@
 #include "common/scene/scene.h"
 #include "common/scene/pairs.h"
 #include "common/scene/stats.h"
+#include "common/util/simd.h"
 
 enum mrdem_broad_method {
 	MRDEM_BROAD_GRID = 0,  /* uniform cells of the largest sphere diameter: O(n) */
@@ -65,17 +66,10 @@ struct mrdem_broad_stats {
 struct mrdem_broad;
 struct mrdem_broad *mrdem_broad_new(void);
 void mrdem_broad_free(struct mrdem_broad *b);
-/* The instruction set the cell searches (mr, mmr) run with: AUTO (the
- * default, the CPU's widest) or a level to keep to (a level the CPU lacks
- * falls back to the widest below it). The same values as the narrow
- * phase's enum mrdem_simd, which this layer does not include. The pairs
- * and statistics are the same at every level. */
-enum mrdem_broad_simd {
-	MRDEM_BROAD_SIMD_AUTO = 0,
-	MRDEM_BROAD_SIMD_GENERIC = 1,
-	MRDEM_BROAD_SIMD_AVX2 = 2,
-	MRDEM_BROAD_SIMD_AVX512 = 3,
-};
+/* The instruction set the cell searches (mr, mmr) run with (enum
+ * mrdem_simd, common/util/simd.h): AUTO (the default, the CPU's widest)
+ * or a level to keep to (a level the CPU lacks falls back to the widest
+ * below it). The pairs and statistics are the same at every level. */
 void mrdem_broad_set_simd(struct mrdem_broad *b, int simd);
 
 /* Bounding-sphere radius (its shape's bound_radius, kept with the shape,

@@ -119,7 +119,7 @@ void mrdem_mr_free(struct mrdem_mr *m);
 /* The same list as mrdem_broad_brute_pairs by MR-linear sort and search
  * (seed 002): the cell list repaired from the last call's order, searched
  * with the 13-cell mask. flags NULL: keep pairs of two fixed particles
- * too. simd: the instruction set of the search (enum mrdem_broad_simd;
+ * too. simd: the instruction set of the search (enum mrdem_simd;
  * the same list from every level). cells and cell_size as for the grid. */
 void mrdem_broad_mr_pairs(struct mrdem_mr *m, const double *pos, const double *radius,
 			  const uint32_t *flags, size_t n, int simd, struct mrdem_ipairs *out,

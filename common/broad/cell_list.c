@@ -256,12 +256,12 @@ size_t mrdem_cell_list_cells(const struct mrdem_cell_list *cl)
 int mrdem_cell_width(int simd)
 {
 #if MRDEM_CELL_WIDE
-	int want = simd == MRDEM_BROAD_SIMD_AUTO ? MRDEM_BROAD_SIMD_AVX512 : simd;
-	if (want >= MRDEM_BROAD_SIMD_AVX512 && __builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2"))
+	switch (mrdem_simd_resolve(simd)) {
+	case MRDEM_SIMD_AVX512:
 		return 2;
-	if (want >= MRDEM_BROAD_SIMD_AVX2 && __builtin_cpu_supports("avx2"))
+	case MRDEM_SIMD_AVX2:
 		return 1;
+	}
 #endif
 	(void)simd;
 	return 0;

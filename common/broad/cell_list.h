@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/broad/broad_methods.h"
+#include "common/util/simd.h"
 
 /* 21 bits per axis; coordinates run from 1 to below 2^21 - 1, so the
  * neighbours x - 1 and x + 1 of every cell still pack without carry. */
@@ -88,7 +89,7 @@ static inline size_t mrdem_cell_list_skip_below(const struct mrdem_cell_list *cl
  * the sphere test must round as everywhere else), run where the CPU has
  * them. Their windows test four spheres as vectors; the AVX-512 one also
  * packs the pairs found in a register. */
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if MRDEM_SIMD_X86
 #define MRDEM_CELL_WIDE 1
 #define MRDEM_TARGET_CELL_AVX2 __attribute__((target("avx2")))
 #define MRDEM_TARGET_CELL_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
@@ -97,7 +98,7 @@ static inline size_t mrdem_cell_list_skip_below(const struct mrdem_cell_list *cl
 #define MRDEM_CELL_WIDE 0
 #endif
 
-/* The search instance for the SIMD level simd (enum mrdem_broad_simd:
+/* The search instance for the SIMD level simd (enum mrdem_simd:
  * AUTO, or a level to keep to): 0 portable, 1 AVX2, 2 AVX-512. */
 int mrdem_cell_width(int simd);
 

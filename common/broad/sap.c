@@ -237,7 +237,7 @@ static void rebuild(struct mrdem_sap *s, const double *pos, size_t n)
 	struct mrdem_ipairs cand = {0};
 	uint64_t tests, cells;
 	double h;
-	mrdem_broad_mr_pairs(mr, pos, reach, NULL, n, MRDEM_BROAD_SIMD_AUTO, &cand, &tests, &cells, &h);
+	mrdem_broad_mr_pairs(mr, pos, reach, NULL, n, MRDEM_SIMD_AUTO, &cand, &tests, &cells, &h);
 	mrdem_mr_free(mr);
 	free(reach);
 	for (size_t i = 0; i < n; i++)

@@ -16,7 +16,7 @@
 #include "common/util/hash.h"
 #include "common/util/parse.h"
 #include "common/util/stages.h"
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif

@@ -9,7 +9,7 @@
 #endif
 
 #include "common/narrow/search_scratch.h"
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/narrow/tri_intersect.h"
 #include "common/util/error.h"
 #include "common/util/stages.h"

@@ -22,7 +22,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/narrow/tri_block.h"
 #include "common/narrow/v3f.h"
 

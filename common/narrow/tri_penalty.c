@@ -36,7 +36,7 @@
 #pragma GCC optimize("no-trapping-math", "fp-contract=fast")
 #include <math.h>
 
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/narrow/tri_block.h"
 #include "common/narrow/tri_distance.h"
 #include "common/narrow/v3f.h"

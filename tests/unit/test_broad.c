@@ -66,7 +66,7 @@ static int run(const struct mrdem_scene *s, int method, struct mrdem_pairs *out,
 	return r;
 }
 
-/* run at the SIMD level simd (enum mrdem_broad_simd). */
+/* run at the SIMD level simd (enum mrdem_simd). */
 static int run_simd(const struct mrdem_scene *s, int method, int simd, struct mrdem_pairs *out,
 		    struct mrdem_broad_stats *st)
 {
@@ -391,7 +391,7 @@ static void test_random_scenes(void)
 				if (m != MRDEM_BROAD_MR && m != MRDEM_BROAD_MMR)
 					continue;
 				/* the portable search: the same pairs and tests */
-				ro = run_simd(&s, m, MRDEM_BROAD_SIMD_GENERIC, &g, &sgen);
+				ro = run_simd(&s, m, MRDEM_SIMD_GENERIC, &g, &sgen);
 				if (ro || !same_pairs(&b, &g) || sgen.sphere_tests != so.sphere_tests) {
 					tap_diag("flavour %d scene %d: %s generic %zu pairs, %llu tests",
 						 flavour, k, mrdem_broad_method_name(m), g.n,

@@ -11,7 +11,7 @@
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/narrow/tri_batch.h"
 #include "common/narrow/tri_distance.h"
 #include "common/narrow/tri_distance_ref.h"

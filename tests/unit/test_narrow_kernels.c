@@ -24,7 +24,7 @@
 
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/narrow/tri_block.h"
 #include "common/narrow/tri_distance_ref.h"
 #include "tests/lib/tap.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/narrow/search_scratch.h"
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 #include "common/narrow/tri_batch.h"
 #include "common/util/rng.h"
 #include "tests/lib/tap.h"

@@ -1,9 +1,9 @@
-/* Which instruction set the batched narrow-phase kernels run with.
+/* Which instruction set the vector kernels (narrow phase, cell searches) run with.
  * Each kernel is compiled once per level (GCC target attributes) and the
  * level is picked at run time from what the CPU reports, so one binary
  * runs everywhere and uses AVX2/FMA or AVX-512 where present. */
-#ifndef MRDEM_NARROW_SIMD_H
-#define MRDEM_NARROW_SIMD_H
+#ifndef MRDEM_UTIL_SIMD_H
+#define MRDEM_UTIL_SIMD_H
 
 enum mrdem_simd {
 	MRDEM_SIMD_AUTO = 0,    /* the best level this CPU supports */

@@ -1,4 +1,4 @@
-#include "common/narrow/simd.h"
+#include "common/util/simd.h"
 
 #include <string.h>
 
