@@ -87,6 +87,10 @@ static int emit(struct mrdem_filter *f)
 	mrdem_contacts_init(&c);
 	j->pending = 0;
 	int multiscale = j->opts.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
+	/* What came through so far (the frame, its pairs) goes on now: a tool
+	 * reading our output decodes it during the search, not after it. */
+	if (mrdem_writer_flush(&f->w))
+		return -1;
 	if (multiscale ? emit_multiscale(f, &c, &cnt) :
 			 mrdem_find_contacts(j->finder, &f->scene, j->have_pairs ? &j->pairs : NULL,
 					     &j->opts, &c, &cnt) ||

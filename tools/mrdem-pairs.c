@@ -71,7 +71,8 @@ static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
 	if (rec->type == MRDEM_REC_FRAME) {
 		j->pending = 1;
 		j->frame_index = rec->index;
-		return 1;
+		/* The next tool decodes the frame during our broad phase. */
+		return mrdem_writer_flush(&f->w) ? -1 : 1;
 	}
 	return j->pending && write_pairs(f) ? -1 : 1;
 }

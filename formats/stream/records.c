@@ -606,6 +606,19 @@ fail:
 	return -1;
 }
 
+int mrdem_count_contacts(const struct mrdem_record *rec, const char *src, uint64_t *n)
+{
+	struct mrdem_cursor cur;
+	mrdem_cursor_init(&cur, rec->data, rec->len);
+	mrdem_get_u64(&cur); /* step */
+	*n = mrdem_get_u64(&cur);
+	if (!mrdem_cursor_has(&cur, *n, CONTACT_BYTES))
+		cur.bad = 1;
+	else
+		cur.pos += *n * CONTACT_BYTES;
+	return mrdem_record_done(rec, src, &cur);
+}
+
 /* ---- index */
 
 int mrdem_decode_index(const struct mrdem_record *rec, const char *src,

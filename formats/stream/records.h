@@ -56,6 +56,9 @@ int mrdem_decode_pairs(const struct mrdem_record *rec, const char *src, struct m
 void mrdem_encode_contacts(struct mrdem_buf *b, const struct mrdem_contacts *c);
 int mrdem_decode_contacts(const struct mrdem_record *rec, const char *src,
 			  struct mrdem_contacts *c);
+/* The number of contacts in a contacts record, its length checked, without
+ * decoding (or checking) the contacts themselves. */
+int mrdem_count_contacts(const struct mrdem_record *rec, const char *src, uint64_t *n);
 
 /* ---- frame, version 1 (fixed columns; mrdem-info --upgrade) */
 int mrdem_decode_frame_v1(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f);

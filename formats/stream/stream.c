@@ -23,7 +23,11 @@ static const unsigned char magic[8] = {0x89, 'M', 'R', 'D', 'E', 'M', '\r', '\n'
 /* Payloads are read in slices, so a corrupt length cannot make us
  * allocate more than the stream actually holds. */
 #define READ_SLICE ((size_t)1 << 26)
-#define IN_CAP ((size_t)1 << 18)
+/* Compressed input is read, and output written, in 64 KiB pieces: a pipe's
+ * capacity. Larger buffers save no system calls worth having, and a tool
+ * started per step pays for every page it touches first. */
+#define IN_CAP ((size_t)1 << 16)
+#define OUT_CAP (1u << 16)
 
 static const struct {
 	const char *name;
@@ -715,7 +719,7 @@ int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 		mrdem_error("cannot start compression: out of memory");
 		goto fail;
 	}
-	gzbuffer(w->gz, 1 << 18);
+	gzbuffer(w->gz, OUT_CAP);
 	if (write_header(w))
 		goto fail;
 	return 0;

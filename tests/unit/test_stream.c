@@ -116,6 +116,17 @@ static int reencodes(const struct mrdem_record *rec, struct mrdem_scene *s)
 		struct mrdem_contacts c;
 		if (mrdem_decode_contacts(rec, "t", &c))
 			return 0;
+		/* the driver's count: the same, and a payload cut by a byte refused */
+		uint64_t n = ~0ull;
+		struct mrdem_record cut = *rec;
+		cut.len--;
+		tap_capture_begin();
+		int cut_rc = mrdem_count_contacts(&cut, "t", &n);
+		tap_capture_end();
+		if (mrdem_count_contacts(rec, "t", &n) || n != c.n || cut_rc == 0) {
+			mrdem_contacts_release(&c);
+			return 0;
+		}
 		mrdem_encode_contacts(&b, &c);
 		mrdem_contacts_release(&c);
 		break;
