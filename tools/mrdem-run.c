@@ -987,20 +987,29 @@ static int find_bindir(struct run *r, const char *argv0)
 	return 0;
 }
 
-/* The tools' environment: this one, with MRDEM_STREAM_LEVEL=0. Their files
- * are read once, by the next tool or this driver, and deflating them took
- * about 10 ms of every step's serial time on the 4,096-sphere lattice. */
+/* The tools' environment: this one, with MRDEM_STREAM_LEVEL=0 (their
+ * files are read once, by the next tool or this driver, and deflating them
+ * took about 10 ms of every step's serial time on the 4,096-sphere
+ * lattice) and, unless the user chose one, OMP_WAIT_POLICY=passive: the
+ * tools share the cores, and a thread of one spinning at the end of its
+ * parallel loop takes a core from the next one (about 35 ms of wall time
+ * per step there on two threads, docs/driver.md). */
 static void make_child_env(struct run *r)
 {
-	static const char level[] = "MRDEM_STREAM_LEVEL=";
+	static const char level[] = "MRDEM_STREAM_LEVEL=", wait[] = "OMP_WAIT_POLICY=";
 	size_t n = 0, k = 0;
+	int user_wait = 0;
 	while (environ[n])
 		n++;
-	r->child_env = mrdem_xmalloc((n + 2) * sizeof *r->child_env);
-	for (size_t i = 0; i < n; i++)
+	r->child_env = mrdem_xmalloc((n + 3) * sizeof *r->child_env);
+	for (size_t i = 0; i < n; i++) {
+		user_wait |= !strncmp(environ[i], wait, sizeof wait - 1);
 		if (strncmp(environ[i], level, sizeof level - 1))
 			r->child_env[k++] = environ[i];
+	}
 	r->child_env[k++] = "MRDEM_STREAM_LEVEL=0";
+	if (!user_wait)
+		r->child_env[k++] = "OMP_WAIT_POLICY=passive";
 	r->child_env[k] = NULL;
 }
 

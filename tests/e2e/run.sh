@@ -154,6 +154,17 @@ expect_success "--via-pipes: a detection that fails half-way stops the step besi
 	assert_grep "mrdem-contact failed (exit status 4)" err &&
 	! grep -q "mrdem-step" err'
 
+expect_success "--via-pipes: the tools write stored streams and wait passively, unless the user chose a policy" '
+	d="$T/envbin" && mkdir "$d" && cp "$MRDEM_BIN/mrdem-run" "$MRDEM_BIN/mrdem-contact" "$MRDEM_BIN/mrdem-step" "$d/" &&
+	printf "#!/bin/sh\necho \"\$MRDEM_STREAM_LEVEL \$OMP_WAIT_POLICY\" >>\"%s\"\nexec \"%s\" \"\$@\"\n" \
+		"$T/env.txt" "$MRDEM_BIN/mrdem-pairs" >"$d/mrdem-pairs" && chmod +x "$d/mrdem-pairs" &&
+	env -u OMP_WAIT_POLICY MRDEM_STREAM_LEVEL=9 "$d/mrdem-run" -q touching.yaml --steps 3 --via-pipes -o e3.mrd &&
+	same_stream i3.mrd e3.mrd &&
+	assert_eq "$(sort -u "$T/env.txt")" "0 passive" "tool environment" &&
+	rm "$T/env.txt" &&
+	OMP_WAIT_POLICY=active "$d/mrdem-run" -q touching.yaml --steps 2 --via-pipes -o e2.mrd &&
+	assert_eq "$(sort -u "$T/env.txt")" "0 active" "tool environment, policy given"'
+
 expect_success "flat and surrogate search give the same trajectory (Lemma 5.1)" '
 	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy flat -o flat.mrd &&
 	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy surrogate -o surr.mrd &&
