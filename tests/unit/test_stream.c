@@ -423,11 +423,11 @@ static void test_count_contacts(void)
 	mrdem_encode_contacts(&b, &c);
 	struct mrdem_record rec = {.type = MRDEM_REC_CONTACTS, .data = b.p, .len = b.len};
 	uint64_t n = 0;
-	tap_ok(mrdem_count_contacts(&rec, "t", &n) == 0 && n == 3, "contacts counted: %llu",
-	       (unsigned long long)n);
+	int rc = mrdem_count_contacts(&rec, "t", &n);
+	tap_ok(rc == 0 && n == 3, "contacts counted: %llu", (unsigned long long)n);
 	rec.len--;
 	tap_capture_begin();
-	int rc = mrdem_count_contacts(&rec, "t", &n);
+	rc = mrdem_count_contacts(&rec, "t", &n);
 	const char *err = tap_capture_end();
 	tap_ok(rc == -1 && strstr(err, "corrupt record"), "a cut contacts record is refused: %s",
 	       err);
