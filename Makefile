@@ -67,7 +67,12 @@ $(LIB): $(LIB_OBJ)
 
 $(BIN)/%: $(BUILD)/tools/%.o $(LIB)
 	@mkdir -p $(BIN)
-	$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(LDLIBS) -o $@
+
+# The driver's own parts beside its main (tools/run/): running the tools of
+# --via-pipes as child processes.
+RUN_SRC := $(sort $(wildcard tools/run/*.c))
+$(BIN)/mrdem-run: $(RUN_SRC:%.c=$(BUILD)/%.o)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)

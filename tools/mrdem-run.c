@@ -2,16 +2,12 @@
  * (pairs -> contacts -> step, as library calls; implicit Euler loops the
  * contact search inside each step), or an explicit one through the separate
  * tools and real pipes with --via-pipes, and writes a frame stream. */
-#define _GNU_SOURCE /* F_SETPIPE_SZ */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +25,7 @@
 #include "common/util/parse.h"
 #include "common/util/stages.h"
 #include "formats/stream/records.h"
+#include "tools/run/tool_chain.h"
 #include "formats/foreign/scene_yaml.h"
 #include "formats/stream/filter.h"
 #include "formats/stream/meta.h"
@@ -98,9 +95,7 @@ struct run {
 	double fast_skin;
 	/* --via-pipes: where the tools are and their files; the fronts record
 	 * the tools carry from step to step; option values as text */
-	char bindir[PATH_MAX];
-	char tmpdir[PATH_MAX];
-	char **child_env; /* environ, with the tools' files stored (level 0) */
+	struct tool_chain chain;
 	pid_t step_pid;   /* mrdem-step started with the detection, or 0 */
 	uint64_t pipe_contacts; /* the last contacts record's count (progress) */
 	struct mrdem_buf fronts;
@@ -203,161 +198,9 @@ static int write_state(struct run *r, const char *path)
 	return mrdem_writer_commit(&w);
 }
 
-extern char **environ;
-
-/* Start bindir/argv[0] with standard input from fd in and standard output
- * to fd out (-1: inherited), without a shell: no path needs quoting. */
-static int spawn(const struct run *r, char **argv, int in, int out, pid_t *pid)
-{
-	char path[PATH_MAX + 64];
-	snprintf(path, sizeof path, "%s/%s", r->bindir, argv[0]);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	if (in >= 0)
-		posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
-	if (out >= 0)
-		posix_spawn_file_actions_adddup2(&fa, out, STDOUT_FILENO);
-	/* the tools die of SIGPIPE as usual even while this driver ignores it */
-	posix_spawnattr_t at;
-	sigset_t def;
-	posix_spawnattr_init(&at);
-	sigemptyset(&def);
-	sigaddset(&def, SIGPIPE);
-	posix_spawnattr_setsigdefault(&at, &def);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
-	int rc = posix_spawn(pid, path, &fa, &at, argv, r->child_env);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc) {
-		*pid = -1;
-		return mrdem_error("--via-pipes: cannot run %s: %s", path, strerror(rc));
-	}
-	return 0;
-}
-
-static int wait_tool(pid_t pid, const char *name)
-{
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return mrdem_error("--via-pipes: waiting for %s: %s", name, strerror(errno));
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 0;
-	if (WIFEXITED(st))
-		return mrdem_error("--via-pipes: %s failed (exit status %d)", name, WEXITSTATUS(st));
-	return mrdem_error("--via-pipes: %s was killed by signal %d", name,
-			   WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
-#define MAX_CHAIN 3
-
-/* A pipe whose ends the children get only as 0 or 1 (close-on-exec). */
-/* A pipe between two tools, as large as Linux lets us make it (1 MiB by
- * default): a tool then writes a frame on and goes back to work without
- * waiting for the next one to read it, which on a busy machine costs a
- * context switch per 64 KiB. Elsewhere, or when refused, the default. */
-static int make_pipe(int fd[2])
-{
-	if (pipe(fd))
-		return mrdem_error("--via-pipes: cannot make a pipe: %s", strerror(errno));
-	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
-	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
-#ifdef F_SETPIPE_SZ
-	fcntl(fd[1], F_SETPIPE_SZ, 1 << 20);
-#endif
-	return 0;
-}
-
-/* Start tool[0] | tool[1] | ... (n of them), the last one's standard
- * output to fd out (-1: inherited); pid[k] > 0 for each one started. */
-static int start_tools(const struct run *r, char **tool[], int n, int out, pid_t pid[])
-{
-	int fd[MAX_CHAIN - 1][2];
-	int rc = 0, made = 0;
-	for (; made < n - 1; made++)
-		if (make_pipe(fd[made])) {
-			rc = -1;
-			break;
-		}
-	for (int k = 0; k < n; k++) {
-		pid[k] = -1;
-		if (!rc && spawn(r, tool[k], k ? fd[k - 1][0] : -1, k < n - 1 ? fd[k][1] : out,
-				 &pid[k]))
-			rc = -1;
-	}
-	for (int k = 0; k < made; k++) {
-		close(fd[k][0]);
-		close(fd[k][1]);
-	}
-	return rc;
-}
-
-/* Wait for every tool started, even after a failure. */
-static int wait_tools(char **tool[], int n, const pid_t pid[])
-{
-	int rc = 0;
-	for (int k = 0; k < n; k++)
-		if (pid[k] > 0 && wait_tool(pid[k], tool[k][0]))
-			rc = -1;
-	return rc;
-}
-
-/* Run tool[0] | tool[1] | ... (n of them) and wait for all. */
-static int run_tools(const struct run *r, char **tool[], int n)
-{
-	pid_t pid[MAX_CHAIN];
-	int rc = start_tools(r, tool, n, -1, pid);
-	return wait_tools(tool, n, pid) || rc ? -1 : 0;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		p += k, n -= (size_t)k;
-	}
-	return 0;
-}
-
-/* Copy everything from fd in to the file path and to fd tee, until the end
- * of in. A tee reader that goes away early gets nothing more (its exit
- * status says why); the file still gets everything. */
-static int pump(int in, const char *path, int tee)
-{
-	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (out < 0)
-		return mrdem_error("--via-pipes: cannot create %s: %s", path, strerror(errno));
-	static char buf[1 << 16];
-	int rc = 0;
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = mrdem_error("--via-pipes: reading mrdem-contact: %s", strerror(errno));
-			break;
-		}
-		if (n == 0)
-			break;
-		if (write_all(out, buf, (size_t)n)) {
-			rc = mrdem_error("--via-pipes: writing %s: %s", path, strerror(errno));
-			break;
-		}
-		if (tee >= 0 && write_all(tee, buf, (size_t)n))
-			tee = -1;
-	}
-	if (close(out) && !rc)
-		rc = mrdem_error("--via-pipes: writing %s: %s", path, strerror(errno));
-	return rc;
-}
-
 static void tmp_path(char *buf, size_t size, const struct run *r, const char *name)
 {
-	snprintf(buf, size, "%s/%s", r->tmpdir, name);
+	tool_chain_path(&r->chain, buf, size, name);
 }
 
 /* Read pairs, contacts and their stats (det.mrd) or the next frame and the
@@ -487,23 +330,23 @@ static int pipe_detect(struct run *r, int output, int step)
 			  state, NULL };
 	if (!step) {
 		char **tools[] = { pairs, contact_tool(r, h, det, cbuf) };
-		return run_tools(r, tools, 2) || read_back(r, det, output, NULL, NULL);
+		return tools_run(&r->chain, tools, 2) || read_back(r, det, output, NULL, NULL);
 	}
 	char **tools[] = { pairs, contact_tool(r, h, NULL, cbuf) };
 	int from[2], to[2];
 	pid_t pid[2] = { -1, -1 };
-	if (make_pipe(from))
+	if (tool_pipe(from))
 		return -1;
-	if (make_pipe(to)) {
+	if (tool_pipe(to)) {
 		close(from[0]);
 		close(from[1]);
 		return -1;
 	}
 	/* the detection first: it is the longer path */
 	r->step_pid = -1;
-	int rc = start_tools(r, tools, 2, from[1], pid);
+	int rc = tools_start(&r->chain, tools, 2, from[1], pid);
 	close(from[1]);
-	rc = rc || spawn(r, step_tool(r, NULL, next, sbuf), to[0], -1, &r->step_pid);
+	rc = rc || tool_spawn(&r->chain, step_tool(r, NULL, next, sbuf), to[0], -1, &r->step_pid);
 	close(to[0]);
 	/* a mrdem-step that stops early must not take this driver with it */
 	struct sigaction ign, old;
@@ -511,10 +354,10 @@ static int pipe_detect(struct run *r, int output, int step)
 	ign.sa_handler = SIG_IGN;
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
-	rc = rc || pump(from[0], det, to[1]);
+	rc = rc || tool_pump(from[0], "mrdem-contact", det, to[1]);
 	close(from[0]);
 	sigaction(SIGPIPE, &old, NULL);
-	rc = wait_tools(tools, 2, pid) || rc || read_back(r, det, output, NULL, NULL);
+	rc = tools_wait(tools, 2, pid) || rc || read_back(r, det, output, NULL, NULL);
 	/* After a failed detection mrdem-step goes before it sees the end of
 	 * its input: its error would only repeat the detection's. */
 	if (rc && r->step_pid > 0)
@@ -543,14 +386,14 @@ static int pipe_advance(struct run *r, int output)
 	if (step <= 0)
 		return mrdem_error("--via-pipes: no mrdem-step was started for step %llu",
 				   (unsigned long long)r->scene.frame.step);
-	if (wait_tool(step, "mrdem-step") || read_back(r, next, output, "mrdem-step", &more))
+	if (tool_wait(step, "mrdem-step") || read_back(r, next, output, "mrdem-step", &more))
 		return -1;
 	while (more) {
 		char *pairs[] = { "mrdem-pairs", "--broad",
 				  (char *)mrdem_broad_method_name(r->opts.broad), next, NULL };
 		char **tools[] = { pairs, contact_tool(r, r->opts.contact.hierarchy, NULL, cbuf),
 				   step_tool(r, NULL, iter, sbuf) };
-		if (run_tools(r, tools, 3) || rename(iter, next) ||
+		if (tools_run(&r->chain, tools, 3) || rename(iter, next) ||
 		    read_back(r, next, output, "mrdem-step", &more))
 			return -1;
 	}
@@ -963,75 +806,6 @@ static int simulate(struct run *r)
 	}
 }
 
-static int find_bindir(struct run *r, const char *argv0)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0)
-		return mrdem_error("--via-pipes: cannot find this program's directory (%s)", argv0);
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(r->bindir, sizeof r->bindir, "%s", self);
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	if ((size_t)snprintf(r->tmpdir, sizeof r->tmpdir, "%s/mrdem-run-XXXXXX", tmp) >=
-	    sizeof r->tmpdir)
-		return r->tmpdir[0] = 0, mrdem_error("--via-pipes: TMPDIR is too long: %s", tmp);
-	if (!mkdtemp(r->tmpdir)) {
-		int e = errno;
-		r->tmpdir[0] = 0;
-		return mrdem_error("--via-pipes: cannot create a temporary directory in %s: %s", tmp,
-				   strerror(e));
-	}
-	return 0;
-}
-
-/* The tools' environment: this one, with MRDEM_STREAM_LEVEL=0 (their
- * files are read once, by the next tool or this driver, and deflating them
- * took about 10 ms of every step's serial time on the 4,096-sphere
- * lattice) and, unless the user chose one, OMP_WAIT_POLICY=passive: the
- * tools share the cores, and a thread of one spinning at the end of its
- * parallel loop takes a core from the next one (about 35 ms of wall time
- * per step there on two threads, docs/driver.md). */
-static void make_child_env(struct run *r)
-{
-	static const char level[] = "MRDEM_STREAM_LEVEL=", wait[] = "OMP_WAIT_POLICY=";
-	size_t n = 0, k = 0;
-	int user_wait = 0;
-	while (environ[n])
-		n++;
-	r->child_env = mrdem_xmalloc((n + 3) * sizeof *r->child_env);
-	for (size_t i = 0; i < n; i++) {
-		user_wait |= !strncmp(environ[i], wait, sizeof wait - 1);
-		if (strncmp(environ[i], level, sizeof level - 1))
-			r->child_env[k++] = environ[i];
-	}
-	r->child_env[k++] = "MRDEM_STREAM_LEVEL=0";
-	if (!user_wait)
-		r->child_env[k++] = "OMP_WAIT_POLICY=passive";
-	r->child_env[k] = NULL;
-}
-
-/* The temporary directory is ours and flat: remove every file in it (a
- * killed tool may leave a writer's temporary), then it. */
-static void remove_tmpdir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		char path[PATH_MAX + 256];
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-				unlink(path);
-			}
-		closedir(d);
-	}
-	if (rmdir(dir))
-		mrdem_warning("cannot remove %s: %s", dir, strerror(errno));
-}
-
 /* ---- options and main */
 
 /* The command line. Values are checked before the scene is read, so a bad
@@ -1229,10 +1003,8 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 {
 	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts))
 		return -1;
-	if (r->via_pipes && find_bindir(r, argv[0]))
+	if (r->via_pipes && tool_chain_open(&r->chain, argv[0]))
 		return -1;
-	if (r->via_pipes)
-		make_child_env(r);
 	/* Before the output exists: a signal as soon as it does ends the run
 	 * cleanly (the loop looks at it before every step). */
 	catch_stop_signals();
@@ -1277,9 +1049,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	rc = run_scene(&r, o.scene, argc, argv);
-	if (r.via_pipes && r.tmpdir[0])
-		remove_tmpdir(r.tmpdir);
-	free(r.child_env);
+	tool_chain_close(&r.chain);
 	mrdem_buf_release(&r.fronts);
 	mrdem_sim_release(&r.sim);
 	mrdem_sphere_fast_free(r.fast);
