@@ -110,6 +110,13 @@ struct merge_grid {
 	 * to look at than cells */
 	uint32_t *cand;
 	size_t cand_n, near[2][3];
+	/* merge_hits_scan's grid (lo, dims, inv_edge above; start and fill
+	 * are each cell's first and last entry): a cell chains, in group
+	 * order, every group whose seed's reach meets it, so that a point
+	 * reads one cell's chain and its first group within reach is the
+	 * lowest */
+	uint32_t *ent_group, *ent_next;
+	size_t ent_n, ent_cap;
 };
 static void merge_grid_release(struct merge_grid *m)
 {
@@ -123,6 +130,8 @@ static void merge_grid_release(struct merge_grid *m)
 	free(m->start);
 	free(m->fill);
 	free(m->cand);
+	free(m->ent_group);
+	free(m->ent_next);
 	memset(m, 0, sizeof *m);
 }
 
@@ -325,7 +334,8 @@ static size_t merge_cell(const struct merge_grid *m, int a, double v)
 	double t = (v - m->lo[a]) * m->inv_edge;
 	if (!(t > 0))
 		return 0;
-	return t < (double)(m->dims[a] - 1) ? (size_t)t : m->dims[a] - 1;
+	/* t is small here: a signed conversion, cheaper than to size_t */
+	return t < (double)(m->dims[a] - 1) ? (size_t)(int64_t)t : m->dims[a] - 1;
 }
 
 /* The cell of point x. */
@@ -631,6 +641,88 @@ MRDEM_TARGET_AVX512 static unsigned merge_points8(const struct hit_frame *f,
 }
 #endif
 
+/* merge_hits_scan's grid over the n midpoints m->mid (points that are
+ * not finite left out: they join no group): cells of edge a little
+ * above 2 reach (so that chain_insert's widened reach meets two cells at
+ * most on an axis), at most max(64, 2 n) of them, every chain empty.
+ * Fails (0) where no midpoint is finite. */
+static int chain_grid_setup(struct merge_grid *m, size_t n, double reach)
+{
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (size_t i = 0; i < n; i++) {
+		const double *x = &m->mid[3 * i];
+		if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2])))
+			continue;
+		for (int a = 0; a < 3; a++) {
+			lo[a] = x[a] < lo[a] ? x[a] : lo[a];
+			hi[a] = x[a] > hi[a] ? x[a] : hi[a];
+		}
+	}
+	if (!(lo[0] <= hi[0]) || !(reach > 0 && reach < INFINITY))
+		return 0;
+	double limit = (double)(2 * n > 64 ? 2 * n : 64), edge = 2 * reach * (1 + 1e-6), d[3];
+	for (;;) {
+		for (int a = 0; a < 3; a++)
+			d[a] = floor((hi[a] - lo[a]) / edge) + 1;
+		if (d[0] * d[1] * d[2] <= limit)
+			break;
+		edge *= 2;
+	}
+	if (!isfinite(edge) || !(edge > 0))
+		return 0;
+	size_t cells = 1;
+	for (int a = 0; a < 3; a++) {
+		m->lo[a] = lo[a];
+		m->dims[a] = (size_t)d[a];
+		cells *= m->dims[a];
+	}
+	m->inv_edge = 1 / edge;
+	if (cells + 1 > m->cells_cap) {
+		m->start = mrdem_xrealloc(m->start, (cells + 1) * sizeof *m->start);
+		m->fill = mrdem_xrealloc(m->fill, (cells + 1) * sizeof *m->fill);
+		m->cells_cap = cells + 1;
+	}
+	for (size_t k = 0; k < cells; k++)
+		m->start[k] = MERGE_NONE;
+	m->ent_n = 0;
+	return 1;
+}
+
+/* Group g, seed midpoint s, at the end of the chain of every cell its
+ * reach meets. The reach is widened by far more than the rounding of a
+ * caller's coordinate differences and of s +- reach, and merge_cell is
+ * monotone, so a point whose computed distance to s is within reach lies
+ * in one of those cells. */
+static void chain_insert(struct merge_grid *m, uint32_t g, const double s[3], double reach)
+{
+	size_t k[2][3];
+	for (int a = 0; a < 3; a++) {
+		double r = reach * (1 + 1e-9) + 1e-15 * (fabs(s[a]) + reach);
+		k[0][a] = merge_cell(m, a, s[a] - r);
+		k[1][a] = merge_cell(m, a, s[a] + r);
+	}
+	size_t need = m->ent_n + (k[1][0] - k[0][0] + 1) * (k[1][1] - k[0][1] + 1) *
+					 (k[1][2] - k[0][2] + 1);
+	if (need > m->ent_cap) {
+		m->ent_cap = need > 2 * m->ent_cap ? need : 2 * m->ent_cap;
+		m->ent_group = mrdem_xrealloc(m->ent_group, m->ent_cap * sizeof *m->ent_group);
+		m->ent_next = mrdem_xrealloc(m->ent_next, m->ent_cap * sizeof *m->ent_next);
+	}
+	for (size_t i = k[0][0]; i <= k[1][0]; i++)
+		for (size_t j = k[0][1]; j <= k[1][1]; j++)
+			for (size_t l = k[0][2]; l <= k[1][2]; l++) {
+				size_t cell = (i * m->dims[1] + j) * m->dims[2] + l;
+				uint32_t e = (uint32_t)m->ent_n++;
+				m->ent_group[e] = g;
+				m->ent_next[e] = MERGE_NONE;
+				if (m->start[cell] == MERGE_NONE)
+					m->start[cell] = e;
+				else
+					m->ent_next[m->fill[cell]] = e;
+				m->fill[cell] = e;
+			}
+}
+
 /* Of the groups h .. h + 7 (below kept), whose seed midpoints (columns
  * of cap) are not certainly apart from midpoint x (squared distance not
  * above out2, NaN included): the returned bits; *in: those certainly
@@ -680,9 +772,12 @@ MRDEM_TARGET_AVX512 static unsigned mid_near_avx512(const double *col, size_t ca
  * comparison settled by midpoints is one whose computed result is
  * certain. Hits whose two points coincide and seeds whose point is not
  * finite are compared by their world points always (b's normal there may
- * be undefined). Returns the groups, or SIZE_MAX where merge_groups
- * would turn to its grid (MERGE_GRID_GROUPS groups before the last
- * point): the caller then merges with every world point. */
+ * be undefined). Past MERGE_GRID_GROUPS groups the seeds go into a
+ * grid over the midpoints (chain_grid_setup) and a hit reads the groups
+ * of its own cell only, in order, so the cost grows with the hits, not
+ * hits times groups. Returns the groups, or SIZE_MAX where that grid
+ * cannot be laid (reach or midpoints not finite): the caller then merges
+ * with every world point. */
 static size_t merge_hits_scan(const struct hit_frame *f, const struct mrdem_tri_hits *hits,
 			      struct merge_grid *m, double radius, int simd)
 {
@@ -708,9 +803,18 @@ static size_t merge_hits_scan(const struct hit_frame *f, const struct mrdem_tri_
 	double *col = m->seed_col;
 	int avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(simd) == MRDEM_SIMD_AVX512;
 	size_t kept = 0;
+	int grid = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (kept >= MERGE_GRID_GROUPS)
-			return SIZE_MAX;
+		if (!grid && kept >= MERGE_GRID_GROUPS) {
+			/* many groups: the grid's chains from now on */
+			if (!(grid = chain_grid_setup(m, n, rout)))
+				return SIZE_MAX;
+			for (size_t k = 0; k < kept; k++) {
+				double sk[3] = {col[k], col[m->cap + k], col[2 * m->cap + k]};
+				if (!isnan(sk[0]))
+					chain_insert(m, (uint32_t)k, sk, rout);
+			}
+		}
 		const struct mrdem_tri_hit *h = &hits->h[i];
 		double xi[3], normal[3], a, b, mi[3];
 		vec3_copy(mi, &m->mid[3 * i]);
@@ -722,7 +826,32 @@ static size_t merge_hits_scan(const struct hit_frame *f, const struct mrdem_tri_
 				mi[0] = NAN;
 		}
 		uint32_t g = MERGE_NONE;
-		for (size_t k0 = 0; k0 < kept && g == MERGE_NONE; k0 += 8) {
+		/* a midpoint that is not finite joins no group (nor would the
+		 * scan's world points let it) */
+		int finite_mid = isfinite(mi[0]) && isfinite(mi[1]) && isfinite(mi[2]);
+		for (uint32_t e = grid && finite_mid ? m->start[merge_cell_of(m, mi)] : MERGE_NONE;
+		     e != MERGE_NONE; e = m->ent_next[e]) {
+			/* mid_near's test on one group, in the scan's order */
+			size_t k = m->ent_group[e];
+			double d[3] = {mi[0] - col[k], mi[1] - col[m->cap + k], mi[2] - col[2 * m->cap + k]};
+			double d2 = vec3_norm2(d);
+			if (d2 < in2) {
+				g = (uint32_t)k;
+				break;
+			}
+			if (d2 > out2)
+				continue;
+			if (!have) {
+				hit_point(f, h, xi, normal, &a, &b);
+				have = 1;
+			}
+			vec3_sub(d, xi, &m->seed[3 * k]);
+			if (vec3_norm2(d) < r2) {
+				g = (uint32_t)k;
+				break;
+			}
+		}
+		for (size_t k0 = 0; !grid && k0 < kept && g == MERGE_NONE; k0 += 8) {
 			unsigned in, near;
 #if MRDEM_SIMD_X86
 			if (avx512 && kept - k0 > 4) /* a call pays off past a few */
@@ -755,6 +884,8 @@ static size_t merge_hits_scan(const struct hit_frame *f, const struct mrdem_tri_
 			int finite = isfinite(xi[0]) && isfinite(xi[1]) && isfinite(xi[2]);
 			for (int c = 0; c < 3; c++)
 				col[c * m->cap + kept] = finite ? mi[c] : NAN;
+			if (grid && finite && finite_mid)
+				chain_insert(m, (uint32_t)kept, mi, rout);
 			m->keep[kept++] = (uint32_t)i;
 		} else if ((double)h->dist < (double)hits->h[m->keep[g]].dist) {
 			m->keep[g] = (uint32_t)i;
