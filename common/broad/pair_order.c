@@ -67,14 +67,14 @@ void mrdem_pair_keys_sort(struct mrdem_ipairs *out, struct mrdem_pair_keys *part
 		scratch->start = mrdem_xrealloc(scratch->start, (n + 1) * sizeof *scratch->start);
 		scratch->cap = n + 1;
 	}
+	/* exact sizes (no doubling): memory per particle counts */
 	if (total + SHORT_ROW > scratch->col_cap) {
-		scratch->col_cap = total + SHORT_ROW > 2 * scratch->col_cap ? total + SHORT_ROW
-									  : 2 * scratch->col_cap;
+		scratch->col_cap = total + SHORT_ROW;
 		scratch->col = mrdem_xrealloc(scratch->col, scratch->col_cap * sizeof *scratch->col);
 	}
 	/* the last row writes SHORT_ROW pairs from its start */
 	if (total + SHORT_ROW > out->cap) {
-		out->cap = total + SHORT_ROW > 2 * out->cap ? total + SHORT_ROW : 2 * out->cap;
+		out->cap = total + SHORT_ROW;
 		out->ij = mrdem_xrealloc(out->ij, 2 * out->cap * sizeof *out->ij);
 	}
 	size_t *start = scratch->start;
