@@ -12,7 +12,10 @@
  * from the MRDEM_BENCH_BROAD_STEPS (default 10) steady steps after it.
  * MRDEM_BENCH_BROAD_METHODS picks the methods (default "sap mr mmr grid
  * brute bullet"; brute only runs up to 20,000 particles), e.g. "mr mmr"
- * at 10^6, where Bullet's tree build alone takes minutes. */
+ * at 10^6, where Bullet's tree build alone takes minutes. Then the seed's
+ * own case (seed 002, Sec. 6): 50^3 static spheres on a cubic lattice at
+ * the spacings of MRDEM_BENCH_BROAD_LATTICE (default "1 2 10 100", in d;
+ * "" for none), every listed method but Bullet. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -77,6 +80,24 @@ static void make_scene(struct mrdem_scene *s, struct motion *mo, size_t n, doubl
 		for (int a = 0; a < 3; a++) {
 			s->frame.p.pos[3 * k + a] = mrdem_rng_range(&rng, 0, side);
 			mo->vel[3 * k + a] = mrdem_rng_range(&rng, -0.02, 0.02);
+		}
+	}
+}
+
+/* The seed's own case (seed 002, Sec. 6, Examples II-IV): m^3 spheres of
+ * diameter 1 on a cubic lattice of the given spacing, static (the motion
+ * moves nothing). A halo of 1e-6 makes lattice neighbours at spacing 1
+ * touch whatever the rounding of the icosphere's bound. */
+static void make_lattice(struct mrdem_scene *s, struct motion *mo, size_t m, double spacing)
+{
+	make_scene(s, mo, m * m * m, spacing * (double)m);
+	struct mrdem_particles *p = &s->frame.p;
+	for (size_t i = 0; i < p->n; i++) {
+		size_t c[3] = {i % m, i / m % m, i / (m * m)};
+		p->eps[i] = 1e-6;
+		for (int a = 0; a < 3; a++) {
+			p->pos[3 * i + a] = spacing * (double)c[a];
+			mo->vel[3 * i + a] = 0;
 		}
 	}
 }
@@ -156,6 +177,26 @@ static void bench_dbvt(struct mrdem_scene *s, struct motion *mo, int steps, cons
 	fflush(stdout);
 }
 
+/* Every listed method on scene s (released after). */
+static void bench_scene(struct mrdem_scene *s, struct motion *mo, const char *methods, int steps,
+			const char *packing, int bullet)
+{
+	size_t n = s->frame.p.n;
+	int order[] = {MRDEM_BROAD_SAP, MRDEM_BROAD_MR, MRDEM_BROAD_MMR, MRDEM_BROAD_GRID,
+			 MRDEM_BROAD_BRUTE};
+	for (int k = 0; k < 5; k++) {
+		if (!listed(methods, mrdem_broad_method_name(order[k])))
+			continue;
+		if (order[k] == MRDEM_BROAD_BRUTE && n > 20000)
+			continue; /* quadratic */
+		bench_method(s, mo, order[k], order[k] == MRDEM_BROAD_BRUTE ? 1 : steps, packing);
+	}
+	if (bullet && mrdem_bench_dbvt_new && listed(methods, "bullet"))
+		bench_dbvt(s, mo, steps, packing);
+	free(mo->vel);
+	mrdem_scene_release(s);
+}
+
 int main(void)
 {
 	mrdem_set_progname("bench_broad");
@@ -169,6 +210,9 @@ int main(void)
 		fprintf(stderr, "bench_broad: MRDEM_BENCH_BROAD_STEPS must be a positive integer\n");
 		return 2;
 	}
+	const char *lattice = getenv("MRDEM_BENCH_BROAD_LATTICE");
+	if (!lattice)
+		lattice = "1 2 10 100";
 	const char *methods = getenv("MRDEM_BENCH_BROAD_METHODS");
 	if (!methods)
 		methods = "sap mr mmr grid brute bullet";
@@ -206,21 +250,26 @@ int main(void)
 			double side = cbrt(1.5 * (double)n) * (sparse ? 100 : 1);
 			const char *packing = sparse ? "sparse" : "dense";
 			make_scene(&s, &mo, (size_t)n, side);
-			int order[] = {MRDEM_BROAD_SAP, MRDEM_BROAD_MR, MRDEM_BROAD_MMR, MRDEM_BROAD_GRID,
-					 MRDEM_BROAD_BRUTE};
-			for (int k = 0; k < 5; k++) {
-				if (!listed(methods, mrdem_broad_method_name(order[k])))
-					continue;
-				if (order[k] == MRDEM_BROAD_BRUTE && n > 20000)
-					continue; /* quadratic */
-				bench_method(&s, &mo, order[k], order[k] == MRDEM_BROAD_BRUTE ? 1 : steps,
-					     packing);
-			}
-			if (mrdem_bench_dbvt_new && listed(methods, "bullet"))
-				bench_dbvt(&s, &mo, steps, packing);
-			free(mo.vel);
-			mrdem_scene_release(&s);
+			bench_scene(&s, &mo, methods, steps, packing, 1);
 		}
+	}
+	for (const char *p = lattice; *p;) {
+		char *end;
+		double spacing = strtod(p, &end);
+		if (end == p || !(spacing >= 1 && spacing <= 1e4)) {
+			fprintf(stderr, "bench_broad: MRDEM_BENCH_BROAD_LATTICE: '%s' is not a list of "
+				"spacings from 1 to 10^4\n", lattice);
+			return 2;
+		}
+		p = end + strspn(end, " ,");
+		struct mrdem_scene s;
+		struct motion mo;
+		char packing[64];
+		snprintf(packing, sizeof packing, "lattice, spacing %g d", spacing);
+		make_lattice(&s, &mo, 50, spacing);
+		/* not Bullet: its first pass over the touching lattice alone
+		 * took over a minute */
+		bench_scene(&s, &mo, methods, steps, packing, 0);
 	}
 	printf("\nbytes/particle: memory the method keeps between calls with the radii, "
 	       "without the pair list (16 bytes per pair).\n");

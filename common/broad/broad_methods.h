@@ -48,11 +48,16 @@ static inline void mrdem_pair_keys_reserve(struct mrdem_pair_keys *p, size_t mor
 	}
 }
 
-/* Scratch of mrdem_pair_keys_sort, kept between calls. */
+/* Scratch of mrdem_pair_keys_sort, kept between calls: row starts (n + 1)
+ * and the second indices by row (pairs + 4). */
 struct mrdem_pair_sort {
-	size_t cap;
+	size_t cap, col_cap;
 	size_t *start;
+	uint32_t *col;
 };
+
+void mrdem_pair_sort_release(struct mrdem_pair_sort *s);
+size_t mrdem_pair_sort_bytes(const struct mrdem_pair_sort *s);
 
 /* The pairs of part[0..nparts) into out in the canonical order, by i then
  * j; empties the parts (keeping their memory for the next call). n:

@@ -42,13 +42,13 @@ void mrdem_mmr_free(struct mrdem_mmr *m)
 	for (int t = 0; t < m->nparts; t++)
 		free(m->part[t].key);
 	free(m->part);
-	free(m->sort.start);
+	mrdem_pair_sort_release(&m->sort);
 	free(m);
 }
 
 size_t mrdem_mmr_bytes(const struct mrdem_mmr *m)
 {
-	size_t b = m->cap * sizeof *m->group + m->sort.cap * sizeof *m->sort.start;
+	size_t b = m->cap * sizeof *m->group + mrdem_pair_sort_bytes(&m->sort);
 	for (int g = 0; g < NGROUPS; g++)
 		b += m->cells[g].cap * MRDEM_CELL_LIST_ENTRY_BYTES;
 	for (int t = 0; t < m->nparts; t++)

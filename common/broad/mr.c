@@ -42,14 +42,14 @@ void mrdem_mr_free(struct mrdem_mr *m)
 	for (int t = 0; t < m->nparts; t++)
 		free(m->part[t].key);
 	free(m->part);
-	free(m->sort.start);
+	mrdem_pair_sort_release(&m->sort);
 	free(m);
 }
 
 size_t mrdem_mr_bytes(const struct mrdem_mr *m)
 {
 	size_t b = m->cap * sizeof *m->level + m->cells.cap * MRDEM_CELL_LIST_ENTRY_BYTES +
-		   m->sort.cap * sizeof *m->sort.start;
+		   mrdem_pair_sort_bytes(&m->sort);
 	for (int t = 0; t < m->nparts; t++)
 		b += m->part[t].cap * sizeof *m->part[t].key;
 	return b;
