@@ -345,24 +345,16 @@ static size_t merge_cell_of(const struct merge_grid *m, const double x[3])
 	       merge_cell(m, 2, x[2]);
 }
 
-/* A grid over the n points m->x: cells of edge 2 r or more, at most
- * max(64, 2 n) of them. Fails (0) on coordinates that are not finite;
- * the caller scans the groups then. */
-static int merge_grid_setup(struct merge_grid *m, size_t n, double radius)
+/* Shape m for points within lo..hi (finite): cells of edge `edge` or
+ * doubled until at most max(64, 2 n) of them, room for their starts and
+ * fills. Returns the number of cells, or 0 where the edge is not a
+ * positive finite number. */
+static size_t merge_grid_shape(struct merge_grid *m, const double lo[3], const double hi[3],
+			       double edge, size_t n)
 {
-	double lo[3], hi[3];
-	for (int a = 0; a < 3; a++)
-		lo[a] = hi[a] = m->x[a];
-	for (size_t i = 1; i < n; i++)
-		for (int a = 0; a < 3; a++) {
-			double v = m->x[3 * i + a];
-			lo[a] = v < lo[a] ? v : lo[a];
-			hi[a] = v > hi[a] ? v : hi[a];
-		}
-	double limit = (double)(2 * n > 64 ? 2 * n : 64), edge = 2 * radius, d[3];
-	for (int a = 0; a < 3; a++)
-		if (!isfinite(lo[a]) || !isfinite(hi[a]))
-			return 0;
+	double limit = (double)(2 * n > 64 ? 2 * n : 64), d[3];
+	if (!(edge > 0))
+		return 0;
 	for (;;) {
 		for (int a = 0; a < 3; a++)
 			d[a] = floor((hi[a] - lo[a]) / edge) + 1;
@@ -379,12 +371,35 @@ static int merge_grid_setup(struct merge_grid *m, size_t n, double radius)
 		cells *= m->dims[a];
 	}
 	m->inv_edge = 1 / edge;
-	m->cand_n = SIZE_MAX;
 	if (cells + 1 > m->cells_cap) {
 		m->start = mrdem_xrealloc(m->start, (cells + 1) * sizeof *m->start);
 		m->fill = mrdem_xrealloc(m->fill, (cells + 1) * sizeof *m->fill);
 		m->cells_cap = cells + 1;
 	}
+	return cells;
+}
+
+/* A grid over the n points m->x: cells of edge 2 r or more, at most
+ * max(64, 2 n) of them. Fails (0) on coordinates that are not finite;
+ * the caller scans the groups then. */
+static int merge_grid_setup(struct merge_grid *m, size_t n, double radius)
+{
+	double lo[3], hi[3];
+	for (int a = 0; a < 3; a++)
+		lo[a] = hi[a] = m->x[a];
+	for (size_t i = 1; i < n; i++)
+		for (int a = 0; a < 3; a++) {
+			double v = m->x[3 * i + a];
+			lo[a] = v < lo[a] ? v : lo[a];
+			hi[a] = v > hi[a] ? v : hi[a];
+		}
+	for (int a = 0; a < 3; a++)
+		if (!isfinite(lo[a]) || !isfinite(hi[a]))
+			return 0;
+	size_t cells = merge_grid_shape(m, lo, hi, 2 * radius, n);
+	if (!cells)
+		return 0;
+	m->cand_n = SIZE_MAX;
 	/* each cell's room: the points in it, counted */
 	memset(m->fill, 0, cells * sizeof *m->fill);
 	for (size_t i = 0; i < n; i++)
@@ -660,28 +675,9 @@ static int chain_grid_setup(struct merge_grid *m, size_t n, double reach)
 	}
 	if (!(lo[0] <= hi[0]) || !(reach > 0 && reach < INFINITY))
 		return 0;
-	double limit = (double)(2 * n > 64 ? 2 * n : 64), edge = 2 * reach * (1 + 1e-6), d[3];
-	for (;;) {
-		for (int a = 0; a < 3; a++)
-			d[a] = floor((hi[a] - lo[a]) / edge) + 1;
-		if (d[0] * d[1] * d[2] <= limit)
-			break;
-		edge *= 2;
-	}
-	if (!isfinite(edge) || !(edge > 0))
+	size_t cells = merge_grid_shape(m, lo, hi, 2 * reach * (1 + 1e-6), n);
+	if (!cells)
 		return 0;
-	size_t cells = 1;
-	for (int a = 0; a < 3; a++) {
-		m->lo[a] = lo[a];
-		m->dims[a] = (size_t)d[a];
-		cells *= m->dims[a];
-	}
-	m->inv_edge = 1 / edge;
-	if (cells + 1 > m->cells_cap) {
-		m->start = mrdem_xrealloc(m->start, (cells + 1) * sizeof *m->start);
-		m->fill = mrdem_xrealloc(m->fill, (cells + 1) * sizeof *m->fill);
-		m->cells_cap = cells + 1;
-	}
 	for (size_t k = 0; k < cells; k++)
 		m->start[k] = MERGE_NONE;
 	m->ent_n = 0;
