@@ -8,6 +8,7 @@
 
 #include "common/broad/broad_methods.h"
 #include "common/util/error.h"
+#include "common/util/names.h"
 
 /* How many pairs ahead the output prefetches the second particle's id. */
 #define ID_PREFETCH 16
@@ -31,15 +32,12 @@ const char *const mrdem_broad_method_names[MRDEM_BROAD_NMETHODS] = {
 
 int mrdem_broad_method_parse(const char *name)
 {
-	for (int k = 0; k < MRDEM_BROAD_NMETHODS; k++)
-		if (!strcmp(name, mrdem_broad_method_names[k]))
-			return k;
-	return -1;
+	return mrdem_name_index(mrdem_broad_method_names, MRDEM_BROAD_NMETHODS, name);
 }
 
 const char *mrdem_broad_method_name(int method)
 {
-	return method >= 0 && method < MRDEM_BROAD_NMETHODS ? mrdem_broad_method_names[method] : NULL;
+	return mrdem_name_at(mrdem_broad_method_names, MRDEM_BROAD_NMETHODS, method, NULL);
 }
 
 void mrdem_ipairs_push(struct mrdem_ipairs *p, size_t i, size_t j)

@@ -13,6 +13,7 @@
 #include "common/mesh/mesh_smooth.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
+#include "common/util/names.h"
 #include "common/util/hash.h"
 #include "common/util/parse.h"
 #include "common/util/stages.h"
@@ -25,15 +26,12 @@ static const char *const hierarchy_names[] = {"flat", "surrogate", "auto", "mult
 
 const char *mrdem_hierarchy_name(int h)
 {
-	return h >= 0 && h <= MRDEM_HIERARCHY_MULTISCALE ? hierarchy_names[h] : NULL;
+	return mrdem_name_at(hierarchy_names, MRDEM_HIERARCHY_MULTISCALE + 1, h, NULL);
 }
 
 int mrdem_hierarchy_parse(const char *name)
 {
-	for (int h = 0; h <= MRDEM_HIERARCHY_MULTISCALE; h++)
-		if (!strcmp(name, hierarchy_names[h]))
-			return h;
-	return -1;
+	return mrdem_name_index(hierarchy_names, MRDEM_HIERARCHY_MULTISCALE + 1, name);
 }
 
 void mrdem_contact_opts_default(struct mrdem_contact_opts *o)

@@ -12,6 +12,7 @@
 #include "common/util/simd.h"
 #include "common/narrow/tri_intersect.h"
 #include "common/util/error.h"
+#include "common/util/names.h"
 #include "common/util/stages.h"
 
 #if MRDEM_SIMD_X86
@@ -103,15 +104,12 @@ static const char *const method_names[] = {"comparison", "iterative", "hybrid"};
 
 const char *mrdem_narrow_method_name(int method)
 {
-	return method >= 0 && method <= MRDEM_NARROW_HYBRID ? method_names[method] : "unknown";
+	return mrdem_name_at(method_names, MRDEM_NARROW_HYBRID + 1, method, "unknown");
 }
 
 int mrdem_narrow_method_parse(const char *name)
 {
-	for (int i = 0; i <= MRDEM_NARROW_HYBRID; i++)
-		if (!strcmp(name, method_names[i]))
-			return i;
-	return -1;
+	return mrdem_name_index(method_names, MRDEM_NARROW_HYBRID + 1, name);
 }
 
 int mrdem_narrow_opts_check(const struct mrdem_narrow_opts *o)

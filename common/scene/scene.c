@@ -6,6 +6,7 @@
 #include "common/geom/quat.h"
 #include "common/shape/convex.h"
 #include "common/tree/tree.h"
+#include "common/util/names.h"
 #include "common/util/error.h"
 
 const char *const mrdem_scheme_names[MRDEM_NSCHEMES] = {
@@ -21,31 +22,24 @@ const char *const mrdem_force_model_names[MRDEM_NFORCE_MODELS] = {
 	[MRDEM_FORCE_HERTZ] = "hertz",
 };
 
-static const char *name_of(const char *const *names, size_t n, int v)
+const char *mrdem_scheme_name(int v)
 {
-	return v >= 0 && (size_t)v < n ? names[v] : NULL;
+	return mrdem_name_at(mrdem_scheme_names, MRDEM_NSCHEMES, v, NULL);
 }
-
-static int parse_name(const char *const *names, size_t n, const char *name)
+int mrdem_scheme_parse(const char *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if (name && !strcmp(name, names[i]))
-			return (int)i;
-	return -1;
+	return mrdem_name_index(mrdem_scheme_names, MRDEM_NSCHEMES, s);
 }
-
-const char *mrdem_scheme_name(int v) { return name_of(mrdem_scheme_names, MRDEM_NSCHEMES, v); }
-int mrdem_scheme_parse(const char *s) { return parse_name(mrdem_scheme_names, MRDEM_NSCHEMES, s); }
 const char *mrdem_force_model_name(int v)
 {
-	return name_of(mrdem_force_model_names, MRDEM_NFORCE_MODELS, v);
+	return mrdem_name_at(mrdem_force_model_names, MRDEM_NFORCE_MODELS, v, NULL);
 }
 int mrdem_force_model_parse(const char *s)
 {
 	/* "spring", the paper model's first name, stays valid in old scenes */
 	if (s && !strcmp(s, "spring"))
 		return MRDEM_FORCE_SPRING;
-	return parse_name(mrdem_force_model_names, MRDEM_NFORCE_MODELS, s);
+	return mrdem_name_index(mrdem_force_model_names, MRDEM_NFORCE_MODELS, s);
 }
 
 void mrdem_setup_default(struct mrdem_setup *s)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/util/error.h"
+#include "common/util/names.h"
 
 const char *const mrdem_shape_kind_names[MRDEM_SHAPE_NKINDS] = {
 	[MRDEM_SHAPE_MESH] = "mesh",
@@ -14,15 +15,12 @@ const char *const mrdem_shape_kind_names[MRDEM_SHAPE_NKINDS] = {
 
 const char *mrdem_shape_kind_name(int kind)
 {
-	return kind >= 0 && kind < MRDEM_SHAPE_NKINDS ? mrdem_shape_kind_names[kind] : NULL;
+	return mrdem_name_at(mrdem_shape_kind_names, MRDEM_SHAPE_NKINDS, kind, NULL);
 }
 
 int mrdem_shape_kind_parse(const char *name)
 {
-	for (int k = 0; k < MRDEM_SHAPE_NKINDS; k++)
-		if (name && !strcmp(name, mrdem_shape_kind_names[k]))
-			return k;
-	return -1;
+	return mrdem_name_index(mrdem_shape_kind_names, MRDEM_SHAPE_NKINDS, name);
 }
 
 int mrdem_analytic_check(int kind, const double axes[3], const char *what)

@@ -1,5 +1,6 @@
 #include "common/util/simd.h"
 
+#include "common/util/names.h"
 #include <string.h>
 
 static int supported(int level)
@@ -31,13 +32,10 @@ static const char *const names[] = {"auto", "generic", "avx2", "avx512"};
 
 const char *mrdem_simd_name(int level)
 {
-	return level >= 0 && level <= MRDEM_SIMD_AVX512 ? names[level] : "unknown";
+	return mrdem_name_at(names, MRDEM_SIMD_AVX512 + 1, level, "unknown");
 }
 
 int mrdem_simd_parse(const char *name)
 {
-	for (int i = 0; i <= MRDEM_SIMD_AVX512; i++)
-		if (!strcmp(name, names[i]))
-			return i;
-	return -1;
+	return mrdem_name_index(names, MRDEM_SIMD_AVX512 + 1, name);
 }
