@@ -348,15 +348,8 @@ static int pipe_detect(struct run *r, int output, int step)
 	close(from[1]);
 	rc = rc || tool_spawn(&r->chain, step_tool(r, NULL, next, sbuf), to[0], -1, &r->step_pid);
 	close(to[0]);
-	/* a mrdem-step that stops early must not take this driver with it */
-	struct sigaction ign, old;
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGPIPE, &ign, &old);
 	rc = rc || tool_pump(from[0], "mrdem-contact", det, to[1]);
 	close(from[0]);
-	sigaction(SIGPIPE, &old, NULL);
 	rc = tools_wait(tools, 2, pid) || rc || read_back(r, det, output, NULL, NULL);
 	/* After a failed detection mrdem-step goes before it sees the end of
 	 * its input: its error would only repeat the detection's. */

@@ -228,6 +228,12 @@ int tool_pump(int in, const char *from, const char *path, int tee)
 	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (out < 0)
 		return mrdem_error("--via-pipes: cannot create %s: %s", path, strerror(errno));
+	/* a tee reader that stops early must not take this driver with it */
+	struct sigaction ign, old;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
 	static char buf[1 << 16];
 	int rc = 0;
 	for (;;) {
@@ -247,6 +253,7 @@ int tool_pump(int in, const char *from, const char *path, int tee)
 		if (tee >= 0 && write_all(tee, buf, (size_t)n))
 			tee = -1;
 	}
+	sigaction(SIGPIPE, &old, NULL);
 	if (close(out) && !rc)
 		rc = mrdem_error("--via-pipes: writing %s: %s", path, strerror(errno));
 	return rc;

@@ -42,8 +42,8 @@ int tools_wait(char **tool[], int n, const pid_t pid[]);
 int tools_run(const struct tool_chain *c, char **tool[], int n);
 /* Copy everything from fd in (the output of `from`) to the file path and
  * to fd tee (-1: none), until the end of in. A tee reader that goes away
- * early gets nothing more (its exit status says why); the file still gets
- * everything. */
+ * early gets nothing more (its exit status says why; SIGPIPE is ignored
+ * meanwhile); the file still gets everything. */
 int tool_pump(int in, const char *from, const char *path, int tee);
 
 #endif
