@@ -94,12 +94,52 @@ float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_searc
 	return a->eps + b->eps + slack;
 }
 
+#if MRDEM_SIMD_X86
+/* xform_apply_f on the point p[0..2] (lane 3 is garbage), the rotation's
+ * columns and the translation in c: per lane ((r0 x + r1 y) + r2 z) + t
+ * in double, rounded once, as mat3_apply and xform_apply_f do it. */
+MRDEM_TARGET_AVX512 static inline __m128 map_point_avx512(const __m256d c[4], __m128 p)
+{
+	__m256d d = _mm256_cvtps_pd(p);
+	__m256d o = _mm256_add_pd(_mm256_mul_pd(c[0], _mm256_permute4x64_pd(d, 0x00)),
+				  _mm256_mul_pd(c[1], _mm256_permute4x64_pd(d, 0x55)));
+	o = _mm256_add_pd(o, _mm256_mul_pd(c[2], _mm256_permute4x64_pd(d, 0xaa)));
+	return _mm256_cvtpd_ps(_mm256_add_pd(o, c[3]));
+}
+
+/* mrdem_search_map_node's mapping, a point per vector instead of a
+ * coordinate at a time: the same floats. */
+MRDEM_TARGET_AVX512 static void map_node_avx512(struct mrdem_tree_search *s,
+						const struct mrdem_tree *t,
+						const struct mrdem_xform *x, uint32_t n)
+{
+	const double *r = x->r;
+	const __m256d c[4] = {_mm256_setr_pd(r[0], r[3], r[6], 0), _mm256_setr_pd(r[1], r[4], r[7], 0),
+			      _mm256_setr_pd(r[2], r[5], r[8], 0),
+			      _mm256_setr_pd(x->t[0], x->t[1], x->t[2], 0)};
+	const float *in = &t->tri[9 * (size_t)n];
+	float *out = &s->node_b[9 * (size_t)n];
+	for (int v = 0; v < 3; v++)
+		_mm_mask_storeu_ps(out + 3 * v, 0x7,
+				   map_point_avx512(c, _mm_maskz_loadu_ps(0x7, in + 3 * v)));
+	__m128 sph = _mm_loadu_ps(&t->node_sphere[4 * (size_t)n]);
+	/* the centre mapped, the radius as it is */
+	_mm_storeu_ps(&s->nsph_b[4 * (size_t)n], _mm_blend_ps(map_point_avx512(c, sph), sph, 0x8));
+}
+#endif
+
 void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
 			   const struct mrdem_xform *x, uint32_t n)
 {
 	if (s->node_stamp[n] == s->stamp)
 		return;
 	s->node_stamp[n] = s->stamp;
+#if MRDEM_SIMD_X86
+	if (s->avx512) {
+		map_node_avx512(s, t, x, n);
+		return;
+	}
+#endif
 	xform_apply_tris(x, &t->tri[9 * (size_t)n], &s->node_b[9 * (size_t)n], 1);
 	xform_apply_f(x, &t->node_sphere[4 * (size_t)n], &s->nsph_b[4 * (size_t)n]);
 	s->nsph_b[4 * (size_t)n + 3] = t->node_sphere[4 * (size_t)n + 3];

@@ -36,7 +36,10 @@ struct mrdem_tree_search {
 	size_t nchunks, chunks_cap;
 	uint32_t *chunk_at[2], *chunk_stamp[2];
 	size_t chunk_at_cap[2], chunk_stamp_cap[2];
-	int avx512; /* tree search: the call's path is AVX-512 (chunks by vectors) */
+	/* the last tree search's path is AVX-512: chunks and mapped nodes by
+	 * vectors (the same floats as the scalar path, which the front
+	 * search, leaving it as it is, may get either of) */
+	int avx512;
 	struct mrdem_tri_result *res;
 	size_t res_cap;
 	int32_t *status; /* tree search: statuses of a round's pairs */

@@ -44,6 +44,7 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		cnt = &local;
 	}
 	float reach = mrdem_search_prepare(s, a, b);
+	s->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
 
 	struct mrdem_tri_set na = {ta->tri, ta->nnodes, s->eps_a, 0};
 	struct mrdem_tri_set nb = {s->node_b, tb->nnodes, s->eps_b, 0};
@@ -105,7 +106,6 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 	 * (it holds every real triangle beneath it), an a triangle whose
 	 * sphere misses the b leaf's, a pair whose spheres miss each other. */
 	size_t first = hits->n;
-	s->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
 	mrdem_tri_stream_begin(s->batch, a->eps + b->eps, hits, o);
 	for (size_t k = 0; k < nleaves; k++) {
 		uint32_t i = s->leaves[2 * k], j = s->leaves[2 * k + 1];
