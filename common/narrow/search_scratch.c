@@ -128,11 +128,9 @@ MRDEM_TARGET_AVX512 static void map_node_avx512(struct mrdem_tree_search *s,
 }
 #endif
 
-void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
-			   const struct mrdem_xform *x, uint32_t n)
+void mrdem_search_map_node_now(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+			       const struct mrdem_xform *x, uint32_t n)
 {
-	if (s->node_stamp[n] == s->stamp)
-		return;
 	s->node_stamp[n] = s->stamp;
 #if MRDEM_SIMD_X86
 	if (s->avx512) {
@@ -229,11 +227,10 @@ MRDEM_TARGET_AVX512 static void chunk_build_avx512(struct mrdem_tri_chunk *c, co
 }
 #endif
 
-size_t mrdem_search_leaf_chunks(struct mrdem_tree_search *s, int side, const struct mrdem_tree *t,
-				const struct mrdem_xform *x, uint32_t n)
+size_t mrdem_search_make_leaf_chunks(struct mrdem_tree_search *s, int side,
+				     const struct mrdem_tree *t, const struct mrdem_xform *x,
+				     uint32_t n)
 {
-	if (s->chunk_stamp[side][n] == s->stamp)
-		return s->chunk_at[side][n];
 	uint32_t first = t->tri_first[n], count = t->tri_count[n];
 #if MRDEM_SIMD_X86
 	if (s->avx512) {
