@@ -3,6 +3,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "common/util/simd.h"
 
 struct mrdem_tree_search *mrdem_tree_search_new(void)
 {
@@ -89,12 +94,50 @@ float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_searc
 	return a->eps + b->eps + slack;
 }
 
-void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
-			   const struct mrdem_xform *x, uint32_t n)
+#if MRDEM_SIMD_X86
+/* xform_apply_f on the point p[0..2] (lane 3 is garbage), the rotation's
+ * columns and the translation in c: per lane ((r0 x + r1 y) + r2 z) + t
+ * in double, rounded once, as mat3_apply and xform_apply_f do it. */
+MRDEM_TARGET_AVX512 static inline __m128 map_point_avx512(const __m256d c[4], __m128 p)
 {
-	if (s->node_stamp[n] == s->stamp)
-		return;
+	__m256d d = _mm256_cvtps_pd(p);
+	__m256d o = _mm256_add_pd(_mm256_mul_pd(c[0], _mm256_permute4x64_pd(d, 0x00)),
+				  _mm256_mul_pd(c[1], _mm256_permute4x64_pd(d, 0x55)));
+	o = _mm256_add_pd(o, _mm256_mul_pd(c[2], _mm256_permute4x64_pd(d, 0xaa)));
+	return _mm256_cvtpd_ps(_mm256_add_pd(o, c[3]));
+}
+
+/* mrdem_search_map_node's mapping, a point per vector instead of a
+ * coordinate at a time: the same floats. */
+MRDEM_TARGET_AVX512 static void map_node_avx512(struct mrdem_tree_search *s,
+						const struct mrdem_tree *t,
+						const struct mrdem_xform *x, uint32_t n)
+{
+	const double *r = x->r;
+	const __m256d c[4] = {_mm256_setr_pd(r[0], r[3], r[6], 0), _mm256_setr_pd(r[1], r[4], r[7], 0),
+			      _mm256_setr_pd(r[2], r[5], r[8], 0),
+			      _mm256_setr_pd(x->t[0], x->t[1], x->t[2], 0)};
+	const float *in = &t->tri[9 * (size_t)n];
+	float *out = &s->node_b[9 * (size_t)n];
+	for (int v = 0; v < 3; v++)
+		_mm_mask_storeu_ps(out + 3 * v, 0x7,
+				   map_point_avx512(c, _mm_maskz_loadu_ps(0x7, in + 3 * v)));
+	__m128 sph = _mm_loadu_ps(&t->node_sphere[4 * (size_t)n]);
+	/* the centre mapped, the radius as it is */
+	_mm_storeu_ps(&s->nsph_b[4 * (size_t)n], _mm_blend_ps(map_point_avx512(c, sph), sph, 0x8));
+}
+#endif
+
+void mrdem_search_map_node_now(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+			       const struct mrdem_xform *x, uint32_t n)
+{
 	s->node_stamp[n] = s->stamp;
+#if MRDEM_SIMD_X86
+	if (s->avx512) {
+		map_node_avx512(s, t, x, n);
+		return;
+	}
+#endif
 	xform_apply_tris(x, &t->tri[9 * (size_t)n], &s->node_b[9 * (size_t)n], 1);
 	xform_apply_f(x, &t->node_sphere[4 * (size_t)n], &s->nsph_b[4 * (size_t)n]);
 	s->nsph_b[4 * (size_t)n + 3] = t->node_sphere[4 * (size_t)n + 3];
@@ -114,12 +157,98 @@ void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree 
 	}
 }
 
-size_t mrdem_search_leaf_chunks(struct mrdem_tree_search *s, int side, const struct mrdem_tree *t,
-				const struct mrdem_xform *x, uint32_t n)
+#if MRDEM_SIMD_X86
+/* Rows x, y, z (8 lanes, repeated in the upper 8) mapped by x in place:
+ * xform_apply_f's operations in the same order, in double, rounded once,
+ * so the floats are the scalar path's bit for bit. Lanes outside live
+ * are zero, as the chunk's unused slots. */
+MRDEM_TARGET_AVX512 static inline void map_rows_avx512(const struct mrdem_xform *x, __m512 *rx,
+							__m512 *ry, __m512 *rz, __mmask16 live)
 {
-	if (s->chunk_stamp[side][n] == s->stamp)
-		return s->chunk_at[side][n];
+	__m512d p[3] = {_mm512_cvtps_pd(_mm512_castps512_ps256(*rx)),
+			_mm512_cvtps_pd(_mm512_castps512_ps256(*ry)),
+			_mm512_cvtps_pd(_mm512_castps512_ps256(*rz))};
+	__m512 *out[3] = {rx, ry, rz};
+	for (int i = 0; i < 3; i++) {
+		__m512d o = _mm512_add_pd(
+			_mm512_add_pd(_mm512_mul_pd(_mm512_set1_pd(x->r[3 * i]), p[0]),
+				      _mm512_mul_pd(_mm512_set1_pd(x->r[3 * i + 1]), p[1])),
+			_mm512_mul_pd(_mm512_set1_pd(x->r[3 * i + 2]), p[2]));
+		__m256 f = _mm512_cvtpd_ps(_mm512_add_pd(o, _mm512_set1_pd(x->t[i])));
+		__m512 w = _mm512_castps256_ps512(f);
+		*out[i] = _mm512_maskz_shuffle_f32x4(live, w, w, 0x44); /* 128-bit blocks 0 1 0 1 */
+	}
+}
+
+/* mrdem_tri_chunk_set from n <= 8 triangles v and spheres sph in their
+ * usual layout (9 and 4 floats each), mapped by x unless it is NULL: the
+ * same chunk bit for bit. The 72 coordinates are 5 vectors; row r takes
+ * element 9 k + r into lanes k and k + 8 by two-source permutes (an
+ * index's low bits pick the element within two vectors, the position's
+ * range picks the pair), instead of a memset and scalar copies. */
+MRDEM_TARGET_AVX512 static void chunk_build_avx512(struct mrdem_tri_chunk *c, const float *v,
+						   const float *sph, uint32_t first, uint32_t n,
+						   const struct mrdem_xform *x)
+{
+	__m512 z[5];
+	for (int i = 0; i < 5; i++) {
+		int left = 9 * (int)n - 16 * i;
+		__mmask16 m = left >= 16 ? 0xffff : left > 0 ? (__mmask16)((1u << left) - 1) : 0;
+		z[i] = _mm512_maskz_loadu_ps(m, v + 16 * i);
+	}
+	const __m512i k = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
+	const __m512i k9 = _mm512_mullo_epi32(k, _mm512_set1_epi32(9));
+	__m512 row[13];
+	for (int r = 0; r < 9; r++) {
+		__m512i at = _mm512_add_epi32(k9, _mm512_set1_epi32(r));
+		__mmask16 hi = _mm512_cmpge_epi32_mask(at, _mm512_set1_epi32(32));
+		__mmask16 top = _mm512_cmpge_epi32_mask(at, _mm512_set1_epi32(64));
+		__m512 y = _mm512_permutex2var_ps(z[0], at, z[1]);
+		y = _mm512_mask_blend_ps(hi, y, _mm512_permutex2var_ps(z[2], at, z[3]));
+		row[r] = _mm512_mask_blend_ps(top, y, _mm512_permutexvar_ps(at, z[4]));
+	}
+	__mmask16 ms0 = 4 * n >= 16 ? 0xffff : (__mmask16)((1u << (4 * n)) - 1);
+	__mmask16 ms1 = 4 * n <= 16 ? 0 : (__mmask16)((1u << (4 * n - 16)) - 1);
+	__m512 s0 = _mm512_maskz_loadu_ps(ms0, sph), s1 = _mm512_maskz_loadu_ps(ms1, sph + 16);
+	const __m512i k4 = _mm512_slli_epi32(k, 2);
+	for (int r = 0; r < 4; r++)
+		row[9 + r] = _mm512_permutex2var_ps(s0, _mm512_add_epi32(k4, _mm512_set1_epi32(r)), s1);
+	if (x) {
+		__mmask16 live = (__mmask16)(((1u << n) - 1) * 0x101u);
+		for (int p = 0; p < 4; p++)
+			map_rows_avx512(x, &row[3 * p], &row[3 * p + 1], &row[3 * p + 2], live);
+	}
+	for (int r = 0; r < 9; r++)
+		_mm512_storeu_ps(c->v[r], row[r]);
+	for (int r = 0; r < 4; r++)
+		_mm512_storeu_ps(c->sph[r], row[9 + r]);
+	c->first = first;
+	c->n = n;
+}
+#endif
+
+size_t mrdem_search_make_leaf_chunks(struct mrdem_tree_search *s, int side,
+				     const struct mrdem_tree *t, const struct mrdem_xform *x,
+				     uint32_t n)
+{
 	uint32_t first = t->tri_first[n], count = t->tri_count[n];
+#if MRDEM_SIMD_X86
+	if (s->avx512) {
+		size_t at = s->nchunks, k = (count + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
+		s->chunks = mrdem_search_grow(s->chunks, &s->chunks_cap, at + k, sizeof *s->chunks);
+		for (size_t c = 0; c < k; c++) {
+			uint32_t from = first + (uint32_t)c * MRDEM_TRI_CHUNK;
+			uint32_t m = first + count - from < MRDEM_TRI_CHUNK ? first + count - from
+									    : MRDEM_TRI_CHUNK;
+			chunk_build_avx512(&s->chunks[at + c], &t->soup[9 * (size_t)from],
+					   &t->soup_sphere[4 * (size_t)from], from, m, side ? x : NULL);
+		}
+		s->nchunks = at + k;
+		s->chunk_stamp[side][n] = s->stamp;
+		s->chunk_at[side][n] = (uint32_t)at;
+		return at;
+	}
+#endif
 	const float *v = t->soup, *sph = t->soup_sphere;
 	if (side) {
 		mrdem_search_map_leaf(s, t, x, n);

@@ -36,6 +36,10 @@ struct mrdem_tree_search {
 	size_t nchunks, chunks_cap;
 	uint32_t *chunk_at[2], *chunk_stamp[2];
 	size_t chunk_at_cap[2], chunk_stamp_cap[2];
+	/* the last tree search's path is AVX-512: chunks and mapped nodes by
+	 * vectors (the same floats as the scalar path, which the front
+	 * search, leaving it as it is, may get either of) */
+	int avx512;
 	struct mrdem_tri_result *res;
 	size_t res_cap;
 	int32_t *status; /* tree search: statuses of a round's pairs */
@@ -89,17 +93,35 @@ static inline void *mrdem_search_grow(void *p, size_t *cap, size_t n, size_t sz)
 float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
 			   const struct mrdem_search_side *b);
 /* Map node n of b (surrogate and sphere centre), or the real triangles of
- * leaf n of b, into a's frame by x, once per call. */
-void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
-			   const struct mrdem_xform *x, uint32_t n);
+ * leaf n of b, into a's frame by x, once per call (the stamp checked
+ * inline: most calls find the node mapped). */
+void mrdem_search_map_node_now(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+			       const struct mrdem_xform *x, uint32_t n);
+static inline void mrdem_search_map_node(struct mrdem_tree_search *s, const struct mrdem_tree *t,
+					 const struct mrdem_xform *x, uint32_t n)
+{
+	if (s->node_stamp[n] != s->stamp)
+		mrdem_search_map_node_now(s, t, x, n);
+}
 void mrdem_search_map_leaf(struct mrdem_tree_search *s, const struct mrdem_tree *t,
 			   const struct mrdem_xform *x, uint32_t n);
 
-/* The chunks of leaf n's real triangles, (n's count + 15) / 16 of them
- * from the returned index of s->chunks on: of a's tree t (side 0, its own
- * frame) or of b's (side 1, mapped by x, which maps the leaf). */
-size_t mrdem_search_leaf_chunks(struct mrdem_tree_search *s, int side, const struct mrdem_tree *t,
-				const struct mrdem_xform *x, uint32_t n);
+/* The chunks of leaf n's real triangles, (n's count + MRDEM_TRI_CHUNK -
+ * 1) / MRDEM_TRI_CHUNK of them from the returned index of s->chunks on:
+ * of a's tree t (side 0, its own frame) or of b's (side 1, mapped by x,
+ * which maps the leaf); made on the call's first use. */
+size_t mrdem_search_make_leaf_chunks(struct mrdem_tree_search *s, int side,
+				     const struct mrdem_tree *t, const struct mrdem_xform *x,
+				     uint32_t n);
+/* Inline: most leaf pairs find both leaves' chunks made already. */
+static inline size_t mrdem_search_leaf_chunks(struct mrdem_tree_search *s, int side,
+					      const struct mrdem_tree *t,
+					      const struct mrdem_xform *x, uint32_t n)
+{
+	if (s->chunk_stamp[side][n] == s->stamp)
+		return s->chunk_at[side][n];
+	return mrdem_search_make_leaf_chunks(s, side, t, x, n);
+}
 
 /* Append a contact of triangles (or nodes) ta, tb with result r. */
 struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t ta, uint32_t tb,

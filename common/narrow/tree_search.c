@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/narrow/search_scratch.h"
+#include "common/util/simd.h"
 
 void mrdem_search_counts_add(struct mrdem_search_counts *dst, const struct mrdem_search_counts *src)
 {
@@ -43,6 +44,7 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		cnt = &local;
 	}
 	float reach = mrdem_search_prepare(s, a, b);
+	s->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
 
 	struct mrdem_tri_set na = {ta->tri, ta->nnodes, s->eps_a, 0};
 	struct mrdem_tri_set nb = {s->node_b, tb->nnodes, s->eps_b, 0};
