@@ -656,9 +656,11 @@ MRDEM_TARGET_AVX512 static unsigned merge_points8(const struct hit_frame *f,
 
 /* merge_hits_scan's grid over the n midpoints m->mid (points that are
  * not finite left out: they join no group): cells of edge a little
- * above 2 reach (so that chain_insert's widened reach meets two cells at
- * most on an axis), at most max(64, 2 n) of them, every chain empty.
- * Fails (0) where no midpoint is finite. */
+ * above the reach (chain_insert's widened reach meets three cells at most
+ * on an axis; against cells of twice the reach a chain holds about half
+ * the groups, and a hit reads fewer before it finds its own), at most
+ * max(64, 2 n) of them, every chain empty. Fails (0) where no midpoint
+ * is finite. */
 static int chain_grid_setup(struct merge_grid *m, size_t n, double reach)
 {
 	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -673,7 +675,7 @@ static int chain_grid_setup(struct merge_grid *m, size_t n, double reach)
 	}
 	if (!(lo[0] <= hi[0]) || !(reach > 0 && reach < INFINITY))
 		return 0;
-	size_t cells = merge_grid_shape(m, lo, hi, 2 * reach * (1 + 1e-6), n);
+	size_t cells = merge_grid_shape(m, lo, hi, reach * (1 + 1e-6), n);
 	if (!cells)
 		return 0;
 	for (size_t k = 0; k < cells; k++)
