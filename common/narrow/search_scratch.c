@@ -219,7 +219,8 @@ static uint64_t *sort_words(uint64_t *v, size_t m, int lo)
 	size_t buckets = (size_t)1 << width;
 	uint64_t mask = buckets - 1;
 	uint32_t count[6][2048]; /* passes <= 64 / 11 + 1 */
-	memset(count, 0, sizeof count[0] * (size_t)passes);
+	for (int q = 0; q < passes; q++)
+		memset(count[q], 0, buckets * sizeof count[q][0]);
 	for (size_t i = 0; i < m; i++)
 		for (int q = 0; q < passes; q++)
 			count[q][(v[i] >> (from + q * width)) & mask]++;
