@@ -83,6 +83,14 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 	return 0;
 }
 
+/* An entry of a chain of merge_hits_scan's grid: a group, its seed's
+ * midpoint (so that a hit reads one line per group it looks at), the
+ * next entry. */
+struct chain_entry {
+	double mid[3];
+	uint32_t group, next;
+};
+
 /* Scratch of merge_close: the groups' seeds, and a grid over the points'
  * bounding box (cells of at least twice the merge radius). Each cell has
  * room for as many groups as it holds points (start: where its room
@@ -113,7 +121,7 @@ struct merge_grid {
 	 * order, every group whose seed's reach meets it, so that a point
 	 * reads one cell's chain and its first group within reach is the
 	 * lowest */
-	uint32_t *ent_group, *ent_next;
+	struct chain_entry *ent;
 	size_t ent_n, ent_cap;
 };
 static void merge_grid_release(struct merge_grid *m)
@@ -128,8 +136,7 @@ static void merge_grid_release(struct merge_grid *m)
 	free(m->start);
 	free(m->fill);
 	free(m->cand);
-	free(m->ent_group);
-	free(m->ent_next);
+	free(m->ent);
 	memset(m, 0, sizeof *m);
 }
 
@@ -656,24 +663,29 @@ MRDEM_TARGET_AVX512 static unsigned merge_points8(const struct hit_frame *f,
 
 /* merge_hits_scan's grid over the n midpoints m->mid (points that are
  * not finite left out: they join no group): cells of edge a little
- * above 2 reach (so that chain_insert's widened reach meets two cells at
- * most on an axis), at most max(64, 2 n) of them, every chain empty.
- * Fails (0) where no midpoint is finite. */
+ * above the reach (chain_insert's widened reach meets three cells at most
+ * on an axis; against cells of twice the reach a chain holds about half
+ * the groups, and a hit reads fewer before it finds its own), at most
+ * max(64, 2 n) of them, every chain empty. Fails (0) where no midpoint
+ * is finite. */
 static int chain_grid_setup(struct merge_grid *m, size_t n, double reach)
 {
-	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	/* the bounds in scalars, not arrays: kept in registers, not a
+	 * store and load per point */
+	double lo0 = INFINITY, lo1 = INFINITY, lo2 = INFINITY;
+	double hi0 = -INFINITY, hi1 = -INFINITY, hi2 = -INFINITY;
 	for (size_t i = 0; i < n; i++) {
 		const double *x = &m->mid[3 * i];
 		if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2])))
 			continue;
-		for (int a = 0; a < 3; a++) {
-			lo[a] = x[a] < lo[a] ? x[a] : lo[a];
-			hi[a] = x[a] > hi[a] ? x[a] : hi[a];
-		}
+		lo0 = x[0] < lo0 ? x[0] : lo0, hi0 = x[0] > hi0 ? x[0] : hi0;
+		lo1 = x[1] < lo1 ? x[1] : lo1, hi1 = x[1] > hi1 ? x[1] : hi1;
+		lo2 = x[2] < lo2 ? x[2] : lo2, hi2 = x[2] > hi2 ? x[2] : hi2;
 	}
+	double lo[3] = {lo0, lo1, lo2}, hi[3] = {hi0, hi1, hi2};
 	if (!(lo[0] <= hi[0]) || !(reach > 0 && reach < INFINITY))
 		return 0;
-	size_t cells = merge_grid_shape(m, lo, hi, 2 * reach * (1 + 1e-6), n);
+	size_t cells = merge_grid_shape(m, lo, hi, reach * (1 + 1e-6), n);
 	if (!cells)
 		return 0;
 	for (size_t k = 0; k < cells; k++)
@@ -699,20 +711,18 @@ static void chain_insert(struct merge_grid *m, uint32_t g, const double s[3], do
 					 (k[1][2] - k[0][2] + 1);
 	if (need > m->ent_cap) {
 		m->ent_cap = need > 2 * m->ent_cap ? need : 2 * m->ent_cap;
-		m->ent_group = mrdem_xrealloc(m->ent_group, m->ent_cap * sizeof *m->ent_group);
-		m->ent_next = mrdem_xrealloc(m->ent_next, m->ent_cap * sizeof *m->ent_next);
+		m->ent = mrdem_xrealloc(m->ent, m->ent_cap * sizeof *m->ent);
 	}
 	for (size_t i = k[0][0]; i <= k[1][0]; i++)
 		for (size_t j = k[0][1]; j <= k[1][1]; j++)
 			for (size_t l = k[0][2]; l <= k[1][2]; l++) {
 				size_t cell = (i * m->dims[1] + j) * m->dims[2] + l;
 				uint32_t e = (uint32_t)m->ent_n++;
-				m->ent_group[e] = g;
-				m->ent_next[e] = MERGE_NONE;
+				m->ent[e] = (struct chain_entry){{s[0], s[1], s[2]}, g, MERGE_NONE};
 				if (m->start[cell] == MERGE_NONE)
 					m->start[cell] = e;
 				else
-					m->ent_next[m->fill[cell]] = e;
+					m->ent[m->fill[cell]].next = e;
 				m->fill[cell] = e;
 			}
 }
@@ -824,10 +834,11 @@ static size_t merge_hits_scan(const struct hit_frame *f, const struct mrdem_tri_
 		 * scan's world points let it) */
 		int finite_mid = isfinite(mi[0]) && isfinite(mi[1]) && isfinite(mi[2]);
 		for (uint32_t e = grid && finite_mid ? m->start[merge_cell_of(m, mi)] : MERGE_NONE;
-		     e != MERGE_NONE; e = m->ent_next[e]) {
+		     e != MERGE_NONE; e = m->ent[e].next) {
 			/* mid_near's test on one group, in the scan's order */
-			size_t k = m->ent_group[e];
-			double d[3] = {mi[0] - col[k], mi[1] - col[m->cap + k], mi[2] - col[2 * m->cap + k]};
+			const struct chain_entry *en = &m->ent[e];
+			size_t k = en->group;
+			double d[3] = {mi[0] - en->mid[0], mi[1] - en->mid[1], mi[2] - en->mid[2]};
 			double d2 = vec3_norm2(d);
 			if (d2 < in2) {
 				g = (uint32_t)k;

@@ -25,7 +25,7 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 			   s->chunk_at[1], s->chunk_stamp[0], s->chunk_stamp[1], s->status, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
 			   s->leaf_stamp, s->slot, s->res2, s->exact, s->tally, s->wide_a, s->wide_b, s->items,
-			   s->keys };
+			   s->keys, s->packed, s->spare };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(s);
@@ -320,30 +320,105 @@ struct mrdem_hit_key *mrdem_search_sort_keys(struct mrdem_tree_search *s, size_t
 	return src;
 }
 
-/* The hits' keys (ta, tb) sorted, then the hits gathered in that order
- * through the spare room at the end of the array. */
+/* Bits needed to write x (0 for 0). */
+static int bit_width(uint64_t x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+/* The m words v sorted (v and v + m: room for 2 m), least significant
+ * digit first, counting, over the bits from lo up that differ between
+ * words (the others sort nothing), digits of at most 11 bits (8 for
+ * few words, whose counts would cost more than their moves). The
+ * histograms of every digit are counted in one pass. Returns the half
+ * that holds them sorted. */
+static uint64_t *sort_words(uint64_t *v, size_t m, int lo)
+{
+	uint64_t all_or = 0, all_and = ~(uint64_t)0;
+	for (size_t i = 0; i < m; i++) {
+		all_or |= v[i];
+		all_and &= v[i];
+	}
+	uint64_t vary = (all_or ^ all_and) >> lo << lo;
+	if (!vary)
+		return v;
+	int from = __builtin_ctzll(vary), bits = bit_width(vary) - from;
+	int widest = m < 2048 ? 8 : 11, passes = (bits + widest - 1) / widest;
+	int width = (bits + passes - 1) / passes;
+	size_t buckets = (size_t)1 << width;
+	uint64_t mask = buckets - 1;
+	uint32_t count[6][2048]; /* passes <= 64 / 11 + 1 */
+	for (int q = 0; q < passes; q++)
+		memset(count[q], 0, buckets * sizeof count[q][0]);
+	for (size_t i = 0; i < m; i++)
+		for (int q = 0; q < passes; q++)
+			count[q][(v[i] >> (from + q * width)) & mask]++;
+	uint64_t *src = v, *dst = v + m;
+	for (int q = 0; q < passes; q++) {
+		uint32_t *c = count[q];
+		for (size_t d = 0, at = 0; d < buckets; d++) {
+			uint32_t k = c[d];
+			c[d] = (uint32_t)at;
+			at += k;
+		}
+		int shift = from + q * width;
+		for (size_t i = 0; i < m; i++)
+			dst[c[(src[i] >> shift) & mask]++] = src[i];
+		uint64_t *t = src;
+		src = dst, dst = t;
+	}
+	return src;
+}
+
+/* The hits sorted by (ta, tb): where key and place fit in a word each
+ * (ta, tb and the place in as many bits as their largest values need),
+ * those words are sorted (half the bytes of mrdem_hit_key, and often a
+ * pass fewer), else the keys by mrdem_search_sort_keys; then the hits
+ * are gathered in order into spare room, which becomes the hits' array
+ * where they start at 0 (no copy back). */
 void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
 			    size_t first)
 {
 	size_t m = hits->n - first;
 	if (m < 2)
 		return;
-	if (hits->cap < hits->n + m) {
-		hits->cap = hits->n + m;
-		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
-	}
-	s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m, sizeof *s->keys);
 	struct mrdem_tri_hit *h = hits->h + first;
-	for (size_t i = 0; i < m; i++)
-		s->keys[i] = (struct mrdem_hit_key){(uint64_t)h[i].ta << 32 | h[i].tb, (uint32_t)i};
-	const struct mrdem_hit_key *src = mrdem_search_sort_keys(s, m);
-	size_t same = 0;
-	while (same < m && src[same].i == same)
-		same++;
-	if (same == m)
-		return; /* in order already */
-	struct mrdem_tri_hit *spare = hits->h + hits->n;
-	for (size_t k = 0; k < m; k++)
-		spare[k] = h[src[k].i];
-	memcpy(h, spare, m * sizeof *h);
+	uint32_t any_a = 0, any_b = 0;
+	for (size_t i = 0; i < m; i++) {
+		any_a |= h[i].ta;
+		any_b |= h[i].tb;
+	}
+	int wi = bit_width(m - 1), wb = bit_width(any_b);
+	s->spare = mrdem_search_grow(s->spare, &s->spare_cap, m, sizeof *s->spare);
+	struct mrdem_tri_hit *to = s->spare;
+	if (wi + wb + bit_width(any_a) <= 64) {
+		s->packed = mrdem_search_grow(s->packed, &s->packed_cap, 2 * m, sizeof *s->packed);
+		uint64_t *v = s->packed, mask = ((uint64_t)1 << wi) - 1;
+		int sorted = 1;
+		for (size_t i = 0; i < m; i++) {
+			v[i] = ((uint64_t)h[i].ta << wb | h[i].tb) << wi | i;
+			sorted &= i == 0 || v[i - 1] < v[i];
+		}
+		if (sorted)
+			return; /* the keys are unique: in order already */
+		const uint64_t *src = sort_words(v, m, wi);
+		for (size_t k = 0; k < m; k++)
+			to[k] = h[src[k] & mask];
+	} else {
+		s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m, sizeof *s->keys);
+		for (size_t i = 0; i < m; i++)
+			s->keys[i] = (struct mrdem_hit_key){(uint64_t)h[i].ta << 32 | h[i].tb,
+							    (uint32_t)i};
+		const struct mrdem_hit_key *src = mrdem_search_sort_keys(s, m);
+		for (size_t k = 0; k < m; k++)
+			to[k] = h[src[k].i];
+	}
+	if (first) {
+		memcpy(h, to, m * sizeof *h);
+		return;
+	}
+	struct mrdem_tri_hit *t = hits->h;
+	size_t tc = hits->cap;
+	hits->h = s->spare, hits->cap = s->spare_cap;
+	s->spare = t, s->spare_cap = tc;
 }

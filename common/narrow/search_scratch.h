@@ -73,6 +73,13 @@ struct mrdem_tree_search {
 	/* mrdem_search_sort_keys: the keys to sort, twice (merge room) */
 	struct mrdem_hit_key *keys;
 	size_t keys_cap;
+	/* mrdem_search_sort_hits: (ta, tb, place) packed in a word each,
+	 * twice, and the hits gathered in order (then swapped with the
+	 * caller's where they start at 0) */
+	uint64_t *packed;
+	size_t packed_cap;
+	struct mrdem_tri_hit *spare;
+	size_t spare_cap;
 };
 
 /* Grow a scratch array to hold at least n elements of size sz. */
@@ -129,7 +136,9 @@ struct mrdem_tri_hit *mrdem_search_add_hit(struct mrdem_tri_hits *hits, uint32_t
 /* Sort the m keys of s->keys (room for 2 m) by key; returns where they
  * are, in order: s->keys or s->keys + m. */
 struct mrdem_hit_key *mrdem_search_sort_keys(struct mrdem_tree_search *s, size_t m);
-/* Sort hits[first..] by (ta, tb), the flat search's order (s: scratch). */
+/* Sort hits[first..] by (ta, tb), the flat search's order (s: scratch).
+ * With first = 0, hits->h may become s's spare room and the old array
+ * s's. */
 void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
 			    size_t first);
 

@@ -258,10 +258,24 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 		for (int l = 0; l < k->n; l++)
 			deliver(s, k, l, w->spill_ta[l], w->spill_tb[l], w->spill_idx[l]);
 	} else {
+		/* every lane written at the next free place, which moves on
+		 * past contacts only: no branch per lane (a fallback found
+		 * apart sits anywhere among the contacts) */
 		hits_reserve(s->hits, (size_t)k->n);
-		for (int l = 0; l < k->n; l++)
-			if (k->status[l] == MRDEM_TRI_CONTACT)
-				push_hit(s->hits, k, l, w->spill_ta[l], w->spill_tb[l]);
+		struct mrdem_tri_hit *h = s->hits->h + s->hits->n;
+		size_t m = 0;
+		for (int l = 0; l < k->n; l++) {
+			struct mrdem_tri_hit *o = &h[m];
+			o->ta = w->spill_ta[l];
+			o->tb = w->spill_tb[l];
+			for (int c = 0; c < 3; c++) {
+				o->pa[c] = k->pa[c][l];
+				o->pb[c] = k->pb[c][l];
+			}
+			o->dist = sqrtf(k->d2[l]);
+			m += k->status[l] == MRDEM_TRI_CONTACT;
+		}
+		s->hits->n += m;
 	}
 	cnt->fallback_s += (mrdem_clock() - t0) * w->spill_fallbacks / k->n;
 	k->n = w->spill_fallbacks = 0;
