@@ -232,25 +232,9 @@ size_t mrdem_search_make_leaf_chunks(struct mrdem_tree_search *s, int side,
 				     uint32_t n)
 {
 	uint32_t first = t->tri_first[n], count = t->tri_count[n];
-#if MRDEM_SIMD_X86
-	if (s->avx512) {
-		size_t at = s->nchunks, k = (count + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
-		s->chunks = mrdem_search_grow(s->chunks, &s->chunks_cap, at + k, sizeof *s->chunks);
-		for (size_t c = 0; c < k; c++) {
-			uint32_t from = first + (uint32_t)c * MRDEM_TRI_CHUNK;
-			uint32_t m = first + count - from < MRDEM_TRI_CHUNK ? first + count - from
-									    : MRDEM_TRI_CHUNK;
-			chunk_build_avx512(&s->chunks[at + c], &t->soup[9 * (size_t)from],
-					   &t->soup_sphere[4 * (size_t)from], from, m, side ? x : NULL);
-		}
-		s->nchunks = at + k;
-		s->chunk_stamp[side][n] = s->stamp;
-		s->chunk_at[side][n] = (uint32_t)at;
-		return at;
-	}
-#endif
 	const float *v = t->soup, *sph = t->soup_sphere;
-	if (side) {
+	/* The vector path maps b's rows as it builds them. */
+	if (side && !s->avx512) {
 		mrdem_search_map_leaf(s, t, x, n);
 		v = s->soup_b;
 		sph = s->tsph_b;
@@ -261,6 +245,13 @@ size_t mrdem_search_make_leaf_chunks(struct mrdem_tree_search *s, int side,
 		uint32_t from = first + (uint32_t)c * MRDEM_TRI_CHUNK;
 		uint32_t m = first + count - from < MRDEM_TRI_CHUNK ? first + count - from
 								    : MRDEM_TRI_CHUNK;
+#if MRDEM_SIMD_X86
+		if (s->avx512) {
+			chunk_build_avx512(&s->chunks[at + c], &v[9 * (size_t)from],
+					   &sph[4 * (size_t)from], from, m, side ? x : NULL);
+			continue;
+		}
+#endif
 		mrdem_tri_chunk_set(&s->chunks[at + c], &v[9 * (size_t)from], &sph[4 * (size_t)from],
 				    from, m);
 	}
