@@ -1,0 +1,65 @@
+#!/bin/bash
+# Do two builds write the same streams? For changes that must not change a
+# result (performance work on the search, the kernels or the merge): runs
+# mrdem-run of both builds on the same scenes and options, on 1 and 2
+# threads, and compares every record but meta, index and end
+# (tests/lib/mrdem_stream.py --same). Not part of `make check`: it needs a
+# second build, e.g. `git worktree add /tmp/ref main && make -C /tmp/ref`.
+#
+#   tests/same_streams.sh REF [NEW]      (NEW: this tree; both built)
+#   QUICK=1 tests/same_streams.sh REF    (each method on the scenes only)
+#
+# The lattice is an 8 x 8 x 6 cut of examples/lattice-24576.yaml. REF's
+# streams are kept in $SAME_DIR (default a temporary directory) and reused
+# while it exists. Exit status 0 when every stream is the same.
+set -u
+REF=${1:?usage: tests/same_streams.sh REF [NEW]}
+NEW=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+for t in "$REF" "$NEW"; do
+	[ -x "$t/bin/mrdem-run" ] || { echo "same_streams: $t/bin/mrdem-run is not built" >&2; exit 2; }
+done
+D=${SAME_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/mrdem-same-XXXXXX")}
+mkdir -p "$D"
+python3 "$NEW/pipelines/scenes.py" --write "$D" lattice-8-8-6 || exit 2
+LAT=$D/lattice-8-8-6/scene.yaml
+EX=$NEW/examples
+fail=0
+
+same() { # name mrdem-run arguments...
+	local name=$1 th
+	shift
+	for th in 1 2; do
+		local ref=$D/$name.$th.ref.mrd new=$D/$name.$th.new.mrd
+		if [ ! -s "$ref" ]; then
+			OMP_NUM_THREADS=$th OMP_DYNAMIC=false "$REF/bin/mrdem-run" -q "$@" -o "$ref" \
+				>/dev/null 2>"$ref.err" || { echo "FAIL $name t$th: REF's run"; fail=1; }
+		fi
+		OMP_NUM_THREADS=$th OMP_DYNAMIC=false "$NEW/bin/mrdem-run" -q "$@" -o "$new" \
+			>/dev/null 2>"$new.err" || { echo "FAIL $name t$th: NEW's run"; fail=1; }
+		if python3 "$NEW/tests/lib/mrdem_stream.py" --same "$ref" "$new"; then
+			echo "same $name t$th"
+		else
+			echo "DIFF $name t$th"
+			fail=1
+		fi
+	done
+}
+
+for m in comparison iterative hybrid; do
+	same lat-$m "$LAT" --steps 3 --every 1 --method $m
+	same rocks-$m "$EX/rocks.yaml" --steps 20 --every 5 --method $m
+	same two-$m "$EX/two-spheres.yaml" --steps 200 --every 20 --method $m
+done
+if [ -z "${QUICK:-}" ]; then
+	same rocks-flat "$EX/rocks.yaml" --steps 20 --every 5 --hierarchy flat
+	same lat-ms "$LAT" --steps 2 --every 1 --scheme implicit-euler --hierarchy multiscale
+	same lat-ms-it "$LAT" --steps 2 --every 1 --scheme implicit-euler --hierarchy multiscale \
+		--method iterative
+	same lat-imp-sur "$LAT" --steps 2 --every 1 --scheme implicit-euler --hierarchy surrogate
+	for simd in generic avx2; do
+		same lat-$simd "$LAT" --steps 2 --every 1 --simd $simd
+		same rocks-$simd "$EX/rocks.yaml" --steps 20 --every 5 --simd $simd
+	done
+fi
+echo "fail=$fail (streams in $D)"
+exit $fail
