@@ -1,7 +1,6 @@
 /* mrdem-mesh: make, import and export particle shapes (mesh streams). */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "common/mesh/mesh.h"
 #include "common/mesh/mesh_weld.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/bytes.h"
 #include "formats/foreign/mesh_files.h"
@@ -259,47 +259,34 @@ static const struct parsed *get(const struct cmdline *c, const char *name)
 	return NULL;
 }
 
-static int get_double(const struct cmdline *c, const char *name, int i, double *v)
+/* The i-th value of option name, or NULL when it is not given; flag gets
+ * "--name" for the messages of common/util/parse.c. */
+static const char *value_of(const struct cmdline *c, const char *name, int i, char flag[64])
 {
 	const struct parsed *p = get(c, name);
-	if (!p)
-		return 0;
-	const char *s = p->val[i];
-	char *end;
-	errno = 0;
-	double x = strtod(s, &end);
-	if (end == s || *end)
-		return mrdem_error("--%s: '%s' is not a number", name, s);
-	if (!isfinite(x) || errno == ERANGE)
-		return mrdem_error("--%s: '%s' is not a finite number", name, s);
-	*v = x;
-	return 0;
+	snprintf(flag, 64, "--%s", name);
+	return p ? p->val[i] : NULL;
+}
+
+static int get_double(const struct cmdline *c, const char *name, int i, double *v)
+{
+	char flag[64];
+	const char *s = value_of(c, name, i, flag);
+	return s ? mrdem_parse_double(flag, s, v) : 0;
 }
 
 static int get_u64(const struct cmdline *c, const char *name, int i, uint64_t max, uint64_t *v)
 {
-	const struct parsed *p = get(c, name);
-	if (!p)
-		return 0;
-	const char *s = p->val[i];
-	if (!*s || strspn(s, "0123456789") != strlen(s))
-		return mrdem_error("--%s: '%s' is not a non-negative integer", name, s);
-	errno = 0;
-	unsigned long long x = strtoull(s, NULL, 10);
-	if (errno == ERANGE || x > max)
-		return mrdem_error("--%s: %s is too large (at most %llu)", name, s,
-				   (unsigned long long)max);
-	*v = x;
-	return 0;
+	char flag[64];
+	const char *s = value_of(c, name, i, flag);
+	return s ? mrdem_parse_u64(flag, s, max, v) : 0;
 }
 
 static int get_unsigned(const struct cmdline *c, const char *name, int i, unsigned *v)
 {
-	uint64_t x = *v;
-	if (get_u64(c, name, i, UINT32_MAX, &x))
-		return -1;
-	*v = (unsigned)x;
-	return 0;
+	char flag[64];
+	const char *s = value_of(c, name, i, flag);
+	return s ? mrdem_parse_u32(flag, s, v) : 0;
 }
 
 static const char *get_str(const struct cmdline *c, const char *name, const char *dflt)

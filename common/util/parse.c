@@ -47,7 +47,9 @@ int mrdem_parse_double(const char *opt, const char *s, double *out)
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v))
+	if (end == s || *end)
+		return mrdem_error("%s: '%s' is not a number", opt, s);
+	if (errno || !isfinite(v))
 		return mrdem_error("%s: '%s' is not a finite number", opt, s);
 	*out = v;
 	return 0;
