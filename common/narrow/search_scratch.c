@@ -334,11 +334,12 @@ static uint64_t *sort_words(uint64_t *v, size_t m, int lo)
 	if (!vary)
 		return v;
 	int from = __builtin_ctzll(vary), bits = bit_width(vary) - from;
-	int widest = m < 2048 ? 8 : 11, passes = (bits + widest - 1) / widest;
+	/* 8-bit digits only where 6 passes hold them: count[] has room for 6 */
+	int widest = m < 2048 && bits <= 48 ? 8 : 11, passes = (bits + widest - 1) / widest;
 	int width = (bits + passes - 1) / passes;
 	size_t buckets = (size_t)1 << width;
 	uint64_t mask = buckets - 1;
-	uint32_t count[6][2048]; /* passes <= 64 / 11 + 1 */
+	uint32_t count[6][2048]; /* passes <= 6: bits <= 48 at 8, <= 64 at 11 */
 	for (int q = 0; q < passes; q++)
 		memset(count[q], 0, buckets * sizeof count[q][0]);
 	for (size_t i = 0; i < m; i++)
