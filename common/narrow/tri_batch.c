@@ -194,10 +194,10 @@ static void hits_reserve(struct mrdem_tri_hits *hits, size_t n)
 	hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
 }
 
-static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *k, int l,
-		     uint32_t ta, uint32_t tb)
+/* Lane l of block k as the hit of triangles ta, tb. */
+static inline void write_hit(struct mrdem_tri_hit *h, const struct mrdem_tri_block *k, int l,
+			     uint32_t ta, uint32_t tb)
 {
-	struct mrdem_tri_hit *h = mrdem_tri_hits_push(hits);
 	h->ta = ta;
 	h->tb = tb;
 	for (int c = 0; c < 3; c++) {
@@ -205,6 +205,12 @@ static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *
 		h->pb[c] = k->pb[c][l];
 	}
 	h->dist = sqrtf(k->d2[l]);
+}
+
+static void push_hit(struct mrdem_tri_hits *hits, const struct mrdem_tri_block *k, int l,
+		     uint32_t ta, uint32_t tb)
+{
+	write_hit(mrdem_tri_hits_push(hits), k, l, ta, tb);
 }
 
 static void deliver(const struct sink *s, const struct mrdem_tri_block *k, int l, uint32_t ta,
@@ -265,14 +271,7 @@ static void flush_spill(struct mrdem_tri_batch *w, const struct mrdem_narrow_opt
 		struct mrdem_tri_hit *h = s->hits->h + s->hits->n;
 		size_t m = 0;
 		for (int l = 0; l < k->n; l++) {
-			struct mrdem_tri_hit *o = &h[m];
-			o->ta = w->spill_ta[l];
-			o->tb = w->spill_tb[l];
-			for (int c = 0; c < 3; c++) {
-				o->pa[c] = k->pa[c][l];
-				o->pb[c] = k->pb[c][l];
-			}
-			o->dist = sqrtf(k->d2[l]);
+			write_hit(&h[m], k, l, w->spill_ta[l], w->spill_tb[l]);
 			m += k->status[l] == MRDEM_TRI_CONTACT;
 		}
 		s->hits->n += m;
