@@ -264,8 +264,10 @@ static const struct parsed *get(const struct cmdline *c, const char *name)
 static const char *value_of(const struct cmdline *c, const char *name, int i, char flag[64])
 {
 	const struct parsed *p = get(c, name);
+	if (!p)
+		return NULL;
 	snprintf(flag, 64, "--%s", name);
-	return p ? p->val[i] : NULL;
+	return p->val[i];
 }
 
 static int get_double(const struct cmdline *c, const char *name, int i, double *v)

@@ -624,7 +624,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		fr->uncertified = 1;
 		fr->live_ok = fr->fresh_ok = 0;
 	}
-	float reach = mrdem_search_prepare(s, a, b);
+	float reach = mrdem_search_prepare(s, a, b, o->simd);
 	float inflate = certify(fr, tb, xb, a->eps + b->eps, fc);
 	size_t n = fr->n, ng = fr->ng, nres = 0, m = 0;
 	fc->size += n;

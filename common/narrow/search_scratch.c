@@ -52,8 +52,9 @@ static uint32_t *grow_stamps(uint32_t *p, size_t *cap, size_t n)
 }
 
 float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
-			   const struct mrdem_search_side *b)
+			   const struct mrdem_search_side *b, int simd)
 {
+	s->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(simd) == MRDEM_SIMD_AVX512;
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
 	/* Slack on surrogate halos for float rounding of kernels and transform.
 	 * The iterative kernel needs none: it only says SEPARATE when a lower

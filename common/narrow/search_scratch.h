@@ -36,9 +36,8 @@ struct mrdem_tree_search {
 	size_t nchunks, chunks_cap;
 	uint32_t *chunk_at[2], *chunk_stamp[2];
 	size_t chunk_at_cap[2], chunk_stamp_cap[2];
-	/* the last tree search's path is AVX-512: chunks and mapped nodes by
-	 * vectors (the same floats as the scalar path, which the front
-	 * search, leaving it as it is, may get either of) */
+	/* this call's path is AVX-512 (mrdem_search_prepare): chunks and
+	 * mapped nodes by vectors, the same floats as the scalar path */
 	int avx512;
 	struct mrdem_tri_result *res;
 	size_t res_cap;
@@ -94,11 +93,12 @@ static inline void *mrdem_search_grow(void *p, size_t *cap, size_t n, size_t sz)
 	return mrdem_xrealloc(p, c * sz);
 }
 
-/* Set up a call between a and b: node halos in eps_a / eps_b (node eps +
- * particle eps + half the slack), room for b's mapped nodes and soup, fresh
- * stamps. Returns the reach the bounding-sphere test adds to the radii. */
+/* Set up a call between a and b at SIMD level simd: node halos in eps_a /
+ * eps_b (node eps + particle eps + half the slack), room for b's mapped
+ * nodes and soup, fresh stamps. Returns the reach the bounding-sphere test
+ * adds to the radii. */
 float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
-			   const struct mrdem_search_side *b);
+			   const struct mrdem_search_side *b, int simd);
 /* Map node n of b (surrogate and sphere centre), or the real triangles of
  * leaf n of b, into a's frame by x, once per call (the stamp checked
  * inline: most calls find the node mapped). */

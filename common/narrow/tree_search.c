@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "common/narrow/search_scratch.h"
-#include "common/util/simd.h"
 
 void mrdem_search_counts_add(struct mrdem_search_counts *dst, const struct mrdem_search_counts *src)
 {
@@ -43,8 +42,7 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		memset(&local, 0, sizeof local);
 		cnt = &local;
 	}
-	float reach = mrdem_search_prepare(s, a, b);
-	s->avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(o->simd) == MRDEM_SIMD_AVX512;
+	float reach = mrdem_search_prepare(s, a, b, o->simd);
 
 	struct mrdem_tri_set na = {ta->tri, ta->nnodes, s->eps_a, 0};
 	struct mrdem_tri_set nb = {s->node_b, tb->nnodes, s->eps_b, 0};

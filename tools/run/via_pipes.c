@@ -29,11 +29,6 @@ static int write_state(struct run *r, const char *path)
 	return mrdem_writer_commit(&w);
 }
 
-static void tmp_path(char *buf, size_t size, const struct run *r, const char *name)
-{
-	tool_chain_path(&r->chain, buf, size, name);
-}
-
 /* Read pairs, contacts and their stats (det.mrd) or the next frame and the
  * step's stats (next.mrd, which also carries the earlier tools' stats
  * through: only_source picks the step's). Pairs, contacts and stats go to
@@ -149,9 +144,9 @@ static char **step_tool(struct run *r, const char *in, const char *out, char *bu
 int run_pipe_detect(struct run *r, int output, int step)
 {
 	char state[PATH_MAX + 16], det[PATH_MAX + 16], next[PATH_MAX + 16], *cbuf[16], *sbuf[24];
-	tmp_path(state, sizeof state, r, "state.mrd");
-	tmp_path(det, sizeof det, r, "det.mrd");
-	tmp_path(next, sizeof next, r, "next.mrd");
+	tool_chain_path(&r->chain, state, sizeof state, "state.mrd");
+	tool_chain_path(&r->chain, det, sizeof det, "det.mrd");
+	tool_chain_path(&r->chain, next, sizeof next, "next.mrd");
 	if (write_state(r, state))
 		return -1;
 	int h = r->opts.contact.hierarchy;
@@ -202,8 +197,8 @@ int run_pipe_detect(struct run *r, int output, int step)
 int run_pipe_advance(struct run *r, int output)
 {
 	char next[PATH_MAX + 16], iter[PATH_MAX + 16], *sbuf[24], *cbuf[16];
-	tmp_path(next, sizeof next, r, "next.mrd");
-	tmp_path(iter, sizeof iter, r, "iter.mrd");
+	tool_chain_path(&r->chain, next, sizeof next, "next.mrd");
+	tool_chain_path(&r->chain, iter, sizeof iter, "iter.mrd");
 	pid_t step = r->step_pid;
 	r->step_pid = 0;
 	int more = 0;
