@@ -30,8 +30,6 @@ static const char usage_head[] =
 	"surrogate contacts (node indices in tri_a and tri_b).\n"
 	"\n";
 static const char usage_tail[] =
-	"  --no-merge        keep every touching triangle pair (no merging of contact\n"
-	"                    points closer than the halo)\n"
 	"  --stats           print the work counters to standard error\n"
 	"  -o FILE           write to FILE instead of standard output\n"
 	"  -h, --help        show this help\n"
@@ -207,6 +205,8 @@ int main(int argc, char **argv)
 		fputs("mrdem-contact: give at most one input (try 'mrdem-contact --help')\n", stderr);
 		return 2;
 	}
+	if (mrdem_contact_opts_check(&j.opts))
+		return 2;
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-contact");
 	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) | MRDEM_TYPE_BIT(MRDEM_REC_GUESSES);

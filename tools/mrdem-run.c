@@ -448,6 +448,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 	if (o->multiscale_given && !multiscale)
 		bad = mrdem_error("--surrogate-damping, --warm-start and --cold-start apply to "
 				  "--hierarchy multiscale only");
+	if (mrdem_contact_opts_check(&o->contact))
+		bad = 1;
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
 	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)

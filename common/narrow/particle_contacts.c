@@ -51,7 +51,17 @@ const char mrdem_contact_opts_usage[] =
 	"  --threshold C     the iterative kernel calls a pair in contact only when its\n"
 	"                    distance is certified to C x 1 % of the mean halo, else it\n"
 	"                    is not converged (default 1; docs/narrow-phase.md)\n"
-	"  --simd S          auto, generic, avx2 or avx512 (default auto)\n";
+	"  --simd S          auto, generic, avx2 or avx512 (default auto)\n"
+	"  --no-merge        keep every touching triangle pair (no merging of contact\n"
+	"                    points closer than the halo)\n";
+
+int mrdem_contact_opts_check(const struct mrdem_contact_opts *o)
+{
+	if (o->tuned && o->narrow.method == MRDEM_NARROW_COMPARISON)
+		return mrdem_error("--iterations and --threshold tune the iterative kernel, which "
+				   "--method comparison does not run");
+	return 0;
+}
 
 int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value)
 {
@@ -70,9 +80,11 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 		if (mrdem_parse_int("--iterations", value, 1, MRDEM_NARROW_ITERATIONS_MAX,
 				    &o->narrow.iterations))
 			return -1;
+		o->tuned = 1;
 	} else if (!strcmp(key, "threshold")) {
 		if (mrdem_parse_positive("--threshold", value, &o->narrow.threshold))
 			return -1;
+		o->tuned = 1;
 	} else if (!strcmp(key, "simd")) {
 		if ((v = mrdem_simd_parse(value)) < 0)
 			return mrdem_error("--simd: '%s' is not auto, generic, avx2 or avx512", value);

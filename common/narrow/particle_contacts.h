@@ -38,6 +38,7 @@ struct mrdem_contact_opts {
 	struct mrdem_narrow_opts narrow;
 	int hierarchy;   /* enum mrdem_hierarchy */
 	int merge;       /* merge contact points closer than the halo (remark 1) */
+	int tuned;       /* "iterations" or "threshold" was set (mrdem_contact_opts_set) */
 };
 /* hybrid kernels, automatic hierarchy, merging on. */
 void mrdem_contact_opts_default(struct mrdem_contact_opts *o);
@@ -46,7 +47,11 @@ void mrdem_contact_opts_default(struct mrdem_contact_opts *o);
  * "threshold", "hierarchy" (flat|surrogate|auto), "simd" (auto|generic|avx2|
  * avx512). Returns 0, or -1 with a message naming --key. */
 int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value);
-/* Usage text of those options, for --help. */
+/* After a tool's options: 0, or -1 with a message where --iterations or
+ * --threshold were given with --method comparison, which has no iterative
+ * kernel for them to tune (a flag that would be ignored). */
+int mrdem_contact_opts_check(const struct mrdem_contact_opts *o);
+/* Usage text of those options and --no-merge, for --help. */
 extern const char mrdem_contact_opts_usage[];
 
 struct mrdem_contact_counts {

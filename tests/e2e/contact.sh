@@ -138,6 +138,10 @@ assert o == i[:1] + [\"meta\"] + i[1:-2] + [\"contacts\", \"stats\", \"index\", 
 expect_failure "unknown method" 'mrdem-contact --method magic scene.mrd -o x.mrd'
 expect_failure "zero iterations" 'mrdem-contact --iterations 0 scene.mrd -o x.mrd'
 expect_failure "negative threshold" 'mrdem-contact --threshold -1 scene.mrd -o x.mrd'
+expect_success "--iterations with --method comparison is refused (it would be ignored)" '
+	mrdem-contact --method comparison --iterations 7 scene.mrd -o x.mrd 2>e; r=$?
+	assert_eq "$r" 2 && assert_grep "does not run" e && [ ! -e x.mrd ]'
+expect_success "--no-merge is in --help" 'mrdem-contact --help | grep -q -- "--no-merge"'
 # Memory follows the contacts found: the paper's lattice (1,224-triangle
 # spheres whose axis neighbours' halos overlap) at 768 and 3,072 particles.
 # Keeping every pair's unmerged hits cost about 120 KB per particle; now a

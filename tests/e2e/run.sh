@@ -217,10 +217,20 @@ expect_success "options are checked" '
 	mrdem-run headon.yaml --hierarchy multiscale -o x.mrd 2>e3; r3=$?
 	mrdem-run headon.yaml --picard-max 5 -o x.mrd 2>e5; r5=$?
 	mrdem-run headon.yaml --scheme implicit-euler --picard-tol 0 -o x.mrd 2>e6; r6=$?
-	assert_eq "$r1 $r3 $r5 $r6" "2 2 2 2" && assert_grep "steps" e1 &&
+	mrdem-run headon.yaml --method comparison --threshold 3 -o x.mrd 2>e7; r7=$?
+	assert_eq "$r1 $r3 $r5 $r6 $r7" "2 2 2 2 2" && assert_grep "steps" e1 &&
 	assert_grep "multiscale fuses the search into the Picard loop of implicit-euler" e3 &&
-	assert_grep "apply to implicit-euler only" e5 && assert_grep "picard-tol" e6 && [ ! -e x.mrd ]'
+	assert_grep "apply to implicit-euler only" e5 && assert_grep "picard-tol" e6 &&
+	assert_grep "does not run" e7 && [ ! -e x.mrd ]'
 
-expect_success "--help" 'mrdem-run --help | grep -q "usage: mrdem-run"'
+expect_success "--help lists every contact option, --no-merge too" '
+	mrdem-run --help >h && grep -q "usage: mrdem-run" h && grep -q -- "--no-merge" h'
+
+expect_success "--method comparison --via-pipes: mrdem-contact gets no iterative-kernel options, same bytes" '
+	sed "s/1.03,/1.005,/" offset.yaml >touching.yaml &&
+	mrdem-run -q touching.yaml --steps 20 --every 10 --method comparison -o a.mrd &&
+	mrdem-run -q touching.yaml --steps 20 --every 10 --method comparison --via-pipes -o b.mrd &&
+	same_stream a.mrd b.mrd'
+
 
 done_testing

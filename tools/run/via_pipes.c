@@ -91,12 +91,16 @@ static char **contact_tool(struct run *r, int h, const char *out, char *buf[16])
 	const struct mrdem_contact_opts *o = &r->opts.contact;
 	snprintf(r->pipe_iters, sizeof r->pipe_iters, "%d", o->narrow.iterations);
 	snprintf(r->pipe_thr, sizeof r->pipe_thr, "%.17g", o->narrow.threshold);
-	char *v[] = { "mrdem-contact", "--hierarchy", (char *)mrdem_hierarchy_name(h),
-		      "--method", (char *)mrdem_narrow_method_name(o->narrow.method),
-		      "--iterations", r->pipe_iters, "--threshold", r->pipe_thr, "--simd",
-		      (char *)mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)),
-		      o->merge ? NULL : "--no-merge", NULL, NULL, NULL, NULL };
-	int n = o->merge ? 11 : 12;
+	char *v[16] = { "mrdem-contact", "--hierarchy", (char *)mrdem_hierarchy_name(h),
+			"--method", (char *)mrdem_narrow_method_name(o->narrow.method), "--simd",
+			(char *)mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)) };
+	int n = 7;
+	if (o->narrow.method != MRDEM_NARROW_COMPARISON) { /* which has no sweeps to tune */
+		v[n++] = "--iterations", v[n++] = r->pipe_iters;
+		v[n++] = "--threshold", v[n++] = r->pipe_thr;
+	}
+	if (!o->merge)
+		v[n++] = "--no-merge";
 	if (out)
 		v[n++] = "-o", v[n++] = (char *)out;
 	v[n] = NULL;
