@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "common/util/error.h"
@@ -559,6 +560,9 @@ int main(int argc, char **argv)
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
 	mrdem_scene_init(&r.scene);
+	struct rusage ru;
+	if (!getrusage(RUSAGE_SELF, &ru))
+		r.base_rss_kb = ru.ru_maxrss;
 	int rc = parse_options(&o, argc, argv);
 	if (rc || o.help)
 		return rc;

@@ -223,6 +223,11 @@ expect_success "options are checked" '
 	assert_grep "apply to implicit-euler only" e5 && assert_grep "picard-tol" e6 &&
 	assert_grep "does not run" e7 && [ ! -e x.mrd ]'
 
+expect_success "the summary states the memory the scene added per particle and per contact" '
+	python3 "$TOP/pipelines/scenes.py" --write . lattice-8-8-6 >/dev/null &&
+	OMP_NUM_THREADS=1 mrdem-run lattice-8-8-6/scene.yaml --steps 1 -o /dev/null 2>sum &&
+	assert_grep "peak resident memory: [0-9.]* MB, [0-9.]* MB above the [0-9.]* MB before the scene: [0-9]* bytes per particle, or [0-9]* per contact (992 at most in a step)" sum'
+
 expect_success "--help lists every contact option, --no-merge too" '
 	mrdem-run --help >h && grep -q "usage: mrdem-run" h && grep -q -- "--no-merge" h'
 

@@ -21,6 +21,8 @@ void run_account(struct run *r)
 	r->sum_fallbacks += all.fallbacks;
 	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
 	r->sum_contacts += r->sim.contacts.n;
+	if (r->sim.contacts.n > r->max_contacts)
+		r->max_contacts = r->sim.contacts.n;
 	r->sum_pairs += r->sim.pairs.n;
 	r->sum_detect += r->sim.t_broad + r->sim.t_narrow;
 	r->nsteps++;
@@ -173,9 +175,20 @@ void run_summary(struct run *r)
 	size_t np = r->scene.frame.p.n;
 	if (!getrusage(RUSAGE_SELF, &ru)) {
 		fprintf(stderr, "  peak resident memory: %.1f MB", ru.ru_maxrss / 1024.0);
-		if (np >= 100) /* a share worth stating */
-			fprintf(stderr, " (%.0f bytes per particle)", 1024.0 * ru.ru_maxrss / (double)np);
-		fprintf(stderr, "%s\n", r->via_pipes ? ", this process (the tools of --via-pipes "
+		/* what the scene added to the process (code, libraries and
+		 * OpenMP's threads come before it), charged to the particles or
+		 * to the contacts of the busiest step: shares worth stating
+		 * from 100 of them */
+		double added = 1024.0 * (double)(ru.ru_maxrss - r->base_rss_kb);
+		if (np >= 100 && added > 0) {
+			fprintf(stderr, ", %.1f MB above the %.1f MB before the scene: %.0f bytes per "
+				"particle", added / 1048576, r->base_rss_kb / 1024.0, added / (double)np);
+			if (r->max_contacts >= 100)
+				fprintf(stderr, ", or %.0f per contact (%llu at most in a step)",
+					added / (double)r->max_contacts,
+					(unsigned long long)r->max_contacts);
+		}
+		fprintf(stderr, "%s\n", r->via_pipes ? "; this process (the tools of --via-pipes "
 			"apart)" : "");
 	}
 	fprintf(stderr, "  per step: %.1f pairs, %.1f contacts, %.4g triangle comparisons "

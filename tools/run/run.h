@@ -39,6 +39,8 @@ struct run {
 	double t0, e_first, e_last;
 	int have_energy;
 	uint64_t sum_comparisons, sum_real, sum_fallbacks, sum_contacts, sum_pairs, nsteps;
+	uint64_t max_contacts; /* of a step: what the contact memory is sized by */
+	long base_rss_kb;      /* peak resident size before the scene was read */
 	struct mrdem_convex_counts sum_convex; /* convex pairs' tracking, in this process */
 	uint64_t sum_round[MRDEM_SEARCH_ROUNDS];
 	uint64_t sum_picard_iterations, sum_picard_comparisons, sum_picard_retries;
