@@ -191,9 +191,9 @@ void run_summary(struct run *r)
 		fprintf(stderr, "%s\n", r->via_pipes ? "; this process (the tools of --via-pipes "
 			"apart)" : "");
 	}
-	fprintf(stderr, "  per step: %.1f pairs, %.1f contacts, %.4g triangle comparisons "
-		"(real %.4g", r->sum_pairs / n, r->sum_contacts / n, r->sum_comparisons / n,
-		r->sum_real / n);
+	fprintf(stderr, "  per step: %.1f pairs (broad phase %s), %.1f contacts, %.4g triangle "
+		"comparisons (real %.4g", r->sum_pairs / n, mrdem_broad_method_name(r->opts.broad),
+		r->sum_contacts / n, r->sum_comparisons / n, r->sum_real / n);
 	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
 		if (r->sum_round[k])
 			fprintf(stderr, ", round %d %.4g", k, r->sum_round[k] / n);
