@@ -5,13 +5,29 @@ comparisons (hybrid: the comparison-based fallbacks beside the iterative
 tests), the wall time per step and per comparison, and the peak resident
 memory, the paper's figures beside.
 
-  table9.py DIR COUNT STEPS FLAT_STEPS   (FLAT_STEPS 0: flat not run)"""
+  table9.py DIR COUNT STEPS FLAT_STEPS   (COUNT X-Y-Z; FLAT_STEPS 0: flat not run)"""
+import re
 import sys
 
 sys.dont_write_bytecode = True
 from runs import fmt, load  # noqa: E402
 
-DIR, COUNT, STEPS, FLAT_STEPS = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+
+def args(argv):
+    """DIR, COUNT, STEPS, FLAT_STEPS, or exit with one line on what is wrong."""
+    if len(argv) != 5:
+        sys.exit("usage: table9.py DIR COUNT STEPS FLAT_STEPS")
+    natural = lambda s: re.fullmatch(r"0|[1-9][0-9]*", s)
+    if not re.fullmatch(r"[1-9][0-9]*-[1-9][0-9]*-[1-9][0-9]*", argv[2]):
+        sys.exit("table9.py: COUNT must be X-Y-Z, three positive integers, got %r" % argv[2])
+    if not natural(argv[3]) or argv[3] == "0":
+        sys.exit("table9.py: STEPS must be a positive integer, got %r" % argv[3])
+    if not natural(argv[4]):
+        sys.exit("table9.py: FLAT_STEPS must be a non-negative integer, got %r" % argv[4])
+    return argv[1], argv[2], int(argv[3]), int(argv[4])
+
+
+DIR, COUNT, STEPS, FLAT_STEPS = args(sys.argv)
 N = 1
 for c in COUNT.split("-"):
     N *= int(c)

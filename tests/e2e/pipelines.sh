@@ -191,6 +191,29 @@ expect_success "table 9: every run of both lattices, the paper beside the unrota
 	assert_grep "^| lattice-rotated-2-1-1 | implicit-euler | multiscale | comparison | .* | – | – | – | – |\$" $md &&
 	grep -q "peak MB" $md'
 
+# bad_t9 VARIABLES MESSAGE: make table9 VARIABLES stops at once, before any
+# run or table, with MESSAGE in one line (a small lattice beside a wrong
+# step count: a make that took it would run seconds, not the full lattice).
+bad_t9() {
+	expect_success "table 9: $1 refused in one line, nothing written" "
+		assert_exit 2 pmake table9 $1 OUT=\"\$T/bad\" &&
+		assert_eq \"\$(wc -l <err)\" 1 'lines of the error' &&
+		assert_grep \"$2\" err && test ! -e bad"
+}
+bad_t9 "T9_COUNT=4-4-3 T9_STEPS=0" "^table9.mk:[0-9]*: \*\*\* T9_STEPS must be a positive integer, got '0'\.  Stop\.\$"
+bad_t9 "T9_COUNT=2-1-1 T9_STEPS=1.5" "T9_STEPS must be a positive integer, got '1.5'"
+bad_t9 "T9_COUNT=4-4" "^implicit.mk:[0-9]*: \*\*\* T9_COUNT must be X-Y-Z, three positive integers (spheres along x, y and z), got '4-4'\.  Stop\.\$"
+bad_t9 "T9_COUNT=4-0-3" "T9_COUNT must be X-Y-Z, .* got '4-0-3'"
+bad_t9 "T9_COUNT=4--4-3" "T9_COUNT must be X-Y-Z, .* got '4--4-3'"
+bad_t9 "T9_COUNT=2-1-1 T9_FLAT_STEPS=-1" "T9_FLAT_STEPS must be a non-negative integer (0: no flat runs), got '-1'"
+
+expect_success "table 9: table9.py and scenes.py refuse a wrong lattice or step count in one line" '
+	assert_exit 1 python3 "$TOP/pipelines/table9.py" out/implicit 4-4-3 0 0 &&
+	assert_eq "$(cat err)" "table9.py: STEPS must be a positive integer, got '"'0'"'" &&
+	assert_exit 1 python3 "$TOP/pipelines/scenes.py" --write sc particle-particle lattice-4-4 &&
+	assert_eq "$(cat err)" "scenes.py: unknown scene '"'lattice-4-4'"'" && test ! -e sc
+'
+
 expect_success "scaling: flat comparisons are T^2, the surrogate search fewer, the plot skipped" '
 	pmake scaling SCALING_TRIANGLES="80 320" SCALING_STEPS=3 GNUPLOT=no-such-gnuplot >scaling.log &&
 	python3 - out/scaling/scaling.csv <<PY &&
