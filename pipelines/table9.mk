@@ -5,7 +5,8 @@
 # Picard (from the roots and warm-started), comparison and hybrid kernels,
 # and an explicit Euler step for reference: comparisons, time per step and
 # peak memory (T9_STEPS steps each, default 2; T9_FLAT_STEPS > 0 adds the
-# flat search, 6.5e9 comparisons per step on the full lattice):
+# flat search, 6.5e9 comparisons per step on the full lattice), and per
+# particle beside the paper's figures over its 24,576 particles:
 # out/table9/table9.md. A run of the full lattice takes minutes;
 # T9_COUNT=4-4-3 runs in seconds. A T9_ variable of the wrong form stops
 # make at once, before any run.
