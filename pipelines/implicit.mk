@@ -27,6 +27,7 @@ I_T8 := 1:80 2:320 4:1280 8:5120
 i_t8 = scaled-$1-$(or $(patsubst $1:%,%,$(filter $1:%,$(I_T8))),$(error SCALES: $1 is none of $(I_T8)))
 I_SCALED := $(sort $(foreach s,$(SCALES),scaled-$s-80 $(call i_t8,$s)))
 T9_COUNT := 32-32-24
+$(call p_count,T9_COUNT, (spheres along x$(comma) y and z))
 I_LATTICE := lattice-$(T9_COUNT) lattice-rotated-$(T9_COUNT)
 
 # $(call i_run,SCENES,SCHEME,HIERARCHIES,METHODS,STEPS): the runs' .log files

@@ -120,23 +120,27 @@ def text(name):
 
 
 def write(dirname, names):
-    for name in names:
+    texts = [(name, text(name)) for name in names]  # an unknown name: nothing written
+    for name, t in texts:
         path = os.path.join(dirname, name, "scene.yaml")
         try:
             with open(path) as f:
-                if f.read() == text(name):
+                if f.read() == t:
                     continue
         except FileNotFoundError:
             os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path + ".tmp", "w") as f:
-            f.write(text(name))
+            f.write(t)
         os.replace(path + ".tmp", path)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 2 and not sys.argv[1].startswith("-"):
-        sys.stdout.write(text(sys.argv[1]))
-    elif len(sys.argv) >= 3 and sys.argv[1] == "--write":
-        write(sys.argv[2], sys.argv[3:])
-    else:
-        sys.exit("usage: scenes.py NAME | scenes.py --write DIR NAME...")
+    try:
+        if len(sys.argv) == 2 and not sys.argv[1].startswith("-"):
+            sys.stdout.write(text(sys.argv[1]))
+        elif len(sys.argv) >= 3 and sys.argv[1] == "--write":
+            write(sys.argv[2], sys.argv[3:])
+        else:
+            sys.exit("usage: scenes.py NAME | scenes.py --write DIR NAME...")
+    except ValueError as e:  # an unknown scene (write writes nothing then)
+        sys.exit("scenes.py: %s" % e)

@@ -249,16 +249,29 @@ def _meta(c):
     return {"tool": tool, "version": version, "values": values}
 
 
+def _name(path):
+    """What messages call the input path: a file name (str or os.PathLike)
+    as given, the stream's bytes (bytes, bytearray, memoryview) by their
+    type and length, never their content; TypeError for anything else."""
+    if isinstance(path, (bytes, bytearray, memoryview)):
+        return "<%s of %s bytes>" % (type(path).__name__, format(memoryview(path).nbytes, ","))
+    if isinstance(path, (str, os.PathLike)):
+        return path
+    raise TypeError("mrdem: expected a file name or the stream's bytes, got %s"
+                    % type(path).__name__)
+
+
 class _Source:
     """Uncompressed stream content from a file or a growing file: gzip
     members one after another (or plain content), read as it arrives."""
 
     def __init__(self, path, follow, poll):
-        if isinstance(path, (bytes, bytearray)):  # stream content in memory
-            self.f, path = io.BytesIO(path), "<bytes>"
+        name = _name(path)
+        if isinstance(path, (bytes, bytearray, memoryview)):  # stream content in memory
+            self.f = io.BytesIO(path)
         else:
             self.f = open(path, "rb")
-        self.path, self.follow, self.poll = path, follow, poll
+        self.path, self.follow, self.poll = name, follow, poll
         self.buf, self.z, self.gzip, self.eof = b"", None, None, False
 
     def _more(self):
@@ -303,9 +316,11 @@ class _Source:
 
 def records(path, follow=False, poll=0.5):
     """Yield (type, flags, payload, version) of every record of path (a
-    file name, or the stream's bytes), end records included; follow=True waits for more data until the end record of the
-    stream arrives (a run still being written), and stops there."""
+    file name, or the stream's bytes), end records included; follow=True
+    waits for more data until the end record of the stream arrives (a run
+    still being written), and stops there."""
     src = _Source(path, follow, poll)
+    path = src.path  # the name for messages (the bytes' type and length)
     index, offset, version, ended = 0, 0, None, True
     try:
         while True:
@@ -406,9 +421,10 @@ def _decode(rtype, payload, version, where):
 
 def frames(path, follow=False, poll=0.5):
     """Yield the frames of a stream one by one (follow: of a growing file)."""
+    name = _name(path)
     for k, (rtype, _flags, payload, version) in enumerate(records(path, follow, poll)):
         if rtype == FRAME:
-            yield _decode(rtype, payload, version, "%s: record %d" % (path, k))
+            yield _decode(rtype, payload, version, "%s: record %d" % (name, k))
 
 
 def read(path):
@@ -416,16 +432,16 @@ def read(path):
     (StreamError); the meaning of values (finite numbers, shape references)
     is mrdem-info's to check. The last stream of a concatenation gives setup
     and shapes; frames, contacts, pairs and stats of all are kept."""
-    s = Stream()
+    s, name = Stream(), _name(path)
     for k, (rtype, _flags, payload, version) in enumerate(records(path)):
-        v = _decode(rtype, payload, version, "%s: record %d" % (path, k))
+        v = _decode(rtype, payload, version, "%s: record %d" % (name, k))
         if rtype == SETUP:
             s.setup = v
         elif rtype == SHAPE and v.kind == "convex":
             last = s.shapes[-1] if s.shapes else None
             if not last or last.id != v.id or last.name != v.name or last.kind != "mesh":
                 raise StreamError("%s: record %d: convex shape %d '%s' does not follow the "
-                                  "mesh record of its shape" % (path, k, v.id, v.name))
+                                  "mesh record of its shape" % (name, k, v.id, v.name))
             last.kind = "convex"
         elif rtype in (MESH, SHAPE):
             if v.id == 0:

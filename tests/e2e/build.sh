@@ -29,4 +29,25 @@ expect_success "README and docs describe the benchmark machine alike" '
 		sort -u >machines.txt &&
 	assert_eq "$(cat machines.txt)" "2-core AMD EPYC machine" machines'
 
+# A Markdown table ends at its first line that is not a row: a row after a
+# paragraph (or a header without its |---| line) renders as loose text.
+expect_success "README and docs: every table row is inside its table" '
+	python3 - "$TOP/README.md" "$TOP"/docs/*.md <<PY
+import re, sys
+bad = []
+for name in sys.argv[1:]:
+    lines = open(name, encoding="utf-8").read().split("\n")
+    fence = False
+    for n, line in enumerate(lines):
+        if line.startswith("\`\`\`"):
+            fence = not fence
+        if fence or not line.startswith("|") or (n and lines[n - 1].startswith("|")):
+            continue
+        after = lines[n + 1] if n + 1 < len(lines) else ""
+        if (n and lines[n - 1].strip()) or not re.fullmatch(r"\|( *:?-+:? *\|)+", after.strip()):
+            bad.append("%s:%d: a row outside a table: %s" % (name, n + 1, line[:60]))
+assert not bad, "\n".join(bad)
+PY
+'
+
 done_testing

@@ -80,4 +80,38 @@ b = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
 assert a == b and a, (a, b)
 PY'
 
+# The stream given as bytes: read as from its file; a message names the
+# bytes by type and length, never by their content.
+expect_success "the stream as bytes: the same records, messages name its type and length" '
+	python3 - "$G" <<PY
+import os, sys, mrdem
+g = lambda name: os.path.join(sys.argv[1], name)
+data = open(g("good-concat.mrd"), "rb").read()
+for b in (data, bytearray(data), memoryview(data)):
+    assert list(mrdem.records(b)) == list(mrdem.records(g("good-concat.mrd")))
+    assert len(list(mrdem.frames(b))) == len(mrdem.read(b).frames) == 2
+for f in (mrdem.read, lambda b: list(mrdem.frames(b)), lambda b: list(mrdem.records(b))):
+    for b, name in ((b"x" * 12345, "bytes of 12,345"), (bytearray(b"x" * 20), "bytearray of 20")):
+        try:
+            f(b)
+            raise AssertionError("read: %r" % b[:20])
+        except mrdem.StreamError as e:
+            assert str(e) == "<%s bytes>: not an mrdem stream (bad magic at byte 0)" % name, e
+    for bad in ("bad-checksum.mrd", "bad-magic.mrd", "bad-empty.mrd"):
+        b = open(g(bad), "rb").read()
+        try:
+            f(b)
+            raise AssertionError("read: " + bad)
+        except mrdem.StreamError as e:
+            want = "<bytes of %s bytes>" % format(len(b), ",")
+            assert str(e).startswith(want + ": ") and len(str(e)) < 120, e
+for bad in (12, None):
+    try:
+        mrdem.read(bad)
+        raise AssertionError("read: %r" % bad)
+    except TypeError as e:
+        want = "mrdem: expected a file name or the stream\x27s bytes, got "
+        assert str(e) == want + type(bad).__name__, e
+PY'
+
 done_testing

@@ -112,4 +112,23 @@ expect_success "--help prints usage" 'mrdem-info --help | grep -q "usage: mrdem-
 expect_success "missing file gives a clear error and exit 1" '
 	mrdem-info nosuch.mrd 2>e; assert_eq $? 1 && assert_grep "nosuch.mrd: cannot open" e'
 
+# The tests' stream helper as a command: its modes, and wrong arguments as
+# usage errors (not a file named --help).
+expect_success "tests/lib/mrdem_stream.py: --help lists its modes, FILE and --same work, bad arguments are usage errors" '
+	M=$TOP/tests/lib/mrdem_stream.py &&
+	python3 "$M" --help >help.txt && assert_grep "^usage: mrdem_stream.py FILE" help.txt &&
+	assert_grep "^  FILE  *print one line per record" help.txt &&
+	assert_grep "^  --same A B  *exit 0 when" help.txt &&
+	python3 "$M" "$G/good-scene.mrd" >recs.txt &&
+	assert_eq "$(head -2 recs.txt | tr "\n" " ")" "8 58 1 140 " "first records" &&
+	python3 "$M" --same "$G/good-scene.mrd" "$G/good-scene.mrd" &&
+	assert_exit 1 python3 "$M" --same "$G/good-scene.mrd" "$G/good-mesh.mrd" >/dev/null &&
+	assert_exit 1 python3 "$M" "$G/bad-checksum.mrd" >/dev/null &&
+	assert_eq "$(cat err)" "mrdem_stream.py: $G/bad-checksum.mrd: record 1 at byte 176: checksum mismatch" &&
+	for args in "" "--same a" "a --same b c" "--bogus a"; do
+		assert_exit 2 python3 "$M" $args && assert_grep "^usage: mrdem_stream.py" err &&
+			! grep -q Traceback err || exit 1
+	done
+'
+
 done_testing

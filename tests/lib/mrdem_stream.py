@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """Writer of hand-made mrdem streams, format version 2 (docs/stream-format.md),
 for the tests' inputs; reading goes through the project's Python package
-(python/mrdem), so the tests exercise it. Usage: mrdem_stream.py FILE  ->
-prints one line per record: TYPE LENGTH, and exits 1 on any framing or
-checksum problem.
+(python/mrdem), so the tests exercise it. As a command (--help):
+
+  mrdem_stream.py FILE         one line per record of FILE (gzip): TYPE
+                               LENGTH; exit 1 on any framing or checksum problem
+  mrdem_stream.py --same A B   exit 0 when streams A and B hold the same
+                               records (meta, index and end aside), else
+                               say where they differ and exit 1
 
 Frames are handled in the fixed column order of this build (id, shape,
 flags, position, orientation, velocity, angular_velocity, density,
 epsilon): with_columns() adds the column table a version 2 frame carries,
 records() strips it again."""
-import gzip, os, struct, sys, zlib
+import argparse, contextlib, gzip, os, struct, sys, zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 import mrdem  # noqa: E402  (the project's reader: python/mrdem)
@@ -92,14 +96,29 @@ def records(data, everything=False):
         yield rtype, payload
 
 
+@contextlib.contextmanager
+def named(path):
+    """A StreamError of the bytes read from file path names that file."""
+    try:
+        yield
+    except mrdem.StreamError as e:
+        text = str(e)
+        if text.startswith("<") and ">: " in text:
+            raise mrdem.StreamError(path + text[text.index(">: ") + 1:]) from None
+        raise
+
+
 def same_content(a, b):
     """Whether two streams hold the same records, meta records aside (they
     name the command line, which differs in its file names) and the index
     (its compressed offsets move with the meta records) and the end record
     (its count too; the reader checks it)."""
     def content(path):
-        return [(t, p) for t, p in records(open(path, "rb").read(), everything=True)
-                if t not in (META, INDEX, END)]
+        with open(path, "rb") as f:
+            data = f.read()
+        with named(path):
+            return [(t, p) for t, p in records(data, everything=True)
+                    if t not in (META, INDEX, END)]
     ra, rb = content(a), content(b)
     for k, (x, y) in enumerate(zip(ra, rb)):
         if x != y:
@@ -111,12 +130,46 @@ def same_content(a, b):
     return True
 
 
+USAGE = """mrdem_stream.py FILE
+       mrdem_stream.py --same A B
+       mrdem_stream.py --help"""
+MODES = """modes:
+  FILE          print one line per record of FILE (a gzip stream): its type
+                and payload length; exit 1 on any framing or checksum problem
+  --same A B    exit 0 when streams A and B hold the same records, meta, index
+                and end records aside (they name the command line); else
+                print where they differ and exit 1
+
+Imported (tests/e2e/*.py and *.sh), the module writes hand-made streams:
+record(), with_columns(), finish(), f64s(), s() and reads them: records()."""
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="mrdem_stream.py", usage=USAGE, epilog=MODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="List the records of an mrdem stream, or compare two streams, "
+                    "reading them with the project's Python package (python/mrdem).")
+    parser.add_argument("file", nargs="?", metavar="FILE", help="the stream to list")
+    parser.add_argument("--same", nargs=2, metavar=("A", "B"),
+                        help="compare streams A and B (status 0: the same records)")
+    args = parser.parse_args(argv)
+    if (args.file is None) == (args.same is None):
+        parser.error("give either FILE or --same A B")
+    try:
+        if args.same:
+            return 0 if same_content(*args.same) else 1
+        with open(args.file, "rb") as f:
+            data = f.read()
+        if data[:2] != b"\x1f\x8b":
+            sys.exit("mrdem_stream.py: %s: not gzip" % args.file)
+        with named(args.file):
+            for rtype, payload in records(data, everything=True):
+                print(rtype, len(payload))
+    except (OSError, ValueError, mrdem.StreamError) as e:
+        sys.exit("mrdem_stream.py: %s" % e)
+    return 0
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "--same":
-        sys.exit(0 if same_content(sys.argv[2], sys.argv[3]) else 1)
-    with open(sys.argv[1], "rb") as f:
-        data = f.read()
-    if data[:2] != b"\x1f\x8b":
-        sys.exit("not gzip")
-    for rtype, payload in records(data, everything=True):
-        print(rtype, len(payload))
+    sys.exit(main())
