@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/scene/id_index.h"
 #include "common/util/error.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_tree.h"
@@ -314,6 +315,18 @@ static int check_frame(const struct mrdem_record *rec, const char *src, const st
 					   (unsigned long long)p->id[i], fields[k].what);
 			return -1;
 		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p->eps[i] < 0) {
+			mrdem_record_error(rec, src, "particle %zu (id %llu): epsilon is %g (the halo "
+					   "width must be >= 0)", i, (unsigned long long)p->id[i],
+					   p->eps[i]);
+			return -1;
+		}
+	char msg[256];
+	if (mrdem_ids_check(p, msg, sizeof msg)) {
+		mrdem_record_error(rec, src, "%s", msg);
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (p->flags[i] & ~(uint32_t)MRDEM_PARTICLE_FLAGS_KNOWN) {

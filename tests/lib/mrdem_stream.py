@@ -3,7 +3,8 @@
 for the tests' inputs; reading goes through the project's Python package
 (python/mrdem), so the tests exercise it. Usage: mrdem_stream.py FILE  ->
 prints one line per record: TYPE LENGTH, and exits 1 on any framing or
-checksum problem.
+checksum problem; mrdem_stream.py --set IN OUT COLUMN PARTICLE VALUE[,...]
+copies IN to OUT with that particle's column set in every frame.
 
 Frames are handled in the fixed column order of this build (id, shape,
 flags, position, orientation, velocity, angular_velocity, density,
@@ -111,9 +112,44 @@ def same_content(a, b):
     return True
 
 
+def rewrite(src, dst, edit):
+    """Copy the stream in file src to file dst, each record's (type, payload)
+    (as records() gives them: frames in the fixed column order) through
+    edit(type, payload) -> the new payload, or None to drop the record."""
+    out = HEADER
+    for rtype, payload in records(open(src, "rb").read()):
+        payload = edit(rtype, payload)
+        if payload is not None:
+            out += record(rtype, with_columns(payload) if rtype == 4 else payload)
+    with open(dst, "wb") as fh:
+        fh.write(gzip.compress(finish(out), compresslevel=1, mtime=0))
+
+
+def set_particle(payload, column, i, values):
+    """A frame payload (fixed column order) with particle i's column set to
+    values (a sequence of its components)."""
+    (n,) = struct.unpack_from("<Q", payload, 16)
+    pos = 24
+    for name, ctype, k in COLUMNS:
+        code = {1: "I", 2: "Q", 3: "d"}[ctype]
+        size = struct.calcsize(code) * k
+        if name == column:
+            at = pos + i * size
+            return payload[:at] + struct.pack("<%d%s" % (k, code), *values) + payload[at + size:]
+        pos += n * size
+    raise KeyError(column)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--same":
         sys.exit(0 if same_content(sys.argv[2], sys.argv[3]) else 1)
+    if sys.argv[1] == "--set":
+        # --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]: in every frame
+        src, dst, column, i, values = sys.argv[2:7]
+        kind = dict((n, t) for n, t, _k in COLUMNS)[column]
+        values = [int(v) if kind != 3 else float(v) for v in values.split(",")]
+        rewrite(src, dst, lambda t, p: set_particle(p, column, int(i), values) if t == 4 else p)
+        sys.exit(0)
     with open(sys.argv[1], "rb") as f:
         data = f.read()
     if data[:2] != b"\x1f\x8b":
