@@ -230,6 +230,14 @@ static int interrupted(struct run *r)
 	return mrdem_writer_flush(&r->w) ? -1 : 0;
 }
 
+/* What a run that stops now leaves: the output appears once a step is
+ * done (mrdem_writer_publish), so a scene that fails its first step leaves
+ * none, and an older file at that path as it was. */
+static const char *kept(const struct run *r)
+{
+	return r->w.tmp ? "no output written" : "the frames before it are in the output";
+}
+
 /* --fast-spheres: the loop of simulate on the sphere fast path, frames
  * only. */
 static int simulate_fast(struct run *r)
@@ -251,11 +259,13 @@ static int simulate_fast(struct run *r)
 			return mrdem_writer_flush(w) ? -1 : 0;
 		uint64_t step = r->scene.frame.step;
 		if (mrdem_sphere_fast_step(r->fast)) {
-			mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in the "
-				    "output", (unsigned long long)step, r->scene.frame.time);
+			mrdem_error("stopped at step %llu (t = %.9g s); %s", (unsigned long long)step,
+				    r->scene.frame.time, kept(r));
 			return -1;
 		}
 		r->nsteps++;
+		if (mrdem_writer_publish(w))
+			return -1;
 		run_progress(r, i + 1);
 	}
 }
@@ -301,10 +311,12 @@ static int simulate(struct run *r)
 			if (stop_signal) /* the tools of --via-pipes got the signal too */
 				mrdem_error("interrupted during step %llu", (unsigned long long)step);
 			else
-				mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in "
-				    "the output", (unsigned long long)step, r->scene.frame.time);
+				mrdem_error("stopped at step %llu (t = %.9g s); %s",
+					    (unsigned long long)step, r->scene.frame.time, kept(r));
 			return -1;
 		}
+		if (mrdem_writer_publish(w))
+			return -1;
 		if (!r->via_pipes) {
 			run_account(r);
 			log_step(r);
@@ -538,9 +550,12 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	r->t0 = mrdem_clock();
 	int rc = r->fast ? simulate_fast(r) : simulate(r);
 	r->t_loop = mrdem_clock() - r->t0;
-	/* Close the stream either way: after a failure it still ends with the
-	 * complete frames written so far. */
-	if (mrdem_writer_commit(&r->w))
+	/* Close the stream either way once published: after a failure it still
+	 * ends with the complete frames written so far. A run that failed before
+	 * its first step was done leaves no output. */
+	if (rc && r->w.tmp)
+		mrdem_writer_abort(&r->w);
+	else if (mrdem_writer_commit(&r->w))
 		rc = -1;
 	if (!r->quiet)
 		run_summary(r);
