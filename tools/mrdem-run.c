@@ -462,8 +462,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 				  "--hierarchy multiscale only");
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
-	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)
-		bad = mrdem_error("--broad: '%s' is not " MRDEM_BROAD_METHOD_LIST, o->broad);
+	if (o->broad && (o->broad_v = mrdem_broad_method_option("--broad", o->broad)) < 0)
+		bad = -1;
 	return bad ? 2 : 0;
 }
 

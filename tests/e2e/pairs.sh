@@ -121,6 +121,12 @@ bad_frame "a particle id in the plane range" id 1 18446744073709551611 \
 bad_frame "a negative halo" epsilon 2 -1 "particle 2 (id [0-9]*): epsilon is -1"
 bad_frame "an infinite halo" epsilon 2 inf "particle 2 (id [0-9]*): epsilon is not finite"
 
+expect_success "a bad --broad or --method names the option and the methods, exit 2" '
+	mrdem-pairs --broad foo "$G/good-scene.mrd" -o x.mrd 2>err.txt; rc=$?
+	assert_eq $rc 2 "exit status" && assert_grep "^mrdem-pairs: error: --broad: .foo. is not sap, mr, mmr, grid or brute$" err.txt &&
+	mrdem-pairs --method foo "$G/good-scene.mrd" -o x.mrd 2>err.txt; rc=$?
+	assert_eq $rc 2 "exit status" && assert_grep "^mrdem-pairs: error: --method: .foo. is not sap" err.txt &&
+	[ ! -e x.mrd ]'
 if command -v mrdem-init >/dev/null 2>&1; then
 	expect_success "mrdem-init | mrdem-pairs: a lattice of touching balls" '
 		cat >lat.yaml <<YAML
