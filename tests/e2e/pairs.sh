@@ -127,6 +127,11 @@ expect_success "a bad --broad or --method names the option and the methods, exit
 	mrdem-pairs --method foo "$G/good-scene.mrd" -o x.mrd 2>err.txt; rc=$?
 	assert_eq $rc 2 "exit status" && assert_grep "^mrdem-pairs: error: --method: .foo. is not sap" err.txt &&
 	[ ! -e x.mrd ]'
+expect_success "an output in a missing directory: the path given is named, not a temporary" '
+	mrdem-pairs "$G/good-scene.mrd" -o nodir/x.mrd 2>err.txt; rc=$?
+	assert_eq $rc 1 "exit status" && assert_grep "error: nodir/x.mrd: cannot create" err.txt &&
+	! grep -q tmp err.txt'
+
 if command -v mrdem-init >/dev/null 2>&1; then
 	expect_success "mrdem-init | mrdem-pairs: a lattice of touching balls" '
 		cat >lat.yaml <<YAML
