@@ -548,11 +548,19 @@ int mrdem_decode_pairs(const struct mrdem_record *rec, const char *src, struct m
 			p->p[i].b = mrdem_get_u64(&c);
 		}
 	}
-	if (mrdem_record_done(rec, src, &c)) {
-		mrdem_pairs_release(p);
-		return -1;
+	size_t i, j;
+	if (mrdem_record_done(rec, src, &c))
+		goto fail;
+	if (mrdem_pairs_find_duplicate(p, &i, &j)) {
+		mrdem_record_error(rec, src, "pairs %zu and %zu are the same pair (%llu, %llu); a "
+				   "pair may appear once", i, j, (unsigned long long)p->p[i].a,
+				   (unsigned long long)p->p[i].b);
+		goto fail;
 	}
 	return 0;
+fail:
+	mrdem_pairs_release(p);
+	return -1;
 }
 
 /* ---- contacts */
