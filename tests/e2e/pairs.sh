@@ -106,7 +106,7 @@ bad_frame() { # name column particle value message
 	expect_success "$1: exit 1, file and record named, no output" '
 		python3 "$GEN" s.mrd s.json --seed 9 --n 30 --planes 2 --no-reference &&
 		first=$(mrdem-info --json --full s.mrd | python3 -c "import json,sys; print([r for r in json.load(sys.stdin)[\"records\"] if r[\"type\"]==\"frame\"][0][\"state\"][0][\"id\"])") &&
-		$SET s.mrd bad.mrd $col $at "$(eval echo "$value")" || exit 1
+		$SET s.mrd bad.mrd $col $at "$(eval echo "$value")" && rm -f x.mrd* || exit 1
 		mrdem-pairs bad.mrd -o x.mrd 2>err.txt; rc=$?; cat err.txt
 		assert_eq $rc 1 "exit status" && assert_grep "bad.mrd: record [0-9]* (frame)" err.txt &&
 		assert_grep "$msg" err.txt && [ ! -e x.mrd ] && ! ls x.mrd* 2>/dev/null || exit 1
