@@ -553,11 +553,12 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	/* Close the stream either way once published: after a failure it still
 	 * ends with the complete frames written so far. A run that failed before
 	 * its first step was done leaves no output. */
-	if (rc && r->w.tmp)
+	int written = !(rc && r->w.tmp);
+	if (!written)
 		mrdem_writer_abort(&r->w);
 	else if (mrdem_writer_commit(&r->w))
 		rc = -1;
-	if (!r->quiet)
+	if (!r->quiet && written) /* else no step and no frame to report */
 		run_summary(r);
 	if (r->log_view)
 		run_log_view(r);
