@@ -110,12 +110,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'b':
 		case 'm':
-			method = mrdem_broad_method_parse(optarg);
-			if (method < 0) {
-				fprintf(stderr, "mrdem-pairs: unknown method '%s' (use "
-					MRDEM_BROAD_METHOD_LIST ")\n", optarg);
+			method = mrdem_broad_method_option(c == 'b' ? "--broad" : "--method", optarg);
+			if (method < 0)
 				return 2;
-			}
 			break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;

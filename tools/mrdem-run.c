@@ -231,6 +231,14 @@ static int interrupted(struct run *r)
 	return mrdem_writer_flush(&r->w) ? -1 : 0;
 }
 
+/* What a run that stops now leaves: the output appears once a step is
+ * done (mrdem_writer_publish), so a scene that fails its first step leaves
+ * none, and an older file at that path as it was. */
+static const char *kept(const struct run *r)
+{
+	return r->w.tmp ? "no output written" : "the frames before it are in the output";
+}
+
 /* --fast-spheres: the loop of simulate on the sphere fast path, frames
  * only. */
 static int simulate_fast(struct run *r)
@@ -252,11 +260,13 @@ static int simulate_fast(struct run *r)
 			return mrdem_writer_flush(w) ? -1 : 0;
 		uint64_t step = r->scene.frame.step;
 		if (mrdem_sphere_fast_step(r->fast)) {
-			mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in the "
-				    "output", (unsigned long long)step, r->scene.frame.time);
+			mrdem_error("stopped at step %llu (t = %.9g s); %s", (unsigned long long)step,
+				    r->scene.frame.time, kept(r));
 			return -1;
 		}
 		r->nsteps++;
+		if (mrdem_writer_publish(w))
+			return -1;
 		run_progress(r, i + 1);
 	}
 }
@@ -302,10 +312,12 @@ static int simulate(struct run *r)
 			if (stop_signal) /* the tools of --via-pipes got the signal too */
 				mrdem_error("interrupted during step %llu", (unsigned long long)step);
 			else
-				mrdem_error("stopped at step %llu (t = %.9g s); the frames before it are in "
-				    "the output", (unsigned long long)step, r->scene.frame.time);
+				mrdem_error("stopped at step %llu (t = %.9g s); %s",
+					    (unsigned long long)step, r->scene.frame.time, kept(r));
 			return -1;
 		}
+		if (mrdem_writer_publish(w))
+			return -1;
 		if (!r->via_pipes) {
 			run_account(r);
 			log_step(r);
@@ -453,8 +465,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 		bad = 1;
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
 		bad = mrdem_error("--scheme: unknown scheme '%s'", o->scheme);
-	if (o->broad && (o->broad_v = mrdem_broad_method_parse(o->broad)) < 0)
-		bad = mrdem_error("--broad: '%s' is not " MRDEM_BROAD_METHOD_LIST, o->broad);
+	if (o->broad && (o->broad_v = mrdem_broad_method_option("--broad", o->broad)) < 0)
+		bad = -1;
 	return bad ? 2 : 0;
 }
 
@@ -541,11 +553,15 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	r->t0 = mrdem_clock();
 	int rc = r->fast ? simulate_fast(r) : simulate(r);
 	r->t_loop = mrdem_clock() - r->t0;
-	/* Close the stream either way: after a failure it still ends with the
-	 * complete frames written so far. */
-	if (mrdem_writer_commit(&r->w))
+	/* Close the stream either way once published: after a failure it still
+	 * ends with the complete frames written so far. A run that failed before
+	 * its first step was done leaves no output. */
+	int written = !(rc && r->w.tmp);
+	if (!written)
+		mrdem_writer_abort(&r->w);
+	else if (mrdem_writer_commit(&r->w))
 		rc = -1;
-	if (!r->quiet)
+	if (!r->quiet && written) /* else no step and no frame to report */
 		run_summary(r);
 	if (r->log_view)
 		run_log_view(r);

@@ -35,6 +35,14 @@ int mrdem_broad_method_parse(const char *name)
 	return mrdem_name_index(mrdem_broad_method_names, MRDEM_BROAD_NMETHODS, name);
 }
 
+int mrdem_broad_method_option(const char *opt, const char *value)
+{
+	int m = mrdem_broad_method_parse(value);
+	if (m < 0)
+		mrdem_error("%s: '%s' is not " MRDEM_BROAD_METHOD_LIST, opt, value);
+	return m;
+}
+
 const char *mrdem_broad_method_name(int method)
 {
 	return mrdem_name_at(mrdem_broad_method_names, MRDEM_BROAD_NMETHODS, method, NULL);

@@ -39,6 +39,9 @@ extern const char *const mrdem_broad_method_names[MRDEM_BROAD_NMETHODS];
 
 /* "sap", "mr", "mmr", "grid" or "brute" -> method, or -1 when unknown. */
 int mrdem_broad_method_parse(const char *name);
+/* The same for the value of a command-line option (opt: "--broad"): the
+ * method, or -1 after "OPT: 'VALUE' is not sap, mr, mmr, grid or brute". */
+int mrdem_broad_method_option(const char *opt, const char *value);
 const char *mrdem_broad_method_name(int method);
 
 struct mrdem_broad_stats {

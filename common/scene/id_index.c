@@ -1,5 +1,6 @@
 #include "common/scene/id_index.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,27 @@ static void merge_sort(uint64_t *id, size_t *ix, uint64_t *tid, size_t *tix, siz
 	memcpy(ix, tix, n * sizeof *ix);
 }
 
-int mrdem_id_index_build(struct mrdem_id_index *x, const struct mrdem_particles *p)
+/* What is wrong with the sorted ids of x, into msg: -1, or 0 if nothing. */
+static int ids_problem(const struct mrdem_id_index *x, char *msg, size_t size)
+{
+	for (size_t k = 0; k < x->n; k++) {
+		if (x->id[k] >= MRDEM_PLANE_ID_MIN) {
+			snprintf(msg, size, "particle %zu has id %llu, in the range reserved for "
+				 "analytic planes (ids must be below %llu)", x->index[k],
+				 (unsigned long long)x->id[k], (unsigned long long)MRDEM_PLANE_ID_MIN);
+			return -1;
+		}
+		if (k && x->id[k] == x->id[k - 1]) {
+			size_t i = x->index[k - 1], j = x->index[k];
+			snprintf(msg, size, "particles %zu and %zu share the id %llu", i < j ? i : j,
+				 i < j ? j : i, (unsigned long long)x->id[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void sort_ids(struct mrdem_id_index *x, const struct mrdem_particles *p)
 {
 	size_t n = p->n;
 	if (n > x->cap) {
@@ -62,16 +83,29 @@ int mrdem_id_index_build(struct mrdem_id_index *x, const struct mrdem_particles 
 	merge_sort(x->id, x->index, tid, tix, n);
 	free(tid);
 	free(tix);
-	for (size_t k = 0; k < n; k++) {
-		if (x->id[k] >= MRDEM_PLANE_ID_MIN)
-			return mrdem_error("particle %zu has id %llu, in the range reserved for "
-					   "analytic planes",
-					   x->index[k], (unsigned long long)x->id[k]);
-		if (k && x->id[k] == x->id[k - 1])
-			return mrdem_error("particles %zu and %zu share the id %llu", x->index[k - 1],
-					   x->index[k], (unsigned long long)x->id[k]);
-	}
-	return 0;
+}
+
+int mrdem_id_index_build(struct mrdem_id_index *x, const struct mrdem_particles *p)
+{
+	char msg[256];
+	sort_ids(x, p);
+	return ids_problem(x, msg, sizeof msg) ? mrdem_error("%s", msg) : 0;
+}
+
+int mrdem_ids_check(const struct mrdem_particles *p, char *msg, size_t size)
+{
+	/* Frames are usually in increasing id order: one pass decides. */
+	size_t i = 0;
+	while (i < p->n && p->id[i] < MRDEM_PLANE_ID_MIN && (!i || p->id[i] > p->id[i - 1]))
+		i++;
+	if (i == p->n)
+		return 0;
+	struct mrdem_id_index x;
+	mrdem_id_index_init(&x);
+	sort_ids(&x, p);
+	int rc = ids_problem(&x, msg, size);
+	mrdem_id_index_release(&x);
+	return rc;
 }
 
 size_t mrdem_id_index_find(const struct mrdem_id_index *x, uint64_t id)

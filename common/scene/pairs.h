@@ -17,5 +17,8 @@ struct mrdem_pairs {
 void mrdem_pairs_init(struct mrdem_pairs *p);
 void mrdem_pairs_release(struct mrdem_pairs *p);
 void mrdem_pairs_push(struct mrdem_pairs *p, uint64_t a, uint64_t b);
+/* Whether a pair appears twice in p (in either order): 1 with the indices of
+ * its first two appearances, else 0. Linear time. */
+int mrdem_pairs_find_duplicate(const struct mrdem_pairs *p, size_t *first, size_t *second);
 
 #endif

@@ -459,8 +459,12 @@ int mrdem_yaml_enum(struct mrdem_yaml *y, const char *what, const char *const *n
 	if (y->ev.type != YAML_SCALAR_EVENT)
 		return mrdem_yaml_err(y, "%s: expected one of %s, got %s", what, list,
 				      node_desc(y, buf, sizeof buf));
-	return mrdem_yaml_err(y, "%s: unknown value %s (expected one of: %s)", what,
-			      node_desc(y, buf, sizeof buf), list);
+	/* A name, quoted or not: the value itself (quotes would only confuse
+	 * an empty string). */
+	if (y->ev.data.scalar.length == 0)
+		return mrdem_yaml_err(y, "%s: empty value (expected one of: %s)", what, list);
+	return mrdem_yaml_err(y, "%s: unknown value '%s' (expected one of: %s)", what,
+			      mrdem_escape(buf, sizeof buf, mrdem_yaml_text(y)), list);
 }
 
 int mrdem_yaml_positive(const struct mrdem_yaml *y, const char *what, double x)

@@ -30,7 +30,8 @@ int mrdem_output_fd(const char *path, char **tmp)
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST) {
-			mrdem_error("%s: cannot create: %s", *tmp, strerror(errno));
+			/* the path given: the temporary beside it is ours */
+			mrdem_error("%s: cannot create: %s", path, strerror(errno));
 			break;
 		}
 	}
@@ -54,7 +55,7 @@ int mrdem_outfile_open(struct mrdem_outfile *o, const char *path, int binary)
 		return -1;
 	o->path = mrdem_xstrdup(path);
 	if (!(o->f = fdopen(fd, "wb"))) {
-		mrdem_error("%s: %s", o->tmp ? o->tmp : path, strerror(errno));
+		mrdem_error("%s: %s", path, strerror(errno));
 		close(fd);
 		if (o->tmp)
 			unlink(o->tmp);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/scene/id_index.h"
 #include "common/util/error.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_tree.h"
@@ -316,6 +317,18 @@ static int check_frame(const struct mrdem_record *rec, const char *src, const st
 		}
 	}
 	for (size_t i = 0; i < n; i++)
+		if (p->eps[i] < 0) {
+			mrdem_record_error(rec, src, "particle %zu (id %llu): epsilon is %g (the halo "
+					   "width must be >= 0)", i, (unsigned long long)p->id[i],
+					   p->eps[i]);
+			return -1;
+		}
+	char msg[256];
+	if (mrdem_ids_check(p, msg, sizeof msg)) {
+		mrdem_record_error(rec, src, "%s", msg);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
 		if (p->flags[i] & ~(uint32_t)MRDEM_PARTICLE_FLAGS_KNOWN) {
 			mrdem_record_error(rec, src, "particle %zu: unknown flags 0x%x", i, p->flags[i]);
 			return -1;
@@ -535,11 +548,19 @@ int mrdem_decode_pairs(const struct mrdem_record *rec, const char *src, struct m
 			p->p[i].b = mrdem_get_u64(&c);
 		}
 	}
-	if (mrdem_record_done(rec, src, &c)) {
-		mrdem_pairs_release(p);
-		return -1;
+	size_t i, j;
+	if (mrdem_record_done(rec, src, &c))
+		goto fail;
+	if (mrdem_pairs_find_duplicate(p, &i, &j)) {
+		mrdem_record_error(rec, src, "pairs %zu and %zu are the same pair (%llu, %llu); a "
+				   "pair may appear once", i, j, (unsigned long long)p->p[i].a,
+				   (unsigned long long)p->p[i].b);
+		goto fail;
 	}
 	return 0;
+fail:
+	mrdem_pairs_release(p);
+	return -1;
 }
 
 /* ---- contacts */

@@ -700,13 +700,7 @@ int mrdem_writer_open(struct mrdem_writer *w, const char *path, unsigned flags)
 		fd = dup(1);
 	} else {
 		w->path = mrdem_xstrdup(path);
-		if (flags & MRDEM_WRITE_INCREMENTAL) {
-			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-			if (fd < 0)
-				mrdem_error("%s: cannot create: %s", path, strerror(errno));
-		} else {
-			fd = mrdem_output_fd(path, &w->tmp);
-		}
+		fd = mrdem_output_fd(path, &w->tmp);
 	}
 	if (fd < 0)
 		goto fail;
@@ -839,6 +833,22 @@ static int write_end(struct mrdem_writer *w, int last)
 	mrdem_le_put(end, w->index, 8);
 	mrdem_le_put(end + 8, index_at, 8);
 	return mrdem_writer_put(w, MRDEM_REC_END, end, sizeof end);
+}
+
+int mrdem_writer_publish(struct mrdem_writer *w)
+{
+	if (!w->tmp)
+		return 0;
+	if (mrdem_writer_flush(w))
+		return -1;
+	if (rename(w->tmp, w->path)) {
+		w->failed = 1;
+		return mrdem_error("%s: cannot rename %s into place: %s", w->path, w->tmp,
+				   strerror(errno));
+	}
+	free(w->tmp);
+	w->tmp = NULL;
+	return 0;
 }
 
 int mrdem_writer_next_stream(struct mrdem_writer *w)

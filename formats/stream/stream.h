@@ -102,8 +102,10 @@ int mrdem_reader_next(struct mrdem_reader *r, struct mrdem_record *rec);
 void mrdem_reader_close(struct mrdem_reader *r);
 
 enum {
-	/* Write straight to the destination instead of a temporary file renamed
-	 * on commit: for long runs whose flushed frames must survive a kill. */
+	/* Write to a temporary file that mrdem_writer_publish renames into
+	 * place, then straight to the destination: for long runs whose flushed
+	 * frames must survive a kill, and that leave no file (and the old one
+	 * at the path untouched) when they fail before publishing. */
 	MRDEM_WRITE_INCREMENTAL = 1,
 	/* Deflate's stored blocks instead of level 1 (the environment's
 	 * MRDEM_STREAM_LEVEL, when set, decides either way): for files read
@@ -149,13 +151,19 @@ int mrdem_writer_put(struct mrdem_writer *w, uint32_t type, const void *data, si
 int mrdem_writer_put_record(struct mrdem_writer *w, const struct mrdem_record *rec);
 /* Make everything written so far decodable (call at frame boundaries). */
 int mrdem_writer_flush(struct mrdem_writer *w);
+/* Flush and rename the temporary into place: from now on the destination
+ * holds what is written (flushed), also after a failure or a kill, and
+ * mrdem_writer_abort leaves it. No-op for standard output, for a path that
+ * is not a regular file and when already published. */
+int mrdem_writer_publish(struct mrdem_writer *w);
 /* Close the current stream with its index and end records and start a new
  * one in the same output (concatenated streams in, concatenated out). */
 int mrdem_writer_next_stream(struct mrdem_writer *w);
 /* Write the index and end records and finish; for files, rename the
  * temporary into place. */
 int mrdem_writer_commit(struct mrdem_writer *w);
-/* Give up: close and remove the temporary, leaving no partial output. */
+/* Give up: close and remove the temporary, leaving no partial output (a
+ * published file stays as far as it was flushed). */
 void mrdem_writer_abort(struct mrdem_writer *w);
 
 #endif

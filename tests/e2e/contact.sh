@@ -229,6 +229,54 @@ expect_success "comparison, iterative and hybrid give the same contact points, f
 	for f in k-*.bin; do cmp k-flat-comparison.bin $f || exit 1; done &&
 	test -s k-flat-comparison.bin'
 
+# A pairs record names each pair once; its order is free (mrdem-pairs
+# writes frame-index order, not id order). edit_pairs.py IN OUT HOW: the
+# pairs of every record with the first pair again (dup), the second pair
+# reversed again (swap) or the list reversed (reverse).
+cat >edit_pairs.py <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import mrdem_stream as ms
+def edit(t, p):
+    if t != 5:
+        return p
+    step, n = struct.unpack_from("<QQ", p)
+    q = [struct.unpack_from("<QQ", p, 16 + 16 * i) for i in range(n)]
+    how = sys.argv[4]
+    if how == "dup":
+        q.insert(2, q[0])
+    elif how == "swap":
+        q.append(q[1][::-1])
+    else:
+        q.reverse()
+    return struct.pack("<QQ", step, len(q)) + b"".join(struct.pack("<QQ", *x) for x in q)
+ms.rewrite(sys.argv[2], sys.argv[3], edit)
+PY
+# sorted 88-byte contacts of a stream, hex, one a line
+cat >contact_set.py <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import mrdem_stream as ms
+for t, p in ms.records(open(sys.argv[2], "rb").read()):
+    if t == 6:
+        print("\n".join(sorted(p[16 + 88 * i:16 + 88 * (i + 1)].hex() for i in range((len(p) - 16) // 88))))
+PY
+expect_success "a pairs record naming a pair twice (either order) is refused: file, record, pairs named, no output" '
+	python3 "$TOP/tests/e2e/randscene.py" r.mrd r.json --seed 2 --n 40 --planes 1 --no-reference &&
+	mrdem-pairs r.mrd -o p.mrd || exit 1
+	for how in dup swap; do
+		python3 edit_pairs.py "$TOP/tests/lib" p.mrd $how.mrd $how &&
+		{ mrdem-contact $how.mrd -o x.mrd 2>err.txt; rc=$?; cat err.txt; } &&
+		assert_eq $rc 1 "$how: exit status" && assert_grep "$how.mrd: record [0-9]* (pairs)" err.txt &&
+		assert_grep "pairs [0-9]* and [0-9]* are the same pair" err.txt && [ ! -e x.mrd ] &&
+		assert_exit 1 mrdem-info $how.mrd || exit 1
+	done'
+expect_success "pairs in another order give the same contacts" '
+	python3 edit_pairs.py "$TOP/tests/lib" p.mrd rev.mrd reverse &&
+	mrdem-contact p.mrd -o c1.mrd && mrdem-contact rev.mrd -o c2.mrd &&
+	python3 contact_set.py "$TOP/tests/lib" c1.mrd >c1.txt && python3 contact_set.py "$TOP/tests/lib" c2.mrd >c2.txt &&
+	[ -s c1.txt ] && cmp c1.txt c2.txt'
+
 expect_failure "missing input" 'mrdem-contact nothing-here.mrd -o x.mrd'
 expect_success "no partial output after a failure" '
 	! mrdem-contact --iterations 0 scene.mrd -o x.mrd 2>/dev/null; [ ! -e x.mrd ]'

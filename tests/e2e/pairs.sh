@@ -97,6 +97,41 @@ expect_success "NaN position: exit 1, names the record, no output" '
 	mrdem-pairs "$G/bad-nan.mrd" -o x.mrd 2>err.txt; rc=$?
 	assert_eq $rc 1 "exit status" && assert_grep "record" err.txt && [ ! -e x.mrd ]'
 
+# Frames the reader refuses (docs/stream-format.md, "frame"): every tool
+# names the file and the record; mrdem-pairs writes nothing, mrdem-info
+# does not call the stream valid.
+SET="python3 $TOP/tests/lib/mrdem_stream.py --set"
+bad_frame() { # name column particle value message
+	col=$2 at=$3 value=$4 msg=$5
+	expect_success "$1: exit 1, file and record named, no output" '
+		python3 "$GEN" s.mrd s.json --seed 9 --n 30 --planes 2 --no-reference &&
+		first=$(mrdem-info --json --full s.mrd | python3 -c "import json,sys; print([r for r in json.load(sys.stdin)[\"records\"] if r[\"type\"]==\"frame\"][0][\"state\"][0][\"id\"])") &&
+		$SET s.mrd bad.mrd $col $at "$(eval echo "$value")" && rm -f x.mrd* || exit 1
+		mrdem-pairs bad.mrd -o x.mrd 2>err.txt; rc=$?; cat err.txt
+		assert_eq $rc 1 "exit status" && assert_grep "bad.mrd: record [0-9]* (frame)" err.txt &&
+		assert_grep "$msg" err.txt && [ ! -e x.mrd ] && ! ls x.mrd* 2>/dev/null || exit 1
+		cat bad.mrd | mrdem-pairs >y.mrd 2>err.txt; rc=$?
+		assert_eq $rc 1 "exit status, pipe" && assert_grep "<stdin>: record [0-9]* (frame)" err.txt || exit 1
+		mrdem-info bad.mrd >/dev/null 2>err.txt; rc=$?
+		assert_eq $rc 1 "mrdem-info exit status" && assert_grep "$msg" err.txt'
+}
+bad_frame "a duplicated particle id" id 3 '$first' "particles 0 and 3 share the id"
+bad_frame "a particle id in the plane range" id 1 18446744073709551611 \
+	"particle 1 has id 18446744073709551611, in the range reserved for analytic planes"
+bad_frame "a negative halo" epsilon 2 -1 "particle 2 (id [0-9]*): epsilon is -1"
+bad_frame "an infinite halo" epsilon 2 inf "particle 2 (id [0-9]*): epsilon is not finite"
+
+expect_success "a bad --broad or --method names the option and the methods, exit 2" '
+	mrdem-pairs --broad foo "$G/good-scene.mrd" -o x.mrd 2>err.txt; rc=$?
+	assert_eq $rc 2 "exit status" && assert_grep "^mrdem-pairs: error: --broad: .foo. is not sap, mr, mmr, grid or brute$" err.txt &&
+	mrdem-pairs --method foo "$G/good-scene.mrd" -o x.mrd 2>err.txt; rc=$?
+	assert_eq $rc 2 "exit status" && assert_grep "^mrdem-pairs: error: --method: .foo. is not sap" err.txt &&
+	[ ! -e x.mrd ]'
+expect_success "an output in a missing directory: the path given is named, not a temporary" '
+	mrdem-pairs "$G/good-scene.mrd" -o nodir/x.mrd 2>err.txt; rc=$?
+	assert_eq $rc 1 "exit status" && assert_grep "error: nodir/x.mrd: cannot create" err.txt &&
+	! grep -q tmp err.txt'
+
 if command -v mrdem-init >/dev/null 2>&1; then
 	expect_success "mrdem-init | mrdem-pairs: a lattice of touching balls" '
 		cat >lat.yaml <<YAML

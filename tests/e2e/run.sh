@@ -212,6 +212,37 @@ expect_success "a bad scene is refused with file:line:col and writes nothing" '
 	mrdem-run bad.yaml -o bad.mrd 2>err.txt; rc=$?
 	assert_eq $rc 1 "exit status" && assert_grep "bad.yaml:4:" err.txt && [ ! -e bad.mrd ]'
 
+# Bad input that is only seen once the output is open: no output file, an
+# older file at that path untouched, one message that names the input.
+SET="python3 $TOP/tests/lib/mrdem_stream.py --set"
+expect_success "a frame the reader refuses (negative halo, shared id): file and record named, no output" '
+	mrdem-run -q headon.yaml --steps 0 -o s.mrd &&
+	$SET s.mrd negeps.mrd epsilon 1 -1 && $SET s.mrd dup.mrd id 1 "$(python3 frames.py s.mrd "F[0][\"state\"][0][\"id\"]")" &&
+	for how in --general-path --via-pipes; do
+		for f in negeps dup; do
+			echo older >o.mrd
+			mrdem-run $how $f.mrd -o o.mrd 2>err.txt; rc=$?; cat err.txt
+			assert_eq $rc 1 "$how $f: exit status" && assert_grep "$f.mrd: record [0-9]* (frame)" err.txt &&
+			assert_eq "$(cat o.mrd)" older "$how $f: the older o.mrd" &&
+			assert_eq "$(grep -c error err.txt)" 1 "$how $f: messages" &&
+			! grep -Eq "incomplete stream|/tmp/" err.txt && ! ls o.mrd.* 2>/dev/null || exit 1
+			case $f in
+			negeps) assert_grep "particle 1 (id [0-9]*): epsilon is -1" err.txt ;;
+			dup) assert_grep "particles 0 and 1 share the id" err.txt ;;
+			esac || exit 1
+		done
+	done'
+expect_success "a scene that fails its first step leaves no output, an older file untouched" '
+	mrdem-run -q headon.yaml --steps 0 -o s.mrd && $SET s.mrd dens.mrd density 0 0 &&
+	for how in --general-path --via-pipes; do
+		echo older >o.mrd
+		mrdem-run -q $how --steps 2 dens.mrd -o o.mrd 2>err.txt; rc=$?; cat err.txt
+		assert_eq $rc 1 "$how: exit status" && assert_grep "density 0" err.txt &&
+		assert_grep "stopped at step 0 .*no output written" err.txt &&
+		assert_eq "$(cat o.mrd)" older "$how: the older o.mrd" && ! ls o.mrd.* 2>/dev/null || exit 1
+	done &&
+	rm o.mrd && ! mrdem-run -q --steps 2 dens.mrd -o o.mrd 2>/dev/null && [ ! -e o.mrd ]'
+
 expect_success "options are checked" '
 	mrdem-run headon.yaml --steps x -o x.mrd 2>e1; r1=$?
 	mrdem-run headon.yaml --hierarchy multiscale -o x.mrd 2>e3; r3=$?

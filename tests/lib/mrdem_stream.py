@@ -8,6 +8,9 @@ for the tests' inputs; reading goes through the project's Python package
   mrdem_stream.py --same A B   exit 0 when streams A and B hold the same
                                records (meta, index and end aside), else
                                say where they differ and exit 1
+  mrdem_stream.py --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]
+                               copy IN to OUT with that particle's column
+                               set in every frame
 
 Frames are handled in the fixed column order of this build (id, shape,
 flags, position, orientation, velocity, angular_velocity, density,
@@ -130,8 +133,37 @@ def same_content(a, b):
     return True
 
 
+def rewrite(src, dst, edit):
+    """Copy the stream in file src to file dst, each record's (type, payload)
+    (as records() gives them: frames in the fixed column order) through
+    edit(type, payload) -> the new payload, or None to drop the record."""
+    out = HEADER
+    for rtype, payload in records(open(src, "rb").read()):
+        payload = edit(rtype, payload)
+        if payload is not None:
+            out += record(rtype, with_columns(payload) if rtype == 4 else payload)
+    with open(dst, "wb") as fh:
+        fh.write(gzip.compress(finish(out), compresslevel=1, mtime=0))
+
+
+def set_particle(payload, column, i, values):
+    """A frame payload (fixed column order) with particle i's column set to
+    values (a sequence of its components)."""
+    (n,) = struct.unpack_from("<Q", payload, 16)
+    pos = 24
+    for name, ctype, k in COLUMNS:
+        code = {1: "I", 2: "Q", 3: "d"}[ctype]
+        size = struct.calcsize(code) * k
+        if name == column:
+            at = pos + i * size
+            return payload[:at] + struct.pack("<%d%s" % (k, code), *values) + payload[at + size:]
+        pos += n * size
+    raise KeyError(column)
+
+
 USAGE = """mrdem_stream.py FILE
        mrdem_stream.py --same A B
+       mrdem_stream.py --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]
        mrdem_stream.py --help"""
 MODES = """modes:
   FILE          print one line per record of FILE (a gzip stream): its type
@@ -139,26 +171,43 @@ MODES = """modes:
   --same A B    exit 0 when streams A and B hold the same records, meta, index
                 and end records aside (they name the command line); else
                 print where they differ and exit 1
+  --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]
+                copy IN to OUT with particle PARTICLE's column COLUMN (a
+                frame column: id, eps, position, ...) set to the values in
+                every frame (a test's bad input)
 
 Imported (tests/e2e/*.py and *.sh), the module writes hand-made streams:
-record(), with_columns(), finish(), f64s(), s() and reads them: records()."""
+record(), with_columns(), finish(), f64s(), s(), rewrite(), set_particle()
+and reads them: records()."""
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="mrdem_stream.py", usage=USAGE, epilog=MODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="List the records of an mrdem stream, or compare two streams, "
+        description="List the records of an mrdem stream, compare two streams or write one with a "
+                    "particle's column changed, "
                     "reading them with the project's Python package (python/mrdem).")
     parser.add_argument("file", nargs="?", metavar="FILE", help="the stream to list")
     parser.add_argument("--same", nargs=2, metavar=("A", "B"),
                         help="compare streams A and B (status 0: the same records)")
+    parser.add_argument("--set", nargs=5, metavar=("IN", "OUT", "COLUMN", "PARTICLE", "VALUES"),
+                        help="copy IN to OUT with a particle's frame column set")
     args = parser.parse_args(argv)
-    if (args.file is None) == (args.same is None):
-        parser.error("give either FILE or --same A B")
+    if sum(x is not None for x in (args.file, args.same, args.set)) != 1:
+        parser.error("give one of FILE, --same A B or --set IN OUT COLUMN PARTICLE VALUES")
     try:
         if args.same:
             return 0 if same_content(*args.same) else 1
+        if args.set:
+            src, dst, column, i, values = args.set
+            kinds = dict((n, t) for n, t, _k in COLUMNS)
+            if column not in kinds:
+                parser.error("--set: no frame column '%s'" % column)
+            values = [int(v) if kinds[column] != 3 else float(v) for v in values.split(",")]
+            rewrite(src, dst,
+                    lambda t, p: set_particle(p, column, int(i), values) if t == 4 else p)
+            return 0
         with open(args.file, "rb") as f:
             data = f.read()
         if data[:2] != b"\x1f\x8b":

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -371,7 +372,7 @@ static void test_killed_writer(void)
 		if (mrdem_writer_open(&w, path("killed.mrd"), MRDEM_WRITE_INCREMENTAL))
 			_exit(3);
 		mrdem_scene_write(&w, &s);
-		mrdem_writer_flush(&w);
+		mrdem_writer_publish(&w);
 		for (int i = 0; i < 3; i++) {
 			s.frame.step++;
 			mrdem_write_frame(&w, &s.frame);
@@ -402,6 +403,36 @@ static void test_no_partial_output(void)
 	mrdem_writer_put(&w, MRDEM_REC_STATS, "x", 1);
 	mrdem_writer_abort(&w);
 	tap_ok(access(path("aborted.mrd"), F_OK) != 0, "aborted writer leaves no output file");
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp >/dev/null", dir);
+	tap_ok(system(cmd) != 0, "and no temporary file");
+}
+
+/* An incremental writer (mrdem-run's) that fails before it publishes leaves
+ * an older file at its path as it was; once published, what it flushed. */
+static void test_incremental_publish(void)
+{
+	FILE *f = fopen(path("older.mrd"), "w");
+	fputs("older\n", f);
+	fclose(f);
+	struct mrdem_writer w;
+	int rc = mrdem_writer_open(&w, path("older.mrd"), MRDEM_WRITE_INCREMENTAL);
+	rc = rc || mrdem_writer_put(&w, MRDEM_REC_STATS, "x", 1) || mrdem_writer_flush(&w);
+	mrdem_writer_abort(&w);
+	char line[16] = "";
+	f = fopen(path("older.mrd"), "r");
+	tap_ok(rc == 0 && f && fgets(line, sizeof line, f) && !strcmp(line, "older\n"),
+	       "incremental writer aborted before publishing: the older file is untouched");
+	if (f)
+		fclose(f);
+	rc = mrdem_writer_open(&w, path("older.mrd"), MRDEM_WRITE_INCREMENTAL);
+	rc = rc || mrdem_writer_put(&w, MRDEM_REC_STATS, "x", 1) || mrdem_writer_publish(&w) ||
+	     mrdem_writer_publish(&w);
+	struct stat st;
+	int there = stat(path("older.mrd"), &st) == 0 && st.st_size > 16;
+	mrdem_writer_abort(&w);
+	tap_ok(rc == 0 && there && access(path("older.mrd"), F_OK) == 0,
+	       "published: the file is in place and an abort keeps it");
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp >/dev/null", dir);
 	tap_ok(system(cmd) != 0, "and no temporary file");
@@ -444,6 +475,7 @@ int main(void)
 	test_bad_streams();
 	test_killed_writer();
 	test_no_partial_output();
+	test_incremental_publish();
 	test_count_contacts();
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
