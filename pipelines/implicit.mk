@@ -14,6 +14,7 @@
 #                   paper's 24,576)
 
 IMPLICIT_STEPS := 100
+$(call p_positive,IMPLICIT_STEPS)
 FLAT_STEPS = $(IMPLICIT_STEPS)
 SCALE_STEPS = $(IMPLICIT_STEPS)
 SCALES := 1 2 4 8

@@ -3,6 +3,8 @@
 
 MODEL_STEPS := 50
 MODEL_REPS := 30
+$(call p_positive,MODEL_STEPS)
+$(call p_positive,MODEL_REPS)
 MODELS_DIR := $(OUT)/models
 
 .PHONY: models

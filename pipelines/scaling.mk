@@ -5,6 +5,7 @@
 
 SCALING_TRIANGLES := 80 320 1280 5120
 SCALING_STEPS := 10
+$(call p_positive,SCALING_STEPS)
 SCALING_DIR := $(OUT)/scaling
 
 .PHONY: scaling

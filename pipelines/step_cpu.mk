@@ -4,6 +4,7 @@
 # (step_cpu.py): out/step-cpu/step-cpu.md. CPU_REPS repetitions (default 25).
 
 CPU_REPS := 25
+$(call p_positive,CPU_REPS)
 SC_DIR := $(OUT)/step-cpu
 
 .PHONY: step-cpu

@@ -245,6 +245,10 @@ bad_t9 "T9_COUNT=4-4" "^implicit.mk:[0-9]*: \*\*\* T9_COUNT must be X-Y-Z, three
 bad_t9 "T9_COUNT=4-0-3" "T9_COUNT must be X-Y-Z, .* got '4-0-3'"
 bad_t9 "T9_COUNT=4--4-3" "T9_COUNT must be X-Y-Z, .* got '4--4-3'"
 bad_t9 "T9_COUNT=2-1-1 T9_FLAT_STEPS=-1" "T9_FLAT_STEPS must be a non-negative integer (0: no flat runs), got '-1'"
+bad_t9 "T9_COUNT=2-1-1 IMPLICIT_STEPS=0" "^implicit.mk:[0-9]*: \*\*\* IMPLICIT_STEPS must be a positive integer, got '0'\.  Stop\.\$"
+bad_t9 "T9_COUNT=2-1-1 MODEL_REPS=x" "MODEL_REPS must be a positive integer, got 'x'"
+bad_t9 "T9_COUNT=2-1-1 SCALING_STEPS=" "SCALING_STEPS must be a positive integer, got ''"
+bad_t9 "T9_COUNT=2-1-1 CPU_REPS=-3" "CPU_REPS must be a positive integer, got '-3'"
 
 expect_success "table 9: table9.py and scenes.py refuse a wrong lattice or step count in one line" '
 	assert_exit 1 python3 "$TOP/pipelines/table9.py" out/implicit 4-4-3 0 0 &&
