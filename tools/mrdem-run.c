@@ -236,7 +236,8 @@ static int interrupted(struct run *r)
  * none, and an older file at that path as it was. */
 static const char *kept(const struct run *r)
 {
-	return r->w.tmp ? "no output written" : "the frames before it are in the output";
+	return mrdem_writer_published(&r->w) ? "the frames before it are in the output" :
+						 "no output written";
 }
 
 /* --fast-spheres: the loop of simulate on the sphere fast path, frames
@@ -556,7 +557,7 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	/* Close the stream either way once published: after a failure it still
 	 * ends with the complete frames written so far. A run that failed before
 	 * its first step was done leaves no output. */
-	int written = !(rc && r->w.tmp);
+	int written = !rc || mrdem_writer_published(&r->w);
 	if (!written)
 		mrdem_writer_abort(&r->w);
 	else if (mrdem_writer_commit(&r->w))

@@ -156,6 +156,12 @@ int mrdem_writer_flush(struct mrdem_writer *w);
  * mrdem_writer_abort leaves it. No-op for standard output, for a path that
  * is not a regular file and when already published. */
 int mrdem_writer_publish(struct mrdem_writer *w);
+/* Whether the destination holds what is written: published, standard
+ * output, or a writer without a temporary. */
+static inline int mrdem_writer_published(const struct mrdem_writer *w)
+{
+	return !w->tmp;
+}
 /* Close the current stream with its index and end records and start a new
  * one in the same output (concatenated streams in, concatenated out). */
 int mrdem_writer_next_stream(struct mrdem_writer *w);
