@@ -28,10 +28,14 @@ def args(argv):
     return argv[1], argv[2], int(argv[3]), int(argv[4])
 
 
+def spheres(count):
+    """The spheres of lattice X-Y-Z."""
+    x, y, z = (int(c) for c in count.split("-"))
+    return x * y * z
+
+
 DIR, COUNT, STEPS, FLAT_STEPS = args(sys.argv)
-N = 1
-for c in COUNT.split("-"):
-    N *= int(c)
+N = spheres(COUNT)
 SCENES = ("lattice-" + COUNT, "lattice-rotated-" + COUNT)
 # Noble & Weinzierl, Table 9: #tri. comp. and runtime (total, per
 # particle-particle comparison; the paper states no unit) per step and
@@ -40,9 +44,10 @@ SCENES = ("lattice-" + COUNT, "lattice-rotated-" + COUNT)
 PAPER = {"flat": ((6.50e9, 1.92e6, 9.67e2), (1.29e8, 6.50e9, 8.36e5, 4.20e2)),
          "surrogate": ((2.49e6, 4.70e2, 2.37e-1), (2.92e2, 2.49e6, 3.77e2, 1.90e-1)),
          "multiscale": ((9.08e5, 2.30e2, 1.16e-1), (1.09e2, 1.06e6, 2.13e2, 1.07e-1))}
-# The paper's lattice, 32 x 32 x 24 particles, and its peak memory, 3.87 GiB
-# (MB here: 2^20 bytes, as mrdem-run's peak).
-PAPER_N = 32 * 32 * 24
+# The paper's lattice and its peak memory, 3.87 GiB (MB here: 2^20 bytes, as
+# mrdem-run's peak).
+PAPER_COUNT = "32-32-24"
+PAPER_N = spheres(PAPER_COUNT)
 PAPER_PEAK_MB = 3.87 * 1024
 HIERARCHIES = (("flat",) if FLAT_STEPS else ()) + ("surrogate", "multiscale", "multiscale-warm")
 
@@ -50,7 +55,7 @@ HIERARCHIES = (("flat",) if FLAT_STEPS else ()) + ("surrogate", "multiscale", "m
 def neighbours(count):
     """Axis-neighbour pairs (the contacts of the lattice at rest) per sphere."""
     x, y, z = (int(c) for c in count.split("-"))
-    return ((x - 1) * y * z + x * (y - 1) * z + x * y * (z - 1)) / (x * y * z)
+    return ((x - 1) * y * z + x * (y - 1) * z + x * y * (z - 1)) / spheres(count)
 
 
 print("# Paper Table 9: %d spheres of 1,224 triangles at rest\n" % N)
@@ -69,7 +74,7 @@ print("Command: `make -C pipelines table9` (T9_COUNT=%s, T9_STEPS=%d). Per step:
       " %.2f here, %.2f on the paper's lattice.\n"
       % (COUNT, STEPS, (load(DIR, SCENES[0], "implicit-euler", "surrogate", "hybrid", STEPS)
                         .get("threads", "?")), format(N, ","), neighbours(COUNT),
-         neighbours("32-32-24")))
+         neighbours(PAPER_COUNT)))
 print("| scene | scheme | hierarchy | kernel | steps | Picard iterations | comparisons |"
       " fallbacks | step ms | ns/comp | peak MB | paper peak MB | comparisons/particle |"
       " paper comparisons/particle | fallbacks/particle | paper fallbacks/particle |"
@@ -104,7 +109,7 @@ for scene in SCENES:
              fmt(fallbacks / N) if m == "hybrid" else "–", fmt(per(paper[1], PAPER_N)),
              fmt(1e3 * r["step_ms"] / N), fmt(per(paper[2], PAPER_N)), fmt(paper[3]),
              fmt(peak * 1048576 / N) if peak else "–",
-             fmt(per(paper_peak and paper_peak * 1048576, PAPER_N))]))
+             fmt(paper_peak * 1048576 / PAPER_N) if paper_peak else "–"]))
 print("\nThe paper's Table 9 as it gives it, for its 24,576 particles (3.87 GiB), per step and"
       " core:\n")
 print("| hierarchy | kernel | comparisons | fallbacks | total | per comp |")
