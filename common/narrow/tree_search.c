@@ -31,10 +31,10 @@ static void push_pair(uint32_t **v, size_t *cap, size_t *n, uint32_t i, uint32_t
 	(*n)++;
 }
 
-void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
-		       const struct mrdem_search_side *b, const struct mrdem_xform *xb,
-		       const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
-		       struct mrdem_search_counts *cnt)
+void mrdem_tree_search_unsorted(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
+				const struct mrdem_search_side *b, const struct mrdem_xform *xb,
+				const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
+				struct mrdem_search_counts *cnt)
 {
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
 	struct mrdem_search_counts local;
@@ -120,5 +120,14 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		hits->h[k].ta = ta->perm[hits->h[k].ta];
 		hits->h[k].tb = tb->perm[hits->h[k].tb];
 	}
+}
+
+void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
+		       const struct mrdem_search_side *b, const struct mrdem_xform *xb,
+		       const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
+		       struct mrdem_search_counts *cnt)
+{
+	size_t first = hits->n;
+	mrdem_tree_search_unsorted(s, a, b, xb, o, hits, cnt);
 	mrdem_search_sort_hits(s, hits, first);
 }

@@ -62,5 +62,12 @@ void mrdem_tree_search(struct mrdem_tree_search *s, const struct mrdem_search_si
 		       const struct mrdem_search_side *b, const struct mrdem_xform *xb,
 		       const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
 		       struct mrdem_search_counts *cnt);
+/* The same hits in the order the search finds them (the same order every
+ * time, but not sorted), for a caller that sorts them only where its use
+ * depends on the order (mrdem_search_sort_hits). */
+void mrdem_tree_search_unsorted(struct mrdem_tree_search *s, const struct mrdem_search_side *a,
+				const struct mrdem_search_side *b, const struct mrdem_xform *xb,
+				const struct mrdem_narrow_opts *o, struct mrdem_tri_hits *hits,
+				struct mrdem_search_counts *cnt);
 
 #endif

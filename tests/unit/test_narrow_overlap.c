@@ -307,6 +307,101 @@ static void random_pose(struct mrdem_rng *rng, struct mrdem_scene *s, const doub
 	}
 }
 
+/* Poses whose hits all merge into one contact, where the search merges
+ * without sorting its hits first: lat-long spheres pole to pole and side
+ * by side as on the paper's lattice (a pole pair's hits, every sliver of
+ * one pole against every one of the other, tie on distance up to
+ * rounding), and shallow touches of both spheres at random orientations.
+ * The certified methods, flat and surrogate, give the merge's definition
+ * on the sorted unmerged hits, bit for bit (the iterative method alone may
+ * miss a hit). */
+static void one_group_poses(int quick)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	add_sphere(&s, "latlong", 1224, 1.0, 1.0, 1);
+	add_sphere(&s, "ico", 1280, 1.0, 1.0, 1);
+	struct mrdem_particles *p = &s.frame.p;
+	mrdem_particles_push(p, 1, 0);
+	mrdem_particles_push(p, 2, 0);
+	struct mrdem_contact_finder *f = mrdem_contact_finder_new();
+	struct mrdem_contacts got, all;
+	mrdem_contacts_init(&got);
+	mrdem_contacts_init(&all);
+	double *seeds = NULL;
+	struct mrdem_rng rng;
+	mrdem_rng_seed(&rng, 99);
+	long bad = 0, single = 0, several = 0, ties = 0, poses = quick ? 20 : 100, failed = 0;
+	for (long k = 0; k < poses; k++) {
+		double d[3] = {0, 0, 0};
+		for (int i = 0; i < 2; i++) {
+			p->shape[i] = k < 4 ? 0 : (uint32_t)(mrdem_rng_u64(&rng) % 2);
+			/* unequal halos: world points decide near the radius */
+			p->eps[i] = k < 4 ? 0.02 : mrdem_rng_range(&rng, 0.005, 0.035);
+			double id[4] = {1, 0, 0, 0};
+			if (k < 4)
+				memcpy(&p->quat[4 * i], id, sizeof id);
+			else
+				mrdem_rng_quat(&rng, &p->quat[4 * i]);
+		}
+		if (k < 4) { /* the lattice's neighbours along z, then x */
+			d[k < 2 ? 2 : 0] = 2.03;
+		} else {
+			for (int c = 0; c < 3; c++)
+				d[c] = mrdem_rng_normal(&rng);
+			vec3_normalize(d);
+			vec3_scale(d, d, 2 + mrdem_rng_range(&rng, 0.6, 1.0) * (p->eps[0] + p->eps[1]));
+		}
+		double at = k % 2 ? 2.03 * 7 : 0; /* also off the origin */
+		for (int c = 0; c < 3; c++) {
+			p->pos[c] = at;
+			p->pos[3 + c] = at + d[c];
+		}
+		struct mrdem_contact_opts o;
+		mrdem_contact_opts_default(&o);
+		o.merge = 0;
+		if (mrdem_find_contacts(f, &s, NULL, &o, &all, NULL)) {
+			failed++;
+			continue;
+		}
+		for (size_t i = 1; i < all.n; i++)
+			for (size_t j = 0; j < i; j++)
+				ties += all.c[i].dist == all.c[j].dist;
+		seeds = realloc(seeds, 3 * (all.n + 1) * sizeof *seeds);
+		size_t n = all.n;
+		size_t groups = merge_reference(&all, 0.5 * (p->eps[0] + p->eps[1]), seeds);
+		single += groups == 1 && n > 1 && k >= 4;
+		several += groups > 1;
+		for (int m = 0; m < 3; m++)
+			for (int h = 0; h < 2 && m != MRDEM_NARROW_ITERATIVE; h++) {
+				mrdem_contact_opts_default(&o);
+				o.narrow.method = m;
+				o.hierarchy = h ? MRDEM_HIERARCHY_SURROGATE : MRDEM_HIERARCHY_FLAT;
+				if (mrdem_find_contacts(f, &s, NULL, &o, &got, NULL)) {
+					failed++;
+					continue;
+				}
+				if (got.n != all.n || (all.n && memcmp(got.c, all.c, all.n * sizeof *all.c))) {
+					bad++;
+					tap_diag("pose %ld (%s, %s) %s: %zu merged contacts, the definition %zu",
+						 k, s.shapes[p->shape[0]].name, s.shapes[p->shape[1]].name,
+						 mrdem_narrow_method_name(m), got.n, all.n);
+				}
+			}
+	}
+	tap_eq_int(failed, 0, "one group: every search succeeds");
+	tap_eq_int(bad, 0, "one group: merged contacts == the definition, comparison and hybrid, flat and surrogate, bit for bit");
+	tap_ok(single > 0 && several > 0,
+	       "random poses merge into one contact from several hits (%ld) and into several (%ld)",
+	       single, several);
+	tap_ok(ties > 0, "some hits tie on distance, so the first in (ta, tb) order decides (%ld)", ties);
+	mrdem_contacts_release(&got);
+	mrdem_contacts_release(&all);
+	free(seeds);
+	mrdem_contact_finder_free(f);
+	mrdem_scene_release(&s);
+}
+
 int main(void)
 {
 	mrdem_set_progname("test_narrow_overlap");
@@ -453,5 +548,6 @@ int main(void)
 	mrdem_contact_finder_free(f);
 	mrdem_scene_release(&s);
 	crossing_pairs(quick);
+	one_group_poses(quick);
 	return tap_done();
 }
