@@ -646,41 +646,50 @@ int mrdem_hits_one_contact(const struct mrdem_hit_frame *f, const struct mrdem_t
 	if (n < 2 || f->node_a || f->node_b || !(radius > 0 && radius < INFINITY))
 		return 0;
 	const struct mrdem_tri_hit *h = hits->h;
-	double lo[3], hi[3], r2 = radius * radius;
-	for (int c = 0; c < 3; c++)
-		lo[c] = hi[c] = 0.5 * ((double)h[0].pa[c] + (double)h[0].pb[c]);
+	double r2 = radius * radius;
+	/* the midpoints' box in scalars (registers, not a store and load per
+	 * hit) */
+	double lo0 = INFINITY, lo1 = INFINITY, lo2 = INFINITY;
+	double hi0 = -INFINITY, hi1 = -INFINITY, hi2 = -INFINITY;
 	size_t first = 0, least = 0;
 	uint64_t key_first = (uint64_t)h[0].ta << 32 | h[0].tb, key_least = key_first;
 	float big = 0, dist_least = h[0].dist;
-	double poison = 0; /* NaN once a midpoint is not finite */
-	for (size_t i = 0; i < n; i++) {
-		const struct mrdem_tri_hit *q = &h[i];
-		/* coincident points: the scan takes their world point (b's
-		 * normal), which may not be finite; NaN: no certain group */
-		if ((q->pa[0] == q->pb[0] && q->pa[1] == q->pb[1] && q->pa[2] == q->pb[2]) ||
-		    isnan(q->dist))
-			return 0;
-		double e2 = 0;
-		for (int c = 0; c < 3; c++) {
-			double x = 0.5 * ((double)q->pa[c] + (double)q->pb[c]);
-			poison += x * 0;
-			lo[c] = x < lo[c] ? x : lo[c];
-			hi[c] = x > hi[c] ? x : hi[c];
-			e2 += (hi[c] - lo[c]) * (hi[c] - lo[c]);
-			float u = fabsf(q->pa[c]) > fabsf(q->pb[c]) ? fabsf(q->pa[c]) : fabsf(q->pb[c]);
-			big = u > big ? u : big;
+	for (size_t i0 = 0; i0 < n; i0 += 32) {
+		/* blocks without an exit: the checks after each */
+		int odd = 0;
+		for (size_t i = i0; i < n && i < i0 + 32; i++) {
+			const struct mrdem_tri_hit *q = &h[i];
+			/* coincident points: the scan takes their world point
+			 * (b's normal), which may not be finite; NaN: no
+			 * certain group (an infinite midpoint fails the box) */
+			odd |= (q->pa[0] == q->pb[0]) & (q->pa[1] == q->pb[1]) &
+			       (q->pa[2] == q->pb[2]);
+			odd |= isnan(q->dist);
+			double x0 = 0.5 * ((double)q->pa[0] + (double)q->pb[0]);
+			double x1 = 0.5 * ((double)q->pa[1] + (double)q->pb[1]);
+			double x2 = 0.5 * ((double)q->pa[2] + (double)q->pb[2]);
+			odd |= isnan(x0) | isnan(x1) | isnan(x2);
+			lo0 = x0 < lo0 ? x0 : lo0, hi0 = x0 > hi0 ? x0 : hi0;
+			lo1 = x1 < lo1 ? x1 : lo1, hi1 = x1 > hi1 ? x1 : hi1;
+			lo2 = x2 < lo2 ? x2 : lo2, hi2 = x2 > hi2 ? x2 : hi2;
+			for (int c = 0; c < 3; c++) {
+				float u = fabsf(q->pa[c]) > fabsf(q->pb[c]) ? fabsf(q->pa[c])
+									    : fabsf(q->pb[c]);
+				big = u > big ? u : big;
+			}
+			uint64_t key = (uint64_t)q->ta << 32 | q->tb;
+			if (key < key_first)
+				first = i, key_first = key;
+			if (q->dist < dist_least || (q->dist == dist_least && key < key_least))
+				least = i, key_least = key, dist_least = q->dist;
 		}
 		/* every midpoint within the radius of one: a box of 2 radii */
-		if (!(e2 < 12 * r2))
+		double e2 = (hi0 - lo0) * (hi0 - lo0) + (hi1 - lo1) * (hi1 - lo1) +
+			    (hi2 - lo2) * (hi2 - lo2);
+		if (odd || !(e2 < 12 * r2))
 			return 0;
-		uint64_t key = (uint64_t)q->ta << 32 | q->tb;
-		if (key < key_first)
-			first = i, key_first = key;
-		if (q->dist < dist_least || (q->dist == dist_least && key < key_least))
-			least = i, key_least = key, dist_least = q->dist;
 	}
-	if (poison != 0)
-		return 0;
+	double lo[3] = {lo0, lo1, lo2}, hi[3] = {hi0, hi1, hi2};
 	/* every midpoint within the inner radius of the first hit's, which
 	 * seeds the scan's group: the farthest corner of the box, widened by
 	 * far more than the rounding of the scan's differences and squares;
