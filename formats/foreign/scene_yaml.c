@@ -813,6 +813,15 @@ static int parse_planes(struct loader *L)
 			return -1;
 		double *n = pl.normal;
 		double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+		/* Components near the ends of the double range over- or underflow
+		 * the length: scale by the largest first (only then, so ordinary
+		 * normals keep their bits). */
+		double big = fmax(fabs(n[0]), fmax(fabs(n[1]), fabs(n[2])));
+		if (big > 0 && !(len > 0 && isfinite(len))) {
+			for (int i = 0; i < 3; i++)
+				n[i] /= big;
+			len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+		}
 		if (!(len > 0))
 			return mrdem_yaml_err_at(&L->y, k.val[1],
 						 "%s.normal: the zero vector has no direction",
