@@ -1143,6 +1143,14 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 				if (lattice && p->jitter > 0)
 					for (int d = 0; d < 3; d++)
 						pos[d] += mrdem_rng_range(&rng, -p->jitter, p->jitter);
+				/* finite origin, spacing and jitter can still overflow */
+				if (lattice && !(isfinite(pos[0]) && isfinite(pos[1]) &&
+						 isfinite(pos[2])))
+					return mrdem_yaml_err_at(
+						&L->y, k->map, "%s: particle (%lld, %lld, %lld) lies at "
+						"[%g, %g, %g]: origin + index * spacing%s is beyond the "
+						"range of numbers", k->what, x, y, z, pos[0], pos[1],
+						pos[2], p->jitter > 0 ? " + jitter" : "");
 				if (lattice && p->rotate)
 					mrdem_rng_quat(&rng, q);
 				else
