@@ -19,6 +19,7 @@
 
 #include "common/broad/broad.h"
 #include "common/dynamics/contact_law.h"
+#include "common/dynamics/rigid_body.h"
 #include "common/geom/quat.h"
 #include "common/shape/hull.h"
 #include "common/tree/tree.h"
@@ -1074,6 +1075,24 @@ static int finish_item(struct loader *L, const struct pending *pd)
 					 "%s: epsilon %g of shape '%s' "
 					 "is not a positive length",
 					 what, eps, sh->name);
+	/* The step inverts mass and inertia: a density far off in the
+	 * exponent overflows them (or their inverses) to inf, and the run would
+	 * fail at step 0 blaming the time step. */
+	double I[9], inv[9];
+	mrdem_inertia_matrix(I, sh->mesh.mass.inertia);
+	if (!pd->fixed && !sh->mesh.open && !mrdem_spd3_inverse(inv, I)) {
+		double mass = density * sh->mesh.mass.volume;
+		int ok = mass > 0 && isfinite(mass) && isfinite(1 / mass);
+		for (int r = 0; ok && r < 9; r++)
+			ok = isfinite(density * I[r]) && isfinite(inv[r] / density);
+		if (!ok)
+			return mrdem_yaml_err_at(&L->y, unpack_mark((pd->seen & BIT(P_MASS)) ?
+								   pd->mass_val : pd->map),
+						 "%s: density %g gives shape '%s' (volume %g) a "
+						 "mass of %g kg, or an inertia, that the dynamics "
+						 "cannot invert in double precision",
+						 what, density, sh->name, sh->mesh.mass.volume, mass);
+	}
 	for (size_t i = pd->first; i < pd->first + pd->count; i++) {
 		pa->density[i] = density;
 		pa->eps[i] = eps;
