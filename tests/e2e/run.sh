@@ -212,6 +212,12 @@ expect_success "a bad scene is refused with file:line:col and writes nothing" '
 	mrdem-run bad.yaml -o bad.mrd 2>err.txt; rc=$?
 	assert_eq $rc 1 "exit status" && assert_grep "bad.yaml:4:" err.txt && [ ! -e bad.mrd ]'
 
+expect_success "a YAML scene by another name: the suffix it needs is named, nothing written" '
+	cp headon.yaml headon.txt
+	mrdem-run -q headon.txt -o x.mrd 2>err.txt; rc=$?; cat err.txt
+	assert_eq $rc 1 "exit status" && assert_grep "headon.txt: a YAML scene needs the suffix .yaml or .yml" err.txt &&
+	[ ! -e x.mrd ] && mrdem-run --help | grep -q "named \*.yaml or \*.yml"'
+
 # Bad input that is only seen once the output is open: no output file, an
 # older file at that path untouched, one message that names the input.
 SET="python3 $TOP/tests/lib/mrdem_stream.py --set"
