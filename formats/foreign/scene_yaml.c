@@ -1075,14 +1075,15 @@ static int finish_item(struct loader *L, const struct pending *pd)
 					 "%s: epsilon %g of shape '%s' "
 					 "is not a positive length",
 					 what, eps, sh->name);
-	/* The step inverts mass and inertia: a density far off in the
-	 * exponent overflows them (or their inverses) to inf, and the run would
-	 * fail at step 0 blaming the time step. */
+	/* The step inverts mass and inertia: a density (or a shape's size) far
+	 * off in the exponent overflows them or their inverses, and the run
+	 * would fail at step 0, blaming the time step or the shape. */
 	double I[9], inv[9];
 	mrdem_inertia_matrix(I, sh->mesh.mass.inertia);
-	if (!pd->fixed && !sh->mesh.open && !mrdem_spd3_inverse(inv, I)) {
+	if (!pd->fixed && !sh->mesh.open) {
 		double mass = density * sh->mesh.mass.volume;
-		int ok = mass > 0 && isfinite(mass) && isfinite(1 / mass);
+		int ok = !mrdem_spd3_inverse(inv, I) && mass > 0 && isfinite(mass) &&
+			 isfinite(1 / mass);
 		for (int r = 0; ok && r < 9; r++)
 			ok = isfinite(density * I[r]) && isfinite(inv[r] / density);
 		if (!ok)
