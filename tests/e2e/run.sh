@@ -244,7 +244,13 @@ expect_success "a frame the reader refuses (negative halo, shared id): file and 
 expect_success "a frame no step can take (density 0, zero quaternion): file, record and particle named" '
 	mrdem-run -q headon.yaml --steps 0 -o s.mrd && $SET s.mrd dens.mrd density 1 0 &&
 	$SET s.mrd quat.mrd orientation 1 0,0,0,0 &&
-	mrdem-pairs dens.mrd | mrdem-contact >/dev/null && mrdem-pairs quat.mrd | mrdem-contact >/dev/null &&
+	mrdem-pairs dens.mrd | mrdem-contact >dc.mrd && mrdem-pairs quat.mrd | mrdem-contact >qc.mrd &&
+	! mrdem-step dc.mrd -o x.mrd 2>err.txt && cat err.txt && [ ! -e x.mrd ] &&
+	assert_eq "$(grep -c error err.txt)" 1 "mrdem-step density: messages" &&
+	assert_grep "^mrdem-step: error: dc.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): density 0;" err.txt &&
+	! mrdem-step qc.mrd -o x.mrd 2>err.txt && cat err.txt && [ ! -e x.mrd ] &&
+	assert_eq "$(grep -c error err.txt)" 1 "mrdem-step orientation: messages" &&
+	assert_grep "^mrdem-step: error: qc.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): orientation" err.txt &&
 	printf "%s\n" "shapes: {b: {analytic-sphere: {radius: 0.01}}}" \
 		"contact: {model: spring-dashpot, stiffness: 1000}" "time: {scheme: velocity-verlet}" \
 		"particles: [{shape: b, position: [0, 0, 0]}, {shape: b, position: [0.03, 0, 0]}]" >fs.yaml &&
