@@ -52,6 +52,7 @@ struct loader {
 	size_t nfwd;
 	struct pending *pend;   /* particle items waiting for shapes or defaults */
 	size_t npend, cappend;
+	yaml_mark_t *plane_mark; /* per analytic plane: where it was given */
 };
 
 /* ---- sizes checked before allocating */
@@ -832,6 +833,9 @@ static int parse_planes(struct loader *L)
 		if (st->nplanes >= UINT32_MAX / 2)
 			return mrdem_yaml_err(&L->y, "planes: too many planes");
 		st->planes = mrdem_xrealloc(st->planes, (st->nplanes + 1) * sizeof *st->planes);
+		L->plane_mark = mrdem_xrealloc(L->plane_mark,
+					       (st->nplanes + 1) * sizeof *L->plane_mark);
+		L->plane_mark[st->nplanes] = k.map;
 		st->planes[st->nplanes++] = pl;
 	}
 }
@@ -1269,6 +1273,32 @@ static int parse_particles(struct loader *L)
 	return 0;
 }
 
+/* A free particle whose centre of mass is behind a plane starts deep in
+ * the solid half-space (a flipped normal, a misplaced origin): the contact
+ * force would throw it out with energy from nowhere. Checked once both
+ * lists are known, at the plane's line. */
+static int check_planes(struct loader *L)
+{
+	const struct mrdem_setup *st = &L->s->setup;
+	const struct mrdem_particles *p = &L->s->frame.p;
+	for (uint32_t k = 0; k < st->nplanes; k++) {
+		const double *o = st->planes[k].point, *n = st->planes[k].normal;
+		for (size_t i = 0; i < p->n; i++) {
+			const double *x = &p->pos[3 * i];
+			double d = (x[0] - o[0]) * n[0] + (x[1] - o[1]) * n[1] + (x[2] - o[2]) * n[2];
+			if (d < 0 && !(p->flags[i] & MRDEM_PARTICLE_FIXED))
+				return mrdem_yaml_err_at(
+					&L->y, L->plane_mark[k],
+					"planes[%" PRIu32 "]: the centre of mass of particle %zu, "
+					"[%g, %g, %g], lies %g m behind the plane, whose normal "
+					"[%g, %g, %g] points into the free half-space; a free "
+					"particle starts on the free side",
+					k, i, x[0], x[1], x[2], -d, n[0], n[1], n[2]);
+		}
+	}
+	return 0;
+}
+
 /* ---- the document */
 
 static const char *const top_keys[] = {"shapes", "particles", "planes", "gravity", "contact",
@@ -1323,6 +1353,8 @@ static int parse_document(struct loader *L)
 	for (size_t i = 0; i < L->npend; i++)
 		if (finish_item(L, &L->pend[i]))
 			return -1;
+	if (check_planes(L))
+		return -1;
 	if (!L->contact_read)
 		return mrdem_yaml_err(y, "scene: no 'contact' section: the default model, hooke, "
 				      "needs contact.stiffness (kn, N/m) and contact.restitution "
@@ -1357,6 +1389,7 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	free(L.diameter);
 	free(L.shape_line);
 	free(L.pend);
+	free(L.plane_mark);
 	for (size_t i = 0; i < L.nfwd; i++)
 		free(L.fwd[i]);
 	free(L.fwd);
