@@ -6,6 +6,9 @@
 ENERGY_SCENES := two-spheres sphere-on-plane
 ENERGY_STEPS  :=
 ENERGY_EVERY  :=
+# empty: the scene's own
+$(if $(strip $(ENERGY_STEPS)),$(call p_natural,ENERGY_STEPS, (or empty)))
+$(if $(strip $(ENERGY_EVERY)),$(call p_positive,ENERGY_EVERY, (or empty)))
 E_DIR := $(OUT)/energy
 E_CSV := $(ENERGY_SCENES:%=$(OUT)/energy-%.csv)
 E_RUN := $(if $(ENERGY_STEPS),--steps $(ENERGY_STEPS)) $(if $(ENERGY_EVERY),--every $(ENERGY_EVERY))

@@ -16,7 +16,9 @@
 IMPLICIT_STEPS := 100
 $(call p_positive,IMPLICIT_STEPS)
 FLAT_STEPS = $(IMPLICIT_STEPS)
+$(call p_natural,FLAT_STEPS, (0: no flat runs))
 SCALE_STEPS = $(IMPLICIT_STEPS)
+$(call p_positive,SCALE_STEPS)
 SCALES := 1 2 4 8
 I_DIR := $(OUT)/implicit
 I_TOOLS := $(BIN)/mrdem-run $(BIN)/mrdem-stats

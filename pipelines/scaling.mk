@@ -6,6 +6,7 @@
 SCALING_TRIANGLES := 80 320 1280 5120
 SCALING_STEPS := 10
 $(call p_positive,SCALING_STEPS)
+$(call p_positives,SCALING_TRIANGLES, (triangles per sphere))
 SCALING_DIR := $(OUT)/scaling
 
 .PHONY: scaling

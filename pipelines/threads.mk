@@ -8,6 +8,9 @@
 TH_COUNT := 16-16-16
 TH_STEPS := 5
 TH_REPS := 3
+$(call p_count,TH_COUNT, (spheres along x$(comma) y and z))
+$(call p_positive,TH_STEPS)
+$(call p_positive,TH_REPS)
 TH_DIR := $(OUT)/threads
 TH_TOOLS := $(BIN)/mrdem-pairs $(BIN)/mrdem-contact $(BIN)/mrdem-step
 

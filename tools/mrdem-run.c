@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "common/dynamics/rigid_body.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
 #include "common/util/threads.h"
@@ -24,8 +25,9 @@
 static const char usage_head[] =
 	"usage: mrdem-run [options] SCENE\n"
 	"\n"
-	"Simulate SCENE (a YAML scene, docs/scene.md, or a state stream whose last\n"
-	"frame is the start): broad phase, contact detection and a rigid-body step\n"
+	"Simulate SCENE (a YAML scene, docs/scene.md, named *.yaml or *.yml, or a\n"
+	"state stream whose last frame is the start; '-': a stream on standard\n"
+	"input): broad phase, contact detection and a rigid-body step\n"
 	"per time step (implicit Euler: Picard iterations of contact detection and\n"
 	"forces per step, docs/dynamics.md). Writes the setup, the shapes\n"
 	"with their surrogate trees, and every --every steps a frame with its pairs,\n"
@@ -77,6 +79,27 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* 0 when the file opens and does not start with the gzip magic of a
+ * stream. */
+static int not_gzip(const char *path)
+{
+	unsigned char m[2];
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+	if (!fp)
+		return -1;
+	int gz = fread(m, 1, 2, fp) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+	fclose(fp);
+	return gz ? -1 : 0;
+}
+
+/* Where the stream's last frame record was, for messages about it. */
+static int note_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
+{
+	if (rec->type == MRDEM_REC_FRAME)
+		*(struct mrdem_record *)f->ctx = *rec;
+	return 0;
+}
+
 /* A YAML scene, or the setup, shapes and last complete frame of a stream:
  * a run killed mid-way resumes from what it wrote. */
 static int load(struct run *r, const char *path)
@@ -84,11 +107,27 @@ static int load(struct run *r, const char *path)
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml"))
 		return mrdem_scene_load_yaml(path, &r->scene);
 	struct mrdem_filter f;
+	struct mrdem_record last = {0};
 	mrdem_filter_init(&f, "mrdem-run");
 	f.read_flags = MRDEM_READ_RECOVER;
+	f.before = note_frame;
+	f.ctx = &last;
 	int rc = mrdem_filter_run(&f, path, NULL, 0, NULL);
+	if (rc && !not_gzip(path)) /* a YAML scene by another name? */
+		mrdem_error("%s: a YAML scene needs the suffix .yaml or .yml", path);
 	if (rc == 0 && !f.total_frames)
 		rc = mrdem_error("%s: the stream has no frame to start from", path);
+	/* A frame valid for contact detection that no step can take (density
+	 * 0, the zero quaternion): refused here, naming the stream and record,
+	 * on every path (the sphere fast path would carry it on silently). */
+	char why[160];
+	long bad = rc ? -1 : mrdem_particles_unsteppable(&f.scene.frame.p, why, sizeof why);
+	if (bad >= 0) {
+		last.data = NULL;
+		rc = mrdem_record_error(&last, strcmp(path, "-") ? path : "<stdin>",
+					"particle %ld (id %llu): %s",
+					bad, (unsigned long long)f.scene.frame.p.id[bad], why);
+	}
 	if (rc == 0 && f.damaged)
 		mrdem_warning("%s: resuming from step %llu (t = %.9g s), the last of %llu complete "
 			      "frame(s)", path, (unsigned long long)f.scene.frame.step,

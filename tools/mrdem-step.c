@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/dynamics/integrate.h"
+#include "common/dynamics/rigid_body.h"
 #include "common/dynamics/step.h"
 #include "common/sim/picard.h"
 #include "common/util/error.h"
@@ -317,6 +318,13 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 					   (unsigned long long)rec->index);
 		j->have_frame = 1;
 		j->frame_index = rec->index;
+		/* as mrdem-run: one line naming the record, density and
+		 * orientation alike (detection tools take such frames) */
+		char why[160];
+		long bad = mrdem_particles_unsteppable(&f->scene.frame.p, why, sizeof why);
+		if (bad >= 0)
+			return mrdem_record_error(rec, f->src, "particle %ld (id %llu): %s", bad,
+						  (unsigned long long)f->scene.frame.p.id[bad], why);
 		break;
 	case MRDEM_REC_CONTACTS:
 		if (j->no_contacts)

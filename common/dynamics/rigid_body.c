@@ -1,6 +1,7 @@
 #include "common/dynamics/rigid_body.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,25 @@ int mrdem_spd3_inverse(double inv[9], const double m[9])
 	inv[7] = (m[1] * m[6] - m[0] * m[7]) * r;
 	inv[8] = (m[0] * m[4] - m[1] * m[3]) * r;
 	return 0;
+}
+
+long mrdem_particles_unsteppable(const struct mrdem_particles *p, char *why, size_t n)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const double *q = &p->quat[4 * i], rho = p->density[i];
+		/* the threshold of the step's own normalisation (dynamics/step.c) */
+		if (!(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) > 1e-12)) {
+			snprintf(why, n, "orientation [%g, %g, %g, %g] is the zero quaternion, "
+				 "not a rotation", q[0], q[1], q[2], q[3]);
+			return (long)i;
+		}
+		if (!(p->flags[i] & MRDEM_PARTICLE_FIXED) && !(rho > 0 && isfinite(rho))) {
+			snprintf(why, n, "density %g; a free particle needs a positive density",
+				 rho);
+			return (long)i;
+		}
+	}
+	return -1;
 }
 
 int mrdem_bodies_compute(struct mrdem_bodies *b, const struct mrdem_scene *s)

@@ -19,6 +19,7 @@
 
 #include "common/broad/broad.h"
 #include "common/dynamics/contact_law.h"
+#include "common/dynamics/rigid_body.h"
 #include "common/geom/quat.h"
 #include "common/shape/hull.h"
 #include "common/tree/tree.h"
@@ -51,6 +52,7 @@ struct loader {
 	size_t nfwd;
 	struct pending *pend;   /* particle items waiting for shapes or defaults */
 	size_t npend, cappend;
+	yaml_mark_t *plane_mark; /* per analytic plane: where it was given */
 };
 
 /* ---- sizes checked before allocating */
@@ -813,6 +815,15 @@ static int parse_planes(struct loader *L)
 			return -1;
 		double *n = pl.normal;
 		double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+		/* Components near the ends of the double range over- or underflow
+		 * the length: scale by the largest first (only then, so ordinary
+		 * normals keep their bits). */
+		double big = fmax(fabs(n[0]), fmax(fabs(n[1]), fabs(n[2])));
+		if (big > 0 && !(len > 0 && isfinite(len))) {
+			for (int i = 0; i < 3; i++)
+				n[i] /= big;
+			len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+		}
 		if (!(len > 0))
 			return mrdem_yaml_err_at(&L->y, k.val[1],
 						 "%s.normal: the zero vector has no direction",
@@ -822,6 +833,9 @@ static int parse_planes(struct loader *L)
 		if (st->nplanes >= UINT32_MAX / 2)
 			return mrdem_yaml_err(&L->y, "planes: too many planes");
 		st->planes = mrdem_xrealloc(st->planes, (st->nplanes + 1) * sizeof *st->planes);
+		L->plane_mark = mrdem_xrealloc(L->plane_mark,
+					       (st->nplanes + 1) * sizeof *L->plane_mark);
+		L->plane_mark[st->nplanes] = k.map;
 		st->planes[st->nplanes++] = pl;
 	}
 }
@@ -1065,6 +1079,25 @@ static int finish_item(struct loader *L, const struct pending *pd)
 					 "%s: epsilon %g of shape '%s' "
 					 "is not a positive length",
 					 what, eps, sh->name);
+	/* The step inverts mass and inertia: a density (or a shape's size) far
+	 * off in the exponent overflows them or their inverses, and the run
+	 * would fail at step 0, blaming the time step or the shape. */
+	double I[9], inv[9];
+	mrdem_inertia_matrix(I, sh->mesh.mass.inertia);
+	if (!pd->fixed && !sh->mesh.open) {
+		double mass = density * sh->mesh.mass.volume;
+		int ok = !mrdem_spd3_inverse(inv, I) && mass > 0 && isfinite(mass) &&
+			 isfinite(1 / mass);
+		for (int r = 0; ok && r < 9; r++)
+			ok = isfinite(density * I[r]) && isfinite(inv[r] / density);
+		if (!ok)
+			return mrdem_yaml_err_at(&L->y, unpack_mark((pd->seen & BIT(P_MASS)) ?
+								   pd->mass_val : pd->map),
+						 "%s: density %g gives shape '%s' (volume %g) a "
+						 "mass of %g kg, or an inertia, that the dynamics "
+						 "cannot invert in double precision",
+						 what, density, sh->name, sh->mesh.mass.volume, mass);
+	}
 	for (size_t i = pd->first; i < pd->first + pd->count; i++) {
 		pa->density[i] = density;
 		pa->eps[i] = eps;
@@ -1134,6 +1167,14 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 				if (lattice && p->jitter > 0)
 					for (int d = 0; d < 3; d++)
 						pos[d] += mrdem_rng_range(&rng, -p->jitter, p->jitter);
+				/* finite origin, spacing and jitter can still overflow */
+				if (lattice && !(isfinite(pos[0]) && isfinite(pos[1]) &&
+						 isfinite(pos[2])))
+					return mrdem_yaml_err_at(
+						&L->y, k->map, "%s: particle (%lld, %lld, %lld) lies at "
+						"[%g, %g, %g]: origin + index * spacing%s is beyond the "
+						"range of numbers", k->what, x, y, z, pos[0], pos[1],
+						pos[2], p->jitter > 0 ? " + jitter" : "");
 				if (lattice && p->rotate)
 					mrdem_rng_quat(&rng, q);
 				else
@@ -1232,6 +1273,32 @@ static int parse_particles(struct loader *L)
 	return 0;
 }
 
+/* A free particle whose centre of mass is behind a plane starts deep in
+ * the solid half-space (a flipped normal, a misplaced origin): the contact
+ * force would throw it out with energy from nowhere. Checked once both
+ * lists are known, at the plane's line. */
+static int check_planes(struct loader *L)
+{
+	const struct mrdem_setup *st = &L->s->setup;
+	const struct mrdem_particles *p = &L->s->frame.p;
+	for (uint32_t k = 0; k < st->nplanes; k++) {
+		const double *o = st->planes[k].point, *n = st->planes[k].normal;
+		for (size_t i = 0; i < p->n; i++) {
+			const double *x = &p->pos[3 * i];
+			double d = (x[0] - o[0]) * n[0] + (x[1] - o[1]) * n[1] + (x[2] - o[2]) * n[2];
+			if (d < 0 && !(p->flags[i] & MRDEM_PARTICLE_FIXED))
+				return mrdem_yaml_err_at(
+					&L->y, L->plane_mark[k],
+					"planes[%" PRIu32 "]: the centre of mass of particle %zu, "
+					"[%g, %g, %g], lies %g m behind the plane, whose normal "
+					"[%g, %g, %g] points into the free half-space; a free "
+					"particle starts on the free side",
+					k, i, x[0], x[1], x[2], -d, n[0], n[1], n[2]);
+		}
+	}
+	return 0;
+}
+
 /* ---- the document */
 
 static const char *const top_keys[] = {"shapes", "particles", "planes", "gravity", "contact",
@@ -1286,6 +1353,8 @@ static int parse_document(struct loader *L)
 	for (size_t i = 0; i < L->npend; i++)
 		if (finish_item(L, &L->pend[i]))
 			return -1;
+	if (check_planes(L))
+		return -1;
 	if (!L->contact_read)
 		return mrdem_yaml_err(y, "scene: no 'contact' section: the default model, hooke, "
 				      "needs contact.stiffness (kn, N/m) and contact.restitution "
@@ -1320,6 +1389,7 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	free(L.diameter);
 	free(L.shape_line);
 	free(L.pend);
+	free(L.plane_mark);
 	for (size_t i = 0; i < L.nfwd; i++)
 		free(L.fwd[i]);
 	free(L.fwd);

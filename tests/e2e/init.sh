@@ -314,6 +314,24 @@ expect_failure "a lattice beyond memory is refused at its line before allocating
 	grep -qF "huge.yaml:3:37: particles[0].lattice.count: 1000000000 particles in the scene need about 272 GB of memory, more than the " err &&
 	exit $rc'
 
+# A plane normal of huge or tiny components: its length over- or
+# underflows, yet it has a direction (it was stored as the zero vector).
+cat >normals.yaml <<'EOF2'
+shapes: {ball: {sphere: {triangles: 80}}}
+particles: [{shape: ball, position: [0, 0, 5]}]
+planes:
+  - {point: [0, 0, 0], normal: [1e200, 1e200, 0]}
+  - {point: [0, 0, 0], normal: [0, 0, 1e-320]}
+contact: {model: paper}
+EOF2
+expect_success "plane normals of huge or tiny components are normalised, not zeroed" '
+	mrdem-init normals.yaml -o normals.mrd && mrdem-info --json normals.mrd >normals.json &&
+	json_check normals.json "
+a, b = recs(\"setup\")[0][\"planes\"]
+assert near(a[\"normal\"][0], math.sqrt(0.5)) and a[\"normal\"][0] == a[\"normal\"][1] and a[\"normal\"][2] == 0, a
+assert b[\"normal\"] == [0, 0, 1], b
+"'
+
 expect_failure "usage error without a scene" 'mrdem-init'
 expect_success "--help prints usage to stdout" 'mrdem-init --help | grep -q "usage: mrdem-init"'
 expect_failure "missing scene file" 'mrdem-init no-such.yaml -o x.mrd 2>err; rc=$?; cat err

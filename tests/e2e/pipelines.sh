@@ -249,6 +249,14 @@ bad_t9 "T9_COUNT=2-1-1 IMPLICIT_STEPS=0" "^implicit.mk:[0-9]*: \*\*\* IMPLICIT_S
 bad_t9 "T9_COUNT=2-1-1 MODEL_REPS=x" "MODEL_REPS must be a positive integer, got 'x'"
 bad_t9 "T9_COUNT=2-1-1 SCALING_STEPS=" "SCALING_STEPS must be a positive integer, got ''"
 bad_t9 "T9_COUNT=2-1-1 CPU_REPS=-3" "CPU_REPS must be a positive integer, got '-3'"
+bad_t9 "T9_COUNT=2-1-1 TH_COUNT=0-1-1" "^threads.mk:[0-9]*: \*\*\* TH_COUNT must be X-Y-Z, three positive integers (spheres along x, y and z), got '0-1-1'\.  Stop\.\$"
+bad_t9 "T9_COUNT=2-1-1 TH_STEPS=0" "TH_STEPS must be a positive integer, got '0'"
+bad_t9 "T9_COUNT=2-1-1 TH_REPS=x" "TH_REPS must be a positive integer, got 'x'"
+bad_t9 "T9_COUNT=2-1-1 FLAT_STEPS=x" "^implicit.mk:[0-9]*: \*\*\* FLAT_STEPS must be a non-negative integer (0: no flat runs), got 'x'"
+bad_t9 "T9_COUNT=2-1-1 SCALE_STEPS=0" "SCALE_STEPS must be a positive integer, got '0'"
+bad_t9 "T9_COUNT=2-1-1 SCALING_TRIANGLES='80 x'" "SCALING_TRIANGLES must be a list of positive integers (triangles per sphere), got '80 x'"
+bad_t9 "T9_COUNT=2-1-1 ENERGY_STEPS=-1" "ENERGY_STEPS must be a non-negative integer (or empty), got '-1'"
+bad_t9 "T9_COUNT=2-1-1 ENERGY_EVERY=0" "ENERGY_EVERY must be a positive integer (or empty), got '0'"
 
 expect_success "table 9: table9.py and scenes.py refuse a wrong lattice or step count in one line" '
 	assert_exit 1 python3 "$TOP/pipelines/table9.py" out/implicit 4-4-3 0 0 &&

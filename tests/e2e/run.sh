@@ -212,6 +212,12 @@ expect_success "a bad scene is refused with file:line:col and writes nothing" '
 	mrdem-run bad.yaml -o bad.mrd 2>err.txt; rc=$?
 	assert_eq $rc 1 "exit status" && assert_grep "bad.yaml:4:" err.txt && [ ! -e bad.mrd ]'
 
+expect_success "a YAML scene by another name: the suffix it needs is named, nothing written" '
+	cp headon.yaml headon.txt
+	mrdem-run -q headon.txt -o x.mrd 2>err.txt; rc=$?; cat err.txt
+	assert_eq $rc 1 "exit status" && assert_grep "headon.txt: a YAML scene needs the suffix .yaml or .yml" err.txt &&
+	[ ! -e x.mrd ] && mrdem-run --help | grep -q "named \*.yaml or \*.yml"'
+
 # Bad input that is only seen once the output is open: no output file, an
 # older file at that path untouched, one message that names the input.
 SET="python3 $TOP/tests/lib/mrdem_stream.py --set"
@@ -232,16 +238,48 @@ expect_success "a frame the reader refuses (negative halo, shared id): file and 
 			esac || exit 1
 		done
 	done'
+# Density 0 and the zero quaternion are valid for contact detection, not
+# for a step: mrdem-run refuses them as it reads, naming stream and record,
+# on every path (the sphere fast path carried a zero quaternion on).
+expect_success "a frame no step can take (density 0, zero quaternion): file, record and particle named" '
+	mrdem-run -q headon.yaml --steps 0 -o s.mrd && $SET s.mrd dens.mrd density 1 0 &&
+	$SET s.mrd quat.mrd orientation 1 0,0,0,0 &&
+	mrdem-pairs dens.mrd | mrdem-contact >dc.mrd && mrdem-pairs quat.mrd | mrdem-contact >qc.mrd &&
+	! mrdem-step dc.mrd -o x.mrd 2>err.txt && cat err.txt && [ ! -e x.mrd ] &&
+	assert_eq "$(grep -c error err.txt)" 1 "mrdem-step density: messages" &&
+	assert_grep "^mrdem-step: error: dc.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): density 0;" err.txt &&
+	! mrdem-step qc.mrd -o x.mrd 2>err.txt && cat err.txt && [ ! -e x.mrd ] &&
+	assert_eq "$(grep -c error err.txt)" 1 "mrdem-step orientation: messages" &&
+	assert_grep "^mrdem-step: error: qc.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): orientation" err.txt &&
+	printf "%s\n" "shapes: {b: {analytic-sphere: {radius: 0.01}}}" \
+		"contact: {model: spring-dashpot, stiffness: 1000}" "time: {scheme: velocity-verlet}" \
+		"particles: [{shape: b, position: [0, 0, 0]}, {shape: b, position: [0.03, 0, 0]}]" >fs.yaml &&
+	mrdem-init fs.yaml -o fs.mrd && $SET fs.mrd fsquat.mrd orientation 1 0,0,0,0 &&
+	$SET fs.mrd fsdens.mrd density 1 0 &&
+	for run in "--general-path dens" "--via-pipes dens" "--general-path quat" "--via-pipes quat" \
+		   " fsquat" " fsdens"; do
+		set -- $run; how=${2:+$1}; f=${2:-$1}
+		echo older >o.mrd
+		mrdem-run -q $how --steps 2 $f.mrd -o o.mrd 2>err.txt; rc=$?; cat err.txt
+		assert_eq $rc 1 "$run: exit status" &&
+		assert_grep "^mrdem-run: error: $f.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): " err.txt &&
+		assert_eq "$(grep -c error err.txt)" 1 "$run: messages" &&
+		assert_eq "$(cat o.mrd)" older "$run: the older o.mrd" && ! ls o.mrd.* 2>/dev/null || exit 1
+		case $f in
+		*dens) assert_grep "density 0; a free particle needs a positive density" err.txt ;;
+		*quat) assert_grep "orientation \[0, 0, 0, 0\] is the zero quaternion" err.txt ;;
+		esac || exit 1
+	done'
 expect_success "a scene that fails its first step leaves no output, an older file untouched" '
-	mrdem-run -q headon.yaml --steps 0 -o s.mrd && $SET s.mrd dens.mrd density 0 0 &&
+	sed "s/1.03,/1.005,/" headon.yaml >close.yaml &&
 	for how in --general-path --via-pipes; do
 		echo older >o.mrd
-		mrdem-run -q $how --steps 2 dens.mrd -o o.mrd 2>err.txt; rc=$?; cat err.txt
-		assert_eq $rc 1 "$how: exit status" && assert_grep "density 0" err.txt &&
+		mrdem-run -q $how --steps 2 --dt 10 close.yaml -o o.mrd 2>err.txt; rc=$?; cat err.txt
+		assert_eq $rc 1 "$how: exit status" && assert_grep "step 0 .*the energy grew" err.txt &&
 		assert_grep "stopped at step 0 .*no output written" err.txt &&
 		assert_eq "$(cat o.mrd)" older "$how: the older o.mrd" && ! ls o.mrd.* 2>/dev/null || exit 1
 	done &&
-	rm o.mrd && ! mrdem-run -q --steps 2 dens.mrd -o o.mrd 2>/dev/null && [ ! -e o.mrd ]'
+	rm o.mrd && ! mrdem-run -q --steps 2 --dt 10 close.yaml -o o.mrd 2>/dev/null && [ ! -e o.mrd ]'
 
 expect_success "options are checked" '
 	mrdem-run headon.yaml --steps x -o x.mrd 2>e1; r1=$?
