@@ -79,17 +79,17 @@ static int has_suffix(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* 0 when the file opens and does not start with the gzip magic of a
- * stream. */
-static int not_gzip(const char *path)
+/* Whether path is a file that opens and does not start with the gzip
+ * magic of a stream (standard input is not looked at). */
+static int opens_without_gzip_magic(const char *path)
 {
 	unsigned char m[2];
 	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
 	if (!fp)
-		return -1;
+		return 0;
 	int gz = fread(m, 1, 2, fp) == 2 && m[0] == 0x1f && m[1] == 0x8b;
 	fclose(fp);
-	return gz ? -1 : 0;
+	return !gz;
 }
 
 /* Where the stream's last frame record was, for messages about it. */
@@ -113,7 +113,7 @@ static int load(struct run *r, const char *path)
 	f.before = note_frame;
 	f.ctx = &last;
 	int rc = mrdem_filter_run(&f, path, NULL, 0, NULL);
-	if (rc && !not_gzip(path)) /* a YAML scene by another name? */
+	if (rc && opens_without_gzip_magic(path)) /* a YAML scene by another name? */
 		mrdem_error("%s: a YAML scene needs the suffix .yaml or .yml", path);
 	if (rc == 0 && !f.total_frames)
 		rc = mrdem_error("%s: the stream has no frame to start from", path);
