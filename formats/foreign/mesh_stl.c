@@ -86,6 +86,12 @@ static int read_binary(const char *name, const unsigned char *d, uint32_t n, str
 		for (int i = 0; i < 3; i++)
 			for (int k = 0; k < 3; k++)
 				p[i][k] = get_f32le(f + 12 * i + 4 * k);
+		/* one message naming file, facet and corner (the weld's own
+		 * would name neither) */
+		for (int i = 0; i < 3; i++)
+			if (!isfinite(p[i][0] + p[i][1] + p[i][2]))
+				return mrdem_error("%s: facet %u: vertex %d (%g, %g, %g) is not finite",
+						   name, t, i, p[i][0], p[i][1], p[i][2]);
 		int rc = soup_add(s, p);
 		if (rc < 0)
 			return mrdem_error("%s: facet %u: bad vertex", name, t);

@@ -269,6 +269,13 @@ expect_success "truncated binary STL is rejected, naming the file" '
 	{ mrdem-mesh import cut.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
 	assert_grep "cut.stl: not an STL file" err && [ ! -e out.mrd ]'
 
+expect_success "a non-finite binary STL vertex: one message naming file, facet and vertex" '
+	mrdem-mesh export --format stl rock.mrd -o r.stl &&
+	python3 -c "import struct,sys; d=bytearray(open(\"r.stl\",\"rb\").read()); struct.pack_into(\"<f\", d, 84 + 50 * 2 + 12 + 12 + 4, float(\"nan\")); open(\"nan.stl\",\"wb\").write(d)" &&
+	rm -f out.mrd && assert_exit 1 mrdem-mesh import nan.stl -o out.mrd &&
+	assert_grep "^mrdem-mesh: error: nan.stl: facet 2: vertex 1 (.*nan.*) is not finite" err &&
+	assert_eq "$(wc -l <err)" 1 "error lines" && [ ! -e out.mrd ]'
+
 expect_success "ASCII STL syntax error names file:line" '
 	mrdem-mesh export --format stl-ascii rock.mrd -o r.stl && sed "12s/vertex/vortex/" r.stl >bad.stl &&
 	{ mrdem-mesh import bad.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
