@@ -314,6 +314,9 @@ expect_success "bad options and bad option values: exit 2 with the option named"
 	assert_exit 2 mrdem-mesh sphere --triangles && assert_grep "requires an argument" err &&
 	assert_exit 2 mrdem-mesh sphere --radius 1 --radius 2 && assert_grep "given twice" err &&
 	assert_exit 2 mrdem-mesh sphere --axis w && assert_grep "axis must be x, y or z" err &&
+	assert_exit 2 mrdem-mesh sphere --seed 3 -o x.mrd && assert_grep "seed applies to --noise" err &&
+	assert_exit 2 mrdem-mesh sphere --noise 1 --seed 3 -o x.mrd && assert_grep "seed applies to --noise" err &&
+	assert_exit 2 mrdem-mesh sphere --axis z -o x.mrd && assert_grep "axis applies to --stretch" err &&
 	assert_exit 2 mrdem-mesh sphere --radius abc -o x.mrd && assert_grep "radius: .abc. is not a number" err &&
 	assert_exit 2 mrdem-mesh sphere --radius nan -o x.mrd && assert_grep "not a finite number" err &&
 	assert_exit 2 mrdem-mesh sphere --radius 2x -o x.mrd && assert_grep "radius: .2x. is not a number" err &&
