@@ -294,8 +294,9 @@ int mrdem_mesh_write_stl(const char *path, const char *name, const struct mrdem_
 	if (!ascii)
 		for (size_t i = 0; i < 3 * (size_t)m->nverts; i++)
 			if (!(fabs(m->verts[i]) <= FLT_MAX))
-				return mrdem_error("vertex %zu does not fit the single precision of "
-						   "binary STL (coordinate %g); use stl-ascii",
+				return mrdem_error("%s: vertex %zu does not fit the single precision "
+						   "of binary STL (coordinate %g); use stl-ascii",
+						   path && strcmp(path, "-") ? path : "<stdout>",
 						   i / 3, m->verts[i]);
 	struct mrdem_outfile o;
 	if (mrdem_outfile_open(&o, path, !ascii) < 0)

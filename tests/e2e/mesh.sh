@@ -269,6 +269,13 @@ expect_success "truncated binary STL is rejected, naming the file" '
 	{ mrdem-mesh import cut.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
 	assert_grep "cut.stl: not an STL file" err && [ ! -e out.mrd ]'
 
+expect_success "export: --name is never dropped (a line break becomes a space); a binary STL too large names the file" '
+	mrdem-mesh box -o b.mrd && mrdem-mesh export --format obj --name "$(printf "two\nlines")" b.mrd -o n.obj &&
+	assert_eq "$(grep "^o " n.obj)" "o two lines" "object line" &&
+	mrdem-mesh box --size 1e39 -o huge.mrd && rm -f huge.stl &&
+	assert_exit 1 mrdem-mesh export --format stl huge.mrd -o huge.stl &&
+	assert_grep "^mrdem-mesh: error: huge.stl: vertex 0 does not fit the single precision" err && [ ! -e huge.stl ]'
+
 expect_success "a non-finite binary STL vertex: one message naming file, facet and vertex" '
 	mrdem-mesh export --format stl rock.mrd -o r.stl &&
 	python3 -c "import struct,sys; d=bytearray(open(\"r.stl\",\"rb\").read()); struct.pack_into(\"<f\", d, 84 + 50 * 2 + 12 + 12 + 4, float(\"nan\")); open(\"nan.stl\",\"wb\").write(d)" &&
