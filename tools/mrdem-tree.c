@@ -171,10 +171,14 @@ static int finish(struct mrdem_filter *f)
 	if (r->scene->nshapes == 0)
 		return mrdem_error("%s: no mesh record in the stream (nothing to build a tree for)",
 				   r->src);
-	/* kept trees have the shape they were built with: the options would
-	 * go unused */
+	/* kept trees have the shape they were built with, analytic shapes
+	 * have none: the options would go unused */
 	if (r->shaping && !r->built) {
 		r->misused = 1;
+		if (!r->kept)
+			return mrdem_error("%s: no shape has a mesh to build a tree for (analytic "
+					   "shapes need none), so the tree options shape nothing",
+					   r->src);
 		return mrdem_error("%s: every shape has its tree already, so the tree options "
 				   "shape nothing; --rebuild replaces the trees", r->src);
 	}

@@ -73,7 +73,11 @@ expect_success "tree options with every tree kept (no --rebuild) exit 2 and writ
 		assert_grep "t.mrd: every shape has its tree already, so the tree options shape nothing; --rebuild" err &&
 		test ! -e x.mrd || exit 1
 	done &&
-	mrdem-tree --verify t.mrd -o x.mrd && mrdem-tree --leaf 2 --rebuild t.mrd -o y.mrd'
+	mrdem-tree --verify t.mrd -o x.mrd && mrdem-tree --leaf 2 --rebuild t.mrd -o y.mrd &&
+	printf "shapes:\n  ball: {analytic-sphere: {radius: 0.5}}\nparticles:\n  - {shape: ball, position: [0, 0, 0]}\ncontact: {model: paper}\ntime: {dt: 1.0e-4, steps: 1}\n" >an.yaml &&
+	mrdem-init an.yaml -o an.mrd && mrdem-tree an.mrd -o x2.mrd && rm -f x2.mrd &&
+	assert_exit 2 mrdem-tree --leaf 2 an.mrd -o x2.mrd && test ! -e x2.mrd &&
+	assert_grep "an.mrd: no shape has a mesh to build a tree for (analytic shapes need none)" err'
 
 expect_success "--no-refine gives the plain functional (6) surrogates, still conservative" '
 	mrdem-mesh sphere --triangles 320 --radius 0.5 --stretch 2.6 | mrdem-tree --no-refine --verify -o t.mrd &&
