@@ -184,9 +184,11 @@ static int iterate_frame(struct mrdem_filter *f)
 	const char *src = f->src;
 	unsigned long long at = (unsigned long long)j->frame_index;
 	int rc;
-	if (j->no_contacts)
+	if (j->no_contacts) {
+		j->misused = 1;
 		return mrdem_error("%s: --no-contacts steps explicit schemes only; an implicit step "
 				   "searches its own contacts", src);
+	}
 	if (!j->have_contacts)
 		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
 				   "mrdem-contact first", src, at);
@@ -453,6 +455,11 @@ static int parse_options(struct job *j, int argc, char **argv)
 	}
 	if (argc - optind > 1) {
 		fputs("mrdem-step: give at most one input (try 'mrdem-step --help')\n", stderr);
+		return 2;
+	}
+	if (j->no_contacts && j->scheme_set && j->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+		fputs("mrdem-step: --no-contacts steps explicit schemes only; an implicit step "
+		      "searches its own contacts\n", stderr);
 		return 2;
 	}
 	if (j->npicard && j->scheme_set && j->opts.scheme != MRDEM_SCHEME_IMPLICIT_EULER) {

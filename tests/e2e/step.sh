@@ -81,6 +81,14 @@ expect_success "Picard options with an explicit scheme of the setup exit 2 and w
 	done &&
 	mrdem-step --scheme implicit-euler --picard-tol 0.1 ex.mrd -o out.mrd'
 
+expect_success "--no-contacts with implicit-euler exits 2, given or from the setup" '
+	mrdem-init "$TOP/examples/two-spheres.yaml" -o in.mrd && rm -f x.mrd &&
+	assert_exit 2 mrdem-step --scheme implicit-euler --no-contacts in.mrd -o x.mrd &&
+	assert_grep "no-contacts steps explicit schemes only" err &&
+	sed "s/scheme: explicit-euler/scheme: implicit-euler/" "$TOP/examples/two-spheres.yaml" >imp.yaml &&
+	mrdem-init imp.yaml -o imp.mrd && assert_exit 2 mrdem-step --no-contacts imp.mrd -o x.mrd &&
+	assert_grep "imp.mrd: --no-contacts steps explicit schemes only" err && test ! -e x.mrd'
+
 expect_success "a bad stream fails with status 1" '
 	rm -f out.mrd &&
 	{ mrdem-step "$TOP/tests/golden/bad-checksum.mrd" -o out.mrd 2>err; test $? = 1; } &&
