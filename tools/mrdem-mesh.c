@@ -370,6 +370,13 @@ static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 		o.stretch_axis = axis[0] - 'x';
 	else
 		return usage_error(c, "--axis must be x, y or z, not '%s'", axis);
+	/* each only shapes what the other does: alone it would go unused */
+	if (get(c, "seed") && o.noise == 1)
+		return usage_error(c, "--seed applies to --noise ETA > 1 only (the seed of the "
+				      "noise)%s", "");
+	if (get(c, "axis") && o.stretch == 1)
+		return usage_error(c, "--axis applies to --stretch ETA != 1 only (the axis of the "
+				      "stretch)%s", "");
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
 	/* its only input is the options: a refusal is a bad option value */

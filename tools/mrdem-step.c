@@ -73,6 +73,7 @@ struct job {
 	const char *in, *out;
 	struct mrdem_step_opts opts;
 	int scheme_set, dt_set, no_contacts, help;
+	int misused; /* an option the input's scheme has no use for: exit 2 */
 	/* Picard options as given (key, value), applied when a step begins */
 	const char *picard_key[MAX_PICARD_OPTS], *picard_value[MAX_PICARD_OPTS];
 	int npicard;
@@ -122,6 +123,15 @@ static int step_frame(struct mrdem_filter *f)
 {
 	struct job *j = f->ctx;
 	struct mrdem_step_opts o = step_opts(j, &f->scene.setup);
+	/* --scheme other than implicit-euler is refused with them at once; the
+	 * setup's scheme is known only now, and they must not go unused */
+	if (j->npicard) {
+		j->misused = 1;
+		return mrdem_error("%s: the Picard options apply to implicit-euler only, but the "
+				   "frame of record %llu is stepped with the setup's scheme %s "
+				   "(--scheme implicit-euler to change it)", f->src,
+				   (unsigned long long)j->frame_index, mrdem_scheme_name(o.scheme));
+	}
 	if (mrdem_stepper_step(&j->st, &f->scene, j->have_contacts ? &j->contacts : NULL, &o))
 		return mrdem_error("%s: cannot step the frame of record %llu", f->src,
 				   (unsigned long long)j->frame_index);
@@ -175,9 +185,11 @@ static int iterate_frame(struct mrdem_filter *f)
 	const char *src = f->src;
 	unsigned long long at = (unsigned long long)j->frame_index;
 	int rc;
-	if (j->no_contacts)
+	if (j->no_contacts) {
+		j->misused = 1;
 		return mrdem_error("%s: --no-contacts steps explicit schemes only; an implicit step "
 				   "searches its own contacts", src);
+	}
 	if (!j->have_contacts)
 		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
 				   "mrdem-contact first", src, at);
@@ -453,6 +465,11 @@ static int parse_options(struct job *j, int argc, char **argv)
 		fputs("mrdem-step: give at most one input (try 'mrdem-step --help')\n", stderr);
 		return 2;
 	}
+	if (j->no_contacts && j->scheme_set && j->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+		fputs("mrdem-step: --no-contacts steps explicit schemes only; an implicit step "
+		      "searches its own contacts\n", stderr);
+		return 2;
+	}
 	if (j->npicard && j->scheme_set && j->opts.scheme != MRDEM_SCHEME_IMPLICIT_EULER) {
 		fputs("mrdem-step: the Picard options apply to --scheme implicit-euler only\n",
 		      stderr);
@@ -491,5 +508,5 @@ int main(int argc, char **argv)
 	mrdem_picard_release(&j.pc);
 	mrdem_stepper_release(&j.st);
 	mrdem_filter_release(&f);
-	return rc == 0 ? 0 : 1;
+	return rc == 0 ? 0 : j.misused ? 2 : 1;
 }

@@ -24,7 +24,8 @@ static const char usage[] =
 	"Read a mesh or scene stream (INPUT, or standard input) and write it on\n"
 	"(FILE, or standard output) with a surrogate tree record after the mesh\n"
 	"record of every shape that has no tree yet. Trees already in the stream\n"
-	"are kept (and checked) unless --rebuild is given.\n"
+	"are kept (and checked) unless --rebuild is given; tree options when\n"
+	"every tree is kept (nothing to build) exit 2.\n"
 	"\n"
 	"Tree shape (paper Alg. 7):\n"
 	"  --fanout N        clusters per split, N_surrogate (default 8)\n"
@@ -75,6 +76,8 @@ struct run {
 	const char *in, *out;
 	struct mrdem_tree_params params;
 	int rebuild, verify, verbose, help;
+	int shaping; /* a tree-shape or functional option was given */
+	int misused; /* ... but no tree was built for it to shape: exit 2 */
 	/* state */
 	const char *src;
 	struct mrdem_scene *scene;
@@ -168,6 +171,17 @@ static int finish(struct mrdem_filter *f)
 	if (r->scene->nshapes == 0)
 		return mrdem_error("%s: no mesh record in the stream (nothing to build a tree for)",
 				   r->src);
+	/* kept trees have the shape they were built with, analytic shapes
+	 * have none: the options would go unused */
+	if (r->shaping && !r->built) {
+		r->misused = 1;
+		if (!r->kept)
+			return mrdem_error("%s: no shape has a mesh to build a tree for (analytic "
+					   "shapes need none), so the tree options shape nothing",
+					   r->src);
+		return mrdem_error("%s: every shape has its tree already, so the tree options "
+				   "shape nothing; --rebuild replaces the trees", r->src);
+	}
 	return 0;
 }
 
@@ -204,6 +218,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 		for (const struct option *d = opts; d->name; d++)
 			if (d->val == c)
 				snprintf(o, sizeof o, "--%s", d->name);
+		r->shaping |= c >= OPT_FANOUT && c <= OPT_NO_REFINE;
 		switch (c) {
 		case OPT_FANOUT: bad = mrdem_parse_u32(o, optarg, &p->fanout); break;
 		case OPT_LEAF: bad = mrdem_parse_u32(o, optarg, &p->leaf); break;
@@ -260,5 +275,5 @@ int main(int argc, char **argv)
 	if (rc == 0 && r.verbose)
 		fprintf(stderr, "mrdem-tree: %u tree(s) built, %u kept\n", r.built, r.kept);
 	mrdem_filter_release(&f);
-	return rc == 0 ? 0 : 1;
+	return rc == 0 ? 0 : r.misused ? 2 : 1;
 }

@@ -31,8 +31,9 @@ static const char usage[] =
 	"Forces are the scene's force model's for the frame's state and contacts, the\n"
 	"same library call a step makes (docs/dynamics.md). DIR/series.pvd is the\n"
 	"time series of both (contacts are part 1), DIR/particles.pvd that of the\n"
-	"particles alone. Every file is written under a temporary name and renamed when\n"
-	"complete; on an error the files and directories this run created are removed.\n"
+	"particles alone. Every file is written under a temporary name and renamed\n"
+	"into place when the whole series is complete: on an error the files already\n"
+	"in DIR are left as they were and the directories this run created removed.\n"
 	"\n"
 	"  -o, --output DIR  output directory, created if missing (default: vtk)\n"
 	"  -s, --surfaces    every particle's surface in world space per frame instead\n"
@@ -53,7 +54,7 @@ struct run {
 	int enc, help, surfaces;
 	unsigned flags;         /* MRDEM_VTK_DOUBLE */
 	/* what this run made */
-	char **created;        /* files written so far, removed on failure */
+	char **created;        /* names of the files staged so far (staged_path) */
 	size_t ncreated;
 	char **dirs;           /* directories made by this run, outermost first */
 	size_t ndirs;
@@ -70,11 +71,21 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
-/* Record a new file (removed again on failure). */
+/* Where file name waits in DIR until the series is complete: renaming
+ * each file over its old copy at once would leave, on a later error, a
+ * directory of which no run's series is whole (or nothing of the last). */
+static char *staged_path(const struct run *r, const char *name)
+{
+	char staged[128];
+	snprintf(staged, sizeof staged, ".%s.%ld.staged", name, (long)getpid());
+	return path_in(r->dir, staged);
+}
+
+/* Record a new staged file (published or removed at the end). */
 static void add_created(struct run *r, const char *name)
 {
 	r->created = mrdem_xrealloc(r->created, (r->ncreated + 1) * sizeof *r->created);
-	r->created[r->ncreated++] = path_in(r->dir, name);
+	r->created[r->ncreated++] = mrdem_xstrdup(name);
 }
 
 /* Record a new file and its place in the series. */
@@ -86,14 +97,32 @@ static void add_file(struct run *r, const char *name, double time, unsigned part
 						     .file = mrdem_xstrdup(name)};
 }
 
-/* On failure nothing this run made may remain: its files, then the
+/* On failure nothing this run made may remain: its staged files, then the
  * directories it made, innermost first. */
 static void remove_created(struct run *r)
 {
-	for (size_t k = 0; k < r->ncreated; k++)
-		unlink(r->created[k]);
+	for (size_t k = 0; k < r->ncreated; k++) {
+		char *staged = staged_path(r, r->created[k]);
+		unlink(staged);
+		free(staged);
+	}
 	for (size_t k = r->ndirs; k-- > 0;)
 		rmdir(r->dirs[k]);
+}
+
+/* The series is complete: every staged file into place. */
+static int publish_created(struct run *r)
+{
+	int ret = 0;
+	for (size_t k = 0; k < r->ncreated && !ret; k++) {
+		char *staged = staged_path(r, r->created[k]), *path = path_in(r->dir, r->created[k]);
+		if (rename(staged, path))
+			ret = mrdem_error("%s: cannot rename %s into place: %s", path, staged,
+					  strerror(errno));
+		free(staged);
+		free(path);
+	}
+	return ret;
 }
 
 static void run_release(struct run *r)
@@ -178,7 +207,7 @@ static int write_shapes(struct run *r, const struct mrdem_filter *f, const struc
 	for (uint32_t k = 0; k < s->nshapes; k++) {
 		char name[64];
 		snprintf(name, sizeof name, "shape-%03u.vtp", k);
-		char *path = path_in(r->dir, name);
+		char *path = staged_path(r, name);
 		int ret = mrdem_vtk_write_shape(path, &s->shapes[k], r->enc);
 		free(path);
 		if (ret)
@@ -200,7 +229,7 @@ static int write_frame(struct run *r, const struct mrdem_scene *s, const struct 
 {
 	char name[64];
 	snprintf(name, sizeof name, "frame-%06zu.vtp", index);
-	char *path = path_in(r->dir, name);
+	char *path = staged_path(r, name);
 	int ret = r->surfaces ? mrdem_vtk_write_surfaces(path, s, r->enc)
 			      : mrdem_vtk_write_instances(path, s, c, forces, r->enc, r->flags);
 	free(path);
@@ -214,7 +243,7 @@ static int write_contacts(struct run *r, const struct mrdem_contacts *c, const d
 {
 	char name[64];
 	snprintf(name, sizeof name, "contacts-%06zu.vtp", index);
-	char *path = path_in(r->dir, name);
+	char *path = staged_path(r, name);
 	int ret = mrdem_vtk_write_contacts(path, c, force, time, r->enc);
 	free(path);
 	if (!ret)
@@ -424,10 +453,12 @@ static int convert(struct run *run, int argc, char **argv)
 		f.damaged = 0;
 	}
 	if (rc == 0 || f.damaged) {
-		if (mrdem_vtk_write_pvd(run->pvd_path, run->pvd, run->npvd))
+		char *staged = staged_path(run, "series.pvd");
+		if (mrdem_vtk_write_pvd(staged, run->pvd, run->npvd))
 			rc = -1, f.damaged = 0;
 		else
 			add_created(run, "series.pvd");
+		free(staged);
 	}
 	/* Glyphs need the particles without the contact points' block. */
 	if ((rc == 0 || f.damaged) && !run->surfaces) {
@@ -436,13 +467,15 @@ static int convert(struct run *run, int argc, char **argv)
 		for (size_t k = 0; k < run->npvd; k++)
 			if (run->pvd[k].part == 0)
 				parts[n++] = run->pvd[k];
-		run->particles_pvd_path = path_in(run->dir, "particles.pvd");
+		run->particles_pvd_path = staged_path(run, "particles.pvd");
 		if (mrdem_vtk_write_pvd(run->particles_pvd_path, parts, n))
 			rc = -1, f.damaged = 0;
 		else
 			add_created(run, "particles.pvd");
 		free(parts);
 	}
+	if ((rc == 0 || f.damaged) && publish_created(run))
+		rc = -1, f.damaged = 0;
 	if (rc == 0 && j.unmatched)
 		mrdem_warning("%s: %llu contacts record(s), the first record %llu, do not follow a "
 			      "frame of their step; not written",

@@ -45,7 +45,7 @@ void mrdem_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *mrdem_escape(char *buf, size_t size, const char *s)
+static const char *escape(char *buf, size_t size, const char *s, int keep_high)
 {
 	size_t n = 0;
 	if (!size)
@@ -55,7 +55,7 @@ const char *mrdem_escape(char *buf, size_t size, const char *s)
 		char piece[5];
 		if (c == '\\')
 			snprintf(piece, sizeof piece, "\\\\");
-		else if (c >= 0x20 && c < 0x7f)
+		else if (c >= 0x20 && (c < 0x7f || (keep_high && c > 0x7f)))
 			snprintf(piece, sizeof piece, "%c", c);
 		else
 			snprintf(piece, sizeof piece, "\\x%02x", c);
@@ -70,6 +70,16 @@ const char *mrdem_escape(char *buf, size_t size, const char *s)
 	}
 	buf[n < size ? n : size - 1] = 0;
 	return buf;
+}
+
+const char *mrdem_escape(char *buf, size_t size, const char *s)
+{
+	return escape(buf, size, s, 0);
+}
+
+const char *mrdem_escape_controls(char *buf, size_t size, const char *s)
+{
+	return escape(buf, size, s, 1);
 }
 
 void mrdem_die(const char *fmt, ...)

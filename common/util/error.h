@@ -25,6 +25,10 @@ void mrdem_warning(const char *fmt, ...) MRDEM_PRINTF(1, 2);
  * that would be invisible, or corrupt the terminal) become \xNN and a
  * backslash \\; cut with "..." to fit buf. Returns buf. */
 const char *mrdem_escape(char *buf, size_t size, const char *s);
+/* The same for a name shown in line-oriented output: only control bytes
+ * (a line break would forge a line) and the backslash are escaped, so
+ * UTF-8 text stays readable. */
+const char *mrdem_escape_controls(char *buf, size_t size, const char *s);
 _Noreturn void mrdem_die(const char *fmt, ...) MRDEM_PRINTF(1, 2);
 
 /* Allocation that dies with a message on exhaustion or size overflow. */

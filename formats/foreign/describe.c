@@ -6,6 +6,7 @@
 
 #include "common/mesh/mesh.h"
 #include "common/shape/convex.h"
+#include "common/util/error.h"
 #include "formats/foreign/describe.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_picard.h"
@@ -129,11 +130,13 @@ static void describe_history(struct mrdem_describe *in, const struct mrdem_frame
 static void describe_mesh(struct mrdem_describe *in, uint32_t id, const char *name,
 			  const struct mrdem_mesh *m)
 {
+	char esc[256];
 	double lo[3], hi[3];
 	mrdem_mesh_bbox(m, lo, hi);
 	double area = mrdem_mesh_area(m);
 	if (!in->json) {
-		printf("  shape %u '%s': %u vertices, %u triangles, %s, area %.6g\n", id, name,
+		printf("  shape %u '%s': %u vertices, %u triangles, %s, area %.6g\n", id,
+		       mrdem_escape_controls(esc, sizeof esc, name),
 		       m->nverts, m->ntris, m->open ? "open" : "closed", area);
 		printf("    bbox [%g %g %g] .. [%g %g %g]\n", lo[0], lo[1], lo[2], hi[0], hi[1],
 		       hi[2]);
@@ -176,8 +179,10 @@ static void describe_convex(struct mrdem_describe *in, const struct mrdem_shape 
 {
 	const struct mrdem_convex *c = sh->convex;
 	if (!in->json) {
+		char esc[256];
 		printf("  shape %u '%s': convex polyhedron (the mesh above), %u vertices, %u edges, "
-		       "%u faces\n", sh->id, sh->name, c->nv, c->ne, c->nf);
+		       "%u faces\n", sh->id, mrdem_escape_controls(esc, sizeof esc, sh->name), c->nv, c->ne,
+		       c->nf);
 		return;
 	}
 	struct mrdem_json *j = &in->j;
@@ -198,12 +203,14 @@ static void describe_analytic(struct mrdem_describe *in, const struct mrdem_shap
 		return;
 	}
 	if (!in->json) {
+		char esc[256];
+		mrdem_escape_controls(esc, sizeof esc, sh->name);
 		if (sh->kind == MRDEM_SHAPE_SPHERE)
-			printf("  shape %u '%s': analytic sphere, radius %.9g\n", sh->id, sh->name,
+			printf("  shape %u '%s': analytic sphere, radius %.9g\n", sh->id, esc,
 			       sh->axes[0]);
 		else
-			printf("  shape %u '%s': ellipsoid, semi-axes %.9g %.9g %.9g\n", sh->id,
-			       sh->name, sh->axes[0], sh->axes[1], sh->axes[2]);
+			printf("  shape %u '%s': ellipsoid, semi-axes %.9g %.9g %.9g\n", sh->id, esc,
+			       sh->axes[0], sh->axes[1], sh->axes[2]);
 		printf("    volume %.9g, centre of mass [0 0 0], inertia (unit density) xx %.6g "
 		       "yy %.6g zz %.6g\n", m->volume, m->inertia[0], m->inertia[1], m->inertia[2]);
 		return;
@@ -413,9 +420,13 @@ static void describe_contacts(struct mrdem_describe *in, const struct mrdem_cont
 static void describe_stats(struct mrdem_describe *in, const struct mrdem_stats *s)
 {
 	if (!in->json) {
-		printf("  from %s, step %llu:", s->source, (unsigned long long)s->step);
+		/* names from the input, escaped: a line break in one would forge
+		 * a line of this line-oriented output (mrdem-info | grep '^picard') */
+		char esc[256];
+		printf("  from %s, step %llu:", mrdem_escape_controls(esc, sizeof esc, s->source),
+		       (unsigned long long)s->step);
 		for (size_t i = 0; i < s->n; i++)
-			printf(" %s=%.9g", s->names[i], s->values[i]);
+			printf(" %s=%.9g", mrdem_escape_controls(esc, sizeof esc, s->names[i]), s->values[i]);
 		printf("\n");
 		return;
 	}

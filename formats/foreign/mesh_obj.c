@@ -236,8 +236,13 @@ int mrdem_mesh_write_obj(const char *path, const char *name, const struct mrdem_
 		return -1;
 	fprintf(o.f, "# mrdem mesh: %u vertices, %u triangles, %s\n", m->nverts, m->ntris,
 		m->open ? "open" : "closed");
-	if (name && *name && !strpbrk(name, "\n\r"))
-		fprintf(o.f, "o %s\n", name);
+	if (name && *name) {
+		/* one line whatever the name holds, as the STL writer's solid */
+		fputs("o ", o.f);
+		for (const char *c = name; *c; c++)
+			fputc(*c == '\n' || *c == '\r' ? ' ' : *c, o.f);
+		fputc('\n', o.f);
+	}
 	for (uint32_t i = 0; i < m->nverts; i++) {
 		const double *v = &m->verts[3 * (size_t)i];
 		fprintf(o.f, "v %.17g %.17g %.17g\n", v[0], v[1], v[2]);

@@ -86,6 +86,12 @@ static int read_binary(const char *name, const unsigned char *d, uint32_t n, str
 		for (int i = 0; i < 3; i++)
 			for (int k = 0; k < 3; k++)
 				p[i][k] = get_f32le(f + 12 * i + 4 * k);
+		/* one message naming file, facet and corner (the weld's own
+		 * would name neither) */
+		for (int i = 0; i < 3; i++)
+			if (!isfinite(p[i][0] + p[i][1] + p[i][2]))
+				return mrdem_error("%s: facet %u: vertex %d (%g, %g, %g) is not finite",
+						   name, t, i, p[i][0], p[i][1], p[i][2]);
 		int rc = soup_add(s, p);
 		if (rc < 0)
 			return mrdem_error("%s: facet %u: bad vertex", name, t);
@@ -288,8 +294,9 @@ int mrdem_mesh_write_stl(const char *path, const char *name, const struct mrdem_
 	if (!ascii)
 		for (size_t i = 0; i < 3 * (size_t)m->nverts; i++)
 			if (!(fabs(m->verts[i]) <= FLT_MAX))
-				return mrdem_error("vertex %zu does not fit the single precision of "
-						   "binary STL (coordinate %g); use stl-ascii",
+				return mrdem_error("%s: vertex %zu does not fit the single precision "
+						   "of binary STL (coordinate %g); use stl-ascii",
+						   path && strcmp(path, "-") ? path : "<stdout>",
 						   i / 3, m->verts[i]);
 	struct mrdem_outfile o;
 	if (mrdem_outfile_open(&o, path, !ascii) < 0)

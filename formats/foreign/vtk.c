@@ -337,9 +337,14 @@ static int check_state(const struct mrdem_scene *s)
 			sum += p->pos[3 * i + a] + p->vel[3 * i + a] + p->angvel[3 * i + a];
 		for (int a = 0; a < 4; a++)
 			qn += p->quat[4 * i + a] * p->quat[4 * i + a];
-		if (!isfinite(sum) || !isfinite(qn) || !(qn > 0))
+		if (!isfinite(sum) || !isfinite(qn))
 			return mrdem_error("step %llu: particle %llu has a non-finite position, "
 					   "orientation or velocity",
+					   (unsigned long long)s->frame.step,
+					   (unsigned long long)p->id[i]);
+		/* finite, but no rotation: say so, not "non-finite" */
+		if (!(qn > 0))
+			return mrdem_error("step %llu: particle %llu has a zero orientation quaternion",
 					   (unsigned long long)s->frame.step,
 					   (unsigned long long)p->id[i]);
 		if (p->shape[i] >= s->nshapes)

@@ -175,8 +175,10 @@ void mrdem_tree_describe_text(FILE *f, const struct mrdem_shape *sh)
 {
 	const struct mrdem_tree *t = sh->tree;
 	const struct mrdem_tree_params *p = &t->params;
+	char esc[256]; /* the name escaped, as mrdem-info's other lines */
 	fprintf(f, "  tree of shape %u '%s': %u triangles, %u nodes in %u levels (fanout %u, "
-		"leaf %u, seed %llu, %s)\n", sh->id, sh->name, t->ntris, t->nnodes, t->nlevels,
+		"leaf %u, seed %llu, %s)\n", sh->id, mrdem_escape_controls(esc, sizeof esc, sh->name),
+		t->ntris, t->nnodes, t->nlevels,
 		p->fanout, p->leaf, (unsigned long long)p->seed,
 		p->refine ? "functional (6) + halo refinement" : "functional (6)");
 	for (uint32_t l = 0; l < t->nlevels; l++) {

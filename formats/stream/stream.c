@@ -96,7 +96,7 @@ static int fill(struct mrdem_reader *r)
 		k = read(r->fd, r->in + r->z.avail_in, IN_CAP - r->z.avail_in);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k != 0 || !(r->flags & MRDEM_READ_FOLLOW))
+		if (k != 0 || !(r->flags & MRDEM_READ_FOLLOW) || !r->growable)
 			break;
 		/* Following a file that is still being written: poll. */
 		struct timespec pause = {0, 200 * 1000 * 1000};
@@ -261,6 +261,10 @@ int mrdem_reader_open(struct mrdem_reader *r, const char *path, unsigned flags)
 		mrdem_error("%s: cannot open: %s", r->name, strerror(errno));
 		goto fail;
 	}
+	/* Only a file can grow after its end is read: the end of a pipe or
+	 * terminal is final, and waiting there for more would hang. */
+	struct stat st;
+	r->growable = fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode);
 	r->in = mrdem_xmalloc(IN_CAP);
 	r->z.next_in = r->in;
 	while (r->z.avail_in < 2 && fill(r) > 0)

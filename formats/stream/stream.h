@@ -73,6 +73,7 @@ struct mrdem_reader {
 	int gzip;            /* 1 gzip, 0 uncompressed content */
 	z_stream z;          /* input cursor (next_in/avail_in) in both modes */
 	int z_live, fd_eof;
+	int growable;       /* a regular file: MRDEM_READ_FOLLOW waits at its end */
 	int z_done;          /* the last gzip member ended properly */
 	int raw;             /* inflating raw deflate after mrdem_reader_seek */
 	unsigned char *in;   /* compressed input buffer */

@@ -269,6 +269,20 @@ expect_success "truncated binary STL is rejected, naming the file" '
 	{ mrdem-mesh import cut.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
 	assert_grep "cut.stl: not an STL file" err && [ ! -e out.mrd ]'
 
+expect_success "export: --name is never dropped (a line break becomes a space); a binary STL too large names the file" '
+	mrdem-mesh box -o b.mrd && mrdem-mesh export --format obj --name "$(printf "two\nlines")" b.mrd -o n.obj &&
+	assert_eq "$(grep "^o " n.obj)" "o two lines" "object line" &&
+	mrdem-mesh box --size 1e39 -o huge.mrd && rm -f huge.stl &&
+	assert_exit 1 mrdem-mesh export --format stl huge.mrd -o huge.stl &&
+	assert_grep "^mrdem-mesh: error: huge.stl: vertex 0 does not fit the single precision" err && [ ! -e huge.stl ]'
+
+expect_success "a non-finite binary STL vertex: one message naming file, facet and vertex" '
+	mrdem-mesh export --format stl rock.mrd -o r.stl &&
+	python3 -c "import struct,sys; d=bytearray(open(\"r.stl\",\"rb\").read()); struct.pack_into(\"<f\", d, 84 + 50 * 2 + 12 + 12 + 4, float(\"nan\")); open(\"nan.stl\",\"wb\").write(d)" &&
+	rm -f out.mrd && assert_exit 1 mrdem-mesh import nan.stl -o out.mrd &&
+	assert_grep "^mrdem-mesh: error: nan.stl: facet 2: vertex 1 (.*nan.*) is not finite" err &&
+	assert_eq "$(wc -l <err)" 1 "error lines" && [ ! -e out.mrd ]'
+
 expect_success "ASCII STL syntax error names file:line" '
 	mrdem-mesh export --format stl-ascii rock.mrd -o r.stl && sed "12s/vertex/vortex/" r.stl >bad.stl &&
 	{ mrdem-mesh import bad.stl -o out.mrd 2>err; [ $? = 1 ]; } &&
@@ -307,6 +321,9 @@ expect_success "bad options and bad option values: exit 2 with the option named"
 	assert_exit 2 mrdem-mesh sphere --triangles && assert_grep "requires an argument" err &&
 	assert_exit 2 mrdem-mesh sphere --radius 1 --radius 2 && assert_grep "given twice" err &&
 	assert_exit 2 mrdem-mesh sphere --axis w && assert_grep "axis must be x, y or z" err &&
+	assert_exit 2 mrdem-mesh sphere --seed 3 -o x.mrd && assert_grep "seed applies to --noise" err &&
+	assert_exit 2 mrdem-mesh sphere --noise 1 --seed 3 -o x.mrd && assert_grep "seed applies to --noise" err &&
+	assert_exit 2 mrdem-mesh sphere --axis z -o x.mrd && assert_grep "axis applies to --stretch" err &&
 	assert_exit 2 mrdem-mesh sphere --radius abc -o x.mrd && assert_grep "radius: .abc. is not a number" err &&
 	assert_exit 2 mrdem-mesh sphere --radius nan -o x.mrd && assert_grep "not a finite number" err &&
 	assert_exit 2 mrdem-mesh sphere --radius 2x -o x.mrd && assert_grep "radius: .2x. is not a number" err &&

@@ -72,6 +72,23 @@ expect_success "bad options exit 2 with a hint, --help exits 0" '
 	{ mrdem-step --dt -1 2>err; test $? = 2; } && { mrdem-step --dt abc 2>err; test $? = 2; } &&
 	{ mrdem-step --bogus 2>err; test $? = 2; } && assert_grep "try .mrdem-step --help." err'
 
+expect_success "Picard options with an explicit scheme of the setup exit 2 and write nothing" '
+	mrdem-init "$TOP/examples/two-spheres.yaml" | mrdem-pairs | mrdem-contact >ex.mrd && rm -f out.mrd &&
+	for o in "--picard-tol 0.1" "--picard-max 3" --cold-start "--surrogate-damping 0.5"; do
+		assert_exit 2 mrdem-step $o ex.mrd -o out.mrd &&
+		assert_grep "ex.mrd: the Picard options apply to implicit-euler only, but the frame of record [0-9]* is stepped with the setup.s scheme explicit-euler" err &&
+		test ! -e out.mrd || exit 1
+	done &&
+	mrdem-step --scheme implicit-euler --picard-tol 0.1 ex.mrd -o out.mrd'
+
+expect_success "--no-contacts with implicit-euler exits 2, given or from the setup" '
+	mrdem-init "$TOP/examples/two-spheres.yaml" -o in.mrd && rm -f x.mrd &&
+	assert_exit 2 mrdem-step --scheme implicit-euler --no-contacts in.mrd -o x.mrd &&
+	assert_grep "no-contacts steps explicit schemes only" err &&
+	sed "s/scheme: explicit-euler/scheme: implicit-euler/" "$TOP/examples/two-spheres.yaml" >imp.yaml &&
+	mrdem-init imp.yaml -o imp.mrd && assert_exit 2 mrdem-step --no-contacts imp.mrd -o x.mrd &&
+	assert_grep "imp.mrd: --no-contacts steps explicit schemes only" err && test ! -e x.mrd'
+
 expect_success "a bad stream fails with status 1" '
 	rm -f out.mrd &&
 	{ mrdem-step "$TOP/tests/golden/bad-checksum.mrd" -o out.mrd 2>err; test $? = 1; } &&

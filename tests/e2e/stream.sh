@@ -94,6 +94,18 @@ expect_success "--follow describes a run while it is written, to its end record"
 	assert_eq $rc 0 "exit status" && assert_grep "end of stream 1" live.txt &&
 	assert_eq "$(grep -c "^record .*: frame" live.txt)" 11 frames'
 expect_failure "--follow with --frame is a usage error" 'mrdem-info --follow --frame 1 x.mrd'
+expect_success "names from the input cannot forge lines of mrdem-info: control bytes escaped, UTF-8 kept" '
+	mrdem-mesh box --name "$(printf "x\npicard\033[31mkügel")" | mrdem-tree >named.mrd &&
+	mrdem-info named.mrd >out.txt && ! grep -q "^picard" out.txt &&
+	assert_grep "shape 0 .x\\\\x0apicard\\\\x1b\[31mkügel.: 8 vertices" out.txt &&
+	assert_grep "tree of shape 0 .x\\\\x0apicard\\\\x1b\[31mkügel.: 12 triangles" out.txt'
+expect_success "--follow on a pipe stops at its end: a cut stream fails, nothing waits" '
+	head -c 300 "$G/good-scene.mrd" >cut.mrd &&
+	cat cut.mrd | timeout 20 mrdem-info --follow >/dev/null 2>err; assert_eq $? 1 "exit status" &&
+	assert_grep "truncated stream" err &&
+	timeout 20 mrdem-stats --follow </dev/null 2>err; assert_eq $? 1 "exit status" &&
+	assert_grep "empty input" err &&
+	cat "$G/good-scene.mrd" | timeout 20 mrdem-info --follow >out.txt && assert_grep "end of stream" out.txt'
 
 expect_failure "bad option is rejected" 'mrdem-info --frobnicate'
 expect_success "MRDEM_STREAM_LEVEL: stored and level 9 streams hold the same records" '

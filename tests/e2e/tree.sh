@@ -66,6 +66,19 @@ expect_success "trees in the input are kept; --rebuild with the same seed reprod
 	mrdem-tree --rebuild --seed 2 t.mrd -o other.mrd && ! same_stream t.mrd other.mrd >/dev/null &&
 	assert_eq "$(mrdem-info --json other.mrd | python3 -c "import json,sys; print(json.load(sys.stdin)[\"counts\"][\"tree\"])")" 1'
 
+expect_success "tree options with every tree kept (no --rebuild) exit 2 and write nothing" '
+	mrdem-mesh sphere --triangles 80 | mrdem-tree -o t.mrd && rm -f x.mrd &&
+	for o in "--fanout 4" "--leaf 2" "--seed 2" "--iters 10" --no-refine; do
+		assert_exit 2 mrdem-tree $o t.mrd -o x.mrd &&
+		assert_grep "t.mrd: every shape has its tree already, so the tree options shape nothing; --rebuild" err &&
+		test ! -e x.mrd || exit 1
+	done &&
+	mrdem-tree --verify t.mrd -o x.mrd && mrdem-tree --leaf 2 --rebuild t.mrd -o y.mrd &&
+	printf "shapes:\n  ball: {analytic-sphere: {radius: 0.5}}\nparticles:\n  - {shape: ball, position: [0, 0, 0]}\ncontact: {model: paper}\ntime: {dt: 1.0e-4, steps: 1}\n" >an.yaml &&
+	mrdem-init an.yaml -o an.mrd && mrdem-tree an.mrd -o x2.mrd && rm -f x2.mrd &&
+	assert_exit 2 mrdem-tree --leaf 2 an.mrd -o x2.mrd && test ! -e x2.mrd &&
+	assert_grep "an.mrd: no shape has a mesh to build a tree for (analytic shapes need none)" err'
+
 expect_success "--no-refine gives the plain functional (6) surrogates, still conservative" '
 	mrdem-mesh sphere --triangles 320 --radius 0.5 --stretch 2.6 | mrdem-tree --no-refine --verify -o t.mrd &&
 	assert_eq "$(tree t.mrd "t[\"params\"][\"refine\"]")" False &&

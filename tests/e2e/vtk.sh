@@ -119,6 +119,10 @@ expect_success "truncated stream (a run still being written): the complete frame
 expect_success "NaN state: exit 1, names the record, leaves nothing" '
 	assert_exit 1 mrdem-vtk -o nan "$G/bad-nan.mrd" &&
 	assert_grep "record 1" err && [ ! -e nan ]'
+expect_success "a zero orientation quaternion: exit 1, said so (it is finite), leaves nothing" '
+	python3 "$TOP/tests/lib/mrdem_stream.py" --set "$G/good-scene.mrd" zq.mrd orientation 0 0,0,0,0 &&
+	assert_exit 1 mrdem-vtk -o zq zq.mrd && assert_grep "particle [0-9]* has a zero orientation quaternion" err &&
+	assert_grep "zq.mrd: record [0-9]*: frame of step 0 not written" err && [ ! -e zq ]'
 expect_success "failure: every directory of a new -o path is removed again" '
 	assert_exit 1 mrdem-vtk -o new/deep/vtk "$G/good-mesh.mrd" &&
 	assert_grep "no frame record" err && [ ! -e new ]'
@@ -126,6 +130,18 @@ expect_success "failure into an existing directory: only what this run made is r
 	mkdir -p old/vtk && echo keep >old/vtk/notes.txt &&
 	assert_exit 1 mrdem-vtk -o old/vtk/run "$G/bad-nan.mrd" &&
 	[ ! -e old/vtk/run ] && assert_eq "$(ls -A old/vtk)" notes.txt "left in old/vtk"'
+expect_success "failure into the directory of an earlier series: its files are left as they were" '
+	mrdem-run -q "$TOP/examples/two-spheres.yaml" --steps 40 --every 10 -o run.mrd &&
+	python3 -c "
+import sys; sys.path.insert(0, \"$TOP/tests/lib\"); import mrdem_stream as M
+n = [0]
+def edit(t, p):
+    n[0] += t == 4
+    return M.set_particle(p, \"position\", 0, [float(\"nan\"), 0, 0]) if t == 4 and n[0] == 3 else p
+M.rewrite(\"run.mrd\", \"bad3.mrd\", edit)" &&
+	mrdem-vtk -o prev run.mrd && (cd prev && md5sum * >../prev.md5) &&
+	assert_exit 1 mrdem-vtk -o prev bad3.mrd && assert_grep "bad3.mrd: record [0-9]* (frame)" err &&
+	(cd prev && md5sum -c --quiet ../prev.md5) && assert_eq "$(ls -A prev | wc -l)" 13 "files in prev"'
 expect_success "output directory that is a file: exit 1, the file untouched" '
 	echo data >f && assert_exit 1 mrdem-vtk -o f "$G/good-scene.mrd" &&
 	assert_grep "not a directory" err && assert_eq "$(cat f)" data'
