@@ -57,13 +57,7 @@ int mrdem_spd3_inverse(double inv[9], const double m[9])
 long mrdem_particles_unsteppable(const struct mrdem_particles *p, char *why, size_t n)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		const double *q = &p->quat[4 * i], rho = p->density[i];
-		/* the threshold of the step's own normalisation (dynamics/step.c) */
-		if (!(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) > 1e-12)) {
-			snprintf(why, n, "orientation [%g, %g, %g, %g] is the zero quaternion, "
-				 "not a rotation", q[0], q[1], q[2], q[3]);
-			return (long)i;
-		}
+		double rho = p->density[i];
 		if (!(p->flags[i] & MRDEM_PARTICLE_FIXED) && !(rho > 0 && isfinite(rho))) {
 			snprintf(why, n, "density %g; a free particle needs a positive density",
 				 rho);

@@ -35,11 +35,11 @@ void mrdem_bodies_release(struct mrdem_bodies *b);
  * a non-positive volume or an inertia tensor that is not positive definite. */
 int mrdem_bodies_compute(struct mrdem_bodies *b, const struct mrdem_scene *s);
 /* The first particle a step cannot take as it is: a free one whose density
- * is not positive and finite, or any whose orientation is (nearly) the zero
- * quaternion. Returns its index, with what is wrong in why[n], or -1. For
- * the tools that step a frame read from a stream, so the message can name
- * the stream and record; contact detection takes such frames (density is
- * not used there). */
+ * is not positive and finite. Returns its index, with what is wrong in
+ * why[n], or -1. For the tools that step a frame read from a stream, so the
+ * message can name the stream and record; contact detection takes such
+ * frames (density is not used there). Orientations that are no rotation
+ * are refused by the frame decoder, for every tool. */
 long mrdem_particles_unsteppable(const struct mrdem_particles *p, char *why, size_t n);
 
 /* Row-major symmetric matrix from the xx yy zz xy yz xz order of struct mrdem_mass. */

@@ -4,6 +4,12 @@
 
 #include <math.h>
 
+/* Orientations within this of unit norm are taken as rotations (scripts
+ * print rounded values such as 0.7071; a scene normalises them, a frame
+ * is used as written); farther ones, the zero quaternion among them, are
+ * mistakes: their matrix is no rotation and would shear the shape. */
+#define MRDEM_QUAT_NORM_TOL 1e-3
+
 static inline void quat_identity(double q[4])
 {
 	q[0] = 1, q[1] = q[2] = q[3] = 0;

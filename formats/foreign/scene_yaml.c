@@ -28,10 +28,6 @@
 #include "formats/foreign/mesh_files.h"
 #include "formats/foreign/yaml_map.h"
 
-/* Orientations within this of unit norm are normalised (scripts print
- * rounded values such as 0.7071); farther ones are taken for mistakes. */
-#define QUAT_NORM_TOL 1e-3
-
 #define BIT(i) MRDEM_YAML_BIT(i)
 
 struct pending;
@@ -121,7 +117,7 @@ static int get_quat(struct loader *L, const char *what, double q[4])
 	if (n == 0)
 		return mrdem_yaml_err_at(&L->y, start, "%s: the zero quaternion is not a rotation",
 					 what);
-	if (fabs(n - 1) > QUAT_NORM_TOL)
+	if (fabs(n - 1) > MRDEM_QUAT_NORM_TOL)
 		return mrdem_yaml_err_at(
 			&L->y, start,
 			"%s: not a unit quaternion (norm %.6g; write w, x, y, z with "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/geom/quat.h"
 #include "common/scene/id_index.h"
 #include "common/util/error.h"
 #include "formats/stream/meta.h"
@@ -313,6 +314,24 @@ static int check_frame(const struct mrdem_record *rec, const char *src, const st
 			size_t i = (size_t)bad / fields[k].dim;
 			mrdem_record_error(rec, src, "particle %zu (id %llu): %s is not finite", i,
 					   (unsigned long long)p->id[i], fields[k].what);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* every tool maps shapes by this matrix as it stands */
+		const double *q = &p->quat[4 * i];
+		double norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+		if (!(fabs(norm - 1) <= MRDEM_QUAT_NORM_TOL)) {
+			if (norm == 0)
+				mrdem_record_error(rec, src, "particle %zu (id %llu): orientation "
+						   "[0, 0, 0, 0] is the zero quaternion, not a rotation",
+						   i, (unsigned long long)p->id[i]);
+			else
+				mrdem_record_error(rec, src, "particle %zu (id %llu): orientation "
+						   "[%g, %g, %g, %g] has norm %.6g: not a unit "
+						   "quaternion, so not a rotation", i,
+						   (unsigned long long)p->id[i], q[0], q[1], q[2], q[3],
+						   norm);
 			return -1;
 		}
 	}

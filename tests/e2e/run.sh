@@ -238,19 +238,26 @@ expect_success "a frame the reader refuses (negative halo, shared id): file and 
 			esac || exit 1
 		done
 	done'
-# Density 0 and the zero quaternion are valid for contact detection, not
-# for a step: mrdem-run refuses them as it reads, naming stream and record,
-# on every path (the sphere fast path carried a zero quaternion on).
-expect_success "a frame no step can take (density 0, zero quaternion): file, record and particle named" '
+# Density 0 is valid for contact detection, not for a step: mrdem-run
+# and mrdem-step refuse it as they read, naming stream and record, on every
+# path. An orientation that is no rotation (the zero quaternion, a norm far
+# from 1) is refused by every tool as the frame is read (the sphere fast
+# path once carried a zero quaternion on; detection tools sheared shapes).
+expect_success "a frame no step can take (density 0) or no tool can (no rotation): file, record and particle named" '
 	mrdem-run -q headon.yaml --steps 0 -o s.mrd && $SET s.mrd dens.mrd density 1 0 &&
-	$SET s.mrd quat.mrd orientation 1 0,0,0,0 &&
-	mrdem-pairs dens.mrd | mrdem-contact >dc.mrd && mrdem-pairs quat.mrd | mrdem-contact >qc.mrd &&
+	$SET s.mrd quat.mrd orientation 1 0,0,0,0 && $SET s.mrd norm.mrd orientation 1 0.5,0.5,0.5,0 &&
+	mrdem-pairs dens.mrd | mrdem-contact >dc.mrd &&
 	! mrdem-step dc.mrd -o x.mrd 2>err.txt && cat err.txt && [ ! -e x.mrd ] &&
 	assert_eq "$(grep -c error err.txt)" 1 "mrdem-step density: messages" &&
 	assert_grep "^mrdem-step: error: dc.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): density 0;" err.txt &&
-	! mrdem-step qc.mrd -o x.mrd 2>err.txt && cat err.txt && [ ! -e x.mrd ] &&
-	assert_eq "$(grep -c error err.txt)" 1 "mrdem-step orientation: messages" &&
-	assert_grep "^mrdem-step: error: qc.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): orientation" err.txt &&
+	for tool in mrdem-pairs mrdem-contact mrdem-step mrdem-info mrdem-stats; do
+		for f in quat norm; do
+			! $tool $f.mrd >x.out 2>err.txt && cat err.txt &&
+			assert_eq "$(grep -c error err.txt)" 1 "$tool $f: messages" &&
+			assert_grep "^$tool: error: $f.mrd: record [0-9]* (frame) at byte [0-9]*: particle 1 (id 1): orientation" err.txt || exit 1
+		done
+	done &&
+	assert_grep "has norm 0.866025: not a unit quaternion" err.txt &&
 	printf "%s\n" "shapes: {b: {analytic-sphere: {radius: 0.01}}}" \
 		"contact: {model: spring-dashpot, stiffness: 1000}" "time: {scheme: velocity-verlet}" \
 		"particles: [{shape: b, position: [0, 0, 0]}, {shape: b, position: [0.03, 0, 0]}]" >fs.yaml &&
