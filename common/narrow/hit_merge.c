@@ -6,6 +6,7 @@
 
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
+#include "common/narrow/search_scratch.h"
 #include "common/util/error.h"
 #include "common/util/simd.h"
 #if defined(__x86_64__) || defined(__i386__)
@@ -720,14 +721,16 @@ int mrdem_hits_one_contact(const struct mrdem_hit_frame *f, const struct mrdem_t
 	return 1;
 }
 
-/* The hits as contacts into out; with m, merged closer than radius first
- * (merge_groups on the hits' points): only the kept ones become contacts,
- * the same as mrdem_merge_close on all of them. simd: the level asked for
- * (the points are the same bits at every level). */
-void mrdem_hits_to_contacts(const struct mrdem_hit_frame *f, const struct mrdem_tri_hits *hits,
-			     struct mrdem_merge_grid *m, double radius, int simd,
-			     struct mrdem_contacts *out)
+/* With m, only the kept hits become contacts, the same as
+ * mrdem_merge_close on all of them (merge_groups on the hits' points). */
+void mrdem_hits_to_contacts(const struct mrdem_hit_frame *f, struct mrdem_tri_hits *hits,
+			    struct mrdem_merge_grid *m, double radius, int simd,
+			    struct mrdem_tree_search *sorter, struct mrdem_contacts *out)
 {
+	if (m && mrdem_hits_one_contact(f, hits, radius, out))
+		return;
+	if (sorter)
+		mrdem_search_sort_hits(sorter, hits, 0);
 	size_t n = hits->n;
 	if (!m || n < 2) {
 		for (size_t k = 0; k < n; k++)

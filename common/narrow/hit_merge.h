@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common/geom/xform.h"
+#include "common/narrow/tree_search.h"
 #include "common/narrow/tri_batch.h"
 #include "common/scene/contacts.h"
 #include "common/scene/scene.h"
@@ -77,16 +78,20 @@ void mrdem_hit_frame_init(struct mrdem_hit_frame *f, const struct mrdem_scene *s
 void mrdem_merge_close(struct mrdem_merge_grid *m, struct mrdem_contacts *c, size_t first,
 		       double radius);
 
-/* The hits (sorted by (ta, tb)) as contacts appended to out; with m, merged
- * closer than radius first. simd: the level asked for (the points are the
- * same bits at every level). */
-void mrdem_hits_to_contacts(const struct mrdem_hit_frame *f, const struct mrdem_tri_hits *hits,
+/* The hits as contacts appended to out; with m, merged closer than radius
+ * first: in one pass where they are certainly one contact whatever their
+ * order (mrdem_hits_one_contact), else by a scan in (ta, tb) order.
+ * sorter: NULL where the hits are in that order already, else the search
+ * scratch that sorts them (mrdem_search_sort_hits) when the order matters.
+ * simd: the level asked for (the points are the same bits at every
+ * level). */
+void mrdem_hits_to_contacts(const struct mrdem_hit_frame *f, struct mrdem_tri_hits *hits,
 			    struct mrdem_merge_grid *m, double radius, int simd,
-			    struct mrdem_contacts *out);
+			    struct mrdem_tree_search *sorter, struct mrdem_contacts *out);
 
 /* mrdem_hits_to_contacts' merge for hits in any order, where its result
  * is certainly one contact whatever the order: then appends it to out and
- * returns 1; else appends nothing and returns 0 (sort, then merge). */
+ * returns 1; else appends nothing and returns 0 (sort, then scan). */
 int mrdem_hits_one_contact(const struct mrdem_hit_frame *f, const struct mrdem_tri_hits *hits,
 			   double radius, struct mrdem_contacts *out);
 

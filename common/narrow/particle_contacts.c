@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "common/narrow/hit_merge.h"
-#include "common/narrow/search_scratch.h"
 #include "common/scene/id_index.h"
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"
@@ -388,7 +387,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
 		struct mrdem_narrow_opts exact = o->narrow;
 		exact.exact_contacts = 1;
-		/* sorted below, where the merge's result depends on the order */
+		/* sorted by the merge, where its result depends on the order */
 		mrdem_tree_search_unsorted(w->search, &A, &B, &x, &exact, &w->hits,
 					   &w->cnt.search);
 		exact_done = 1;
@@ -411,16 +410,12 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 			     &o->narrow);
 	struct mrdem_hit_frame hf;
 	mrdem_hit_frame_init(&hf, s, ia, ib, &x, f->soups[p->shape[ib]].v, NULL, NULL);
-	double radius = 0.5 * (p->eps[ia] + p->eps[ib]);
-	if (!(o->merge && mrdem_hits_one_contact(&hf, &w->hits, radius, out))) {
-		if (unsorted)
-			mrdem_search_sort_hits(w->search, &w->hits, 0);
-		mrdem_hits_to_contacts(&hf, &w->hits, o->merge ? &w->merge : NULL, radius,
-				 o->narrow.simd, out);
-	}
+	mrdem_hits_to_contacts(&hf, &w->hits, o->merge ? &w->merge : NULL,
+			       0.5 * (p->eps[ia] + p->eps[ib]), o->narrow.simd,
+			       unsorted ? w->search : NULL, out);
 	if (front) {
 		mrdem_hit_frame_init(&hf, s, ia, ib, &x, NULL, sa->tree, sb->tree);
-		mrdem_hits_to_contacts(&hf, &w->guesses, NULL, 0, o->narrow.simd, guess);
+		mrdem_hits_to_contacts(&hf, &w->guesses, NULL, 0, o->narrow.simd, NULL, guess);
 	}
 	w->search_s += t1 - t0;
 	w->points_s += mrdem_clock() - t1;

@@ -1,12 +1,14 @@
-/* The merge of a pair's hits without their sort (mrdem_hits_one_contact in
- * common/narrow/hit_merge.c) against the merge of the sorted hits
- * (mrdem_hits_to_contacts), on random hit sets in a's frame: clusters of
+/* The merge of a pair's hits (common/narrow/hit_merge.c) against its
+ * definition (tests/lib/merge_reference.h) on the unmerged contacts of the
+ * sorted hits: the whole merge of shuffled hits (one pass, or sorted and
+ * scanned), and the one pass alone (mrdem_hits_one_contact), on random
+ * hit sets in a's frame: clusters of
  * midpoints spread over 0.2 to 1.3 merge radii, unequal halos (where world
  * points, not midpoints, decide near the radius), many distances tied,
  * hits in random order, particles off the origin in random orientations.
- * Wherever the unsorted merge answers, its one contact is the sorted
- * merge's only contact, bit for bit, whatever the order; the sets it
- * declines include the borderline ones (one cluster, several groups).
+ * Wherever the one pass answers, its one contact is the definition's only
+ * contact, bit for bit, whatever the order; the sets it declines include
+ * the borderline ones (one cluster, several groups).
  * Hits with coincident or non-finite points or a NaN distance, and a
  * merge radius of 0, are declined. */
 #include <math.h>
@@ -20,6 +22,7 @@
 #include "common/util/error.h"
 #include "common/util/rng.h"
 #include "common/util/simd.h"
+#include "tests/lib/merge_reference.h"
 #include "tests/lib/tap.h"
 
 static uint64_t key_of(const struct mrdem_tri_hit *h)
@@ -104,13 +107,16 @@ int main(void)
 	struct mrdem_tri_hits hits, sorted;
 	mrdem_tri_hits_init(&hits);
 	mrdem_tri_hits_init(&sorted);
-	struct mrdem_contacts want, got, again;
+	struct mrdem_contacts want, got, again, merged;
+	mrdem_contacts_init(&merged);
 	mrdem_contacts_init(&want);
 	mrdem_contacts_init(&got);
 	mrdem_contacts_init(&again);
 	long sets = quick ? 3000 : 20000, answered = 0, borderline = 0;
 	long equal_single = 0, equal_answered = 0; /* sets of equal halos */
-	long wrong = 0, unstable = 0;
+	long wrong = 0, unstable = 0, merge_wrong = 0;
+	struct mrdem_tree_search *sorter = mrdem_tree_search_new();
+	double *seeds = NULL;
 	for (long t = 0; t < sets; t++) {
 		for (int i = 0; i < 2; i++) {
 			mrdem_rng_quat(&rng, &p->quat[4 * i]);
@@ -132,11 +138,23 @@ int main(void)
 		for (size_t k = 0; k < n; k++)
 			*mrdem_tri_hits_push(&sorted) = hits.h[k];
 		qsort(sorted.h, n, sizeof *sorted.h, by_key);
-		want.n = got.n = again.n = 0;
-		mrdem_hits_to_contacts(&f, &sorted, &grid, radius, MRDEM_SIMD_AUTO, &want);
+		want.n = got.n = again.n = merged.n = 0;
+		/* the definition on the unmerged contacts, in (ta, tb) order */
+		mrdem_hits_to_contacts(&f, &sorted, NULL, radius, MRDEM_SIMD_AUTO, NULL, &want);
+		seeds = realloc(seeds, 3 * n * sizeof *seeds);
+		merge_reference(&want, radius, seeds);
 		equal_single += want.n == 1 && t % 4 == 0;
 
 		shuffle(&rng, hits.h, n);
+		/* the whole merge of shuffled hits: one pass or sort and scan */
+		sorted.n = 0;
+		for (size_t k = 0; k < n; k++)
+			*mrdem_tri_hits_push(&sorted) = hits.h[k];
+		mrdem_hits_to_contacts(&f, &sorted, &grid, radius, MRDEM_SIMD_AUTO, sorter, &merged);
+		if (merged.n != want.n || memcmp(merged.c, want.c, want.n * sizeof *want.c))
+			if (merge_wrong++ < 5)
+				tap_diag("set %ld: %zu hits, %zu merged contacts against %zu", t, n,
+					 merged.n, want.n);
 		int took = mrdem_hits_one_contact(&f, &hits, radius, &got);
 		/* midpoints within the radius of each other, yet several groups */
 		borderline += !took && want.n > 1 && want.n < 4;
@@ -158,7 +176,9 @@ int main(void)
 		    memcmp(again.c, got.c, sizeof *got.c))
 			unstable++;
 	}
-	tap_eq_int(wrong, 0, "unsorted merge == sorted merge's only contact, bit for bit (%ld sets)",
+	tap_eq_int(merge_wrong, 0, "merged contacts of shuffled hits == the definition, bit for bit "
+		   "(%ld sets)", sets);
+	tap_eq_int(wrong, 0, "one-pass merge == the definition's only contact, bit for bit (%ld sets)",
 		   answered);
 	tap_eq_int(unstable, 0, "the same contact from the hits in another order");
 	tap_ok(equal_answered * 10 > equal_single * 8,
@@ -200,6 +220,9 @@ int main(void)
 	       "answers the same set unspoilt");
 
 	mrdem_contacts_release(&want);
+	mrdem_contacts_release(&merged);
+	mrdem_tree_search_free(sorter);
+	free(seeds);
 	mrdem_contacts_release(&got);
 	mrdem_contacts_release(&again);
 	mrdem_tri_hits_release(&hits);

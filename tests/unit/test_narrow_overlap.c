@@ -34,6 +34,7 @@
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
+#include "tests/lib/merge_reference.h"
 #include "tests/lib/tap.h"
 
 static void add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *m)
@@ -117,30 +118,6 @@ static double height_over_b(const struct mrdem_scene *s, const struct mrdem_cont
 	vec3_add(v, v, &p->pos[3 * ib]);
 	vec3_sub(d, c->x, v);
 	return vec3_dot(d, c->normal);
-}
-
-/* Merge c by the definition, in place (remark 1; docs/narrow-phase.md):
- * a quadratic scan of the groups' seeds. Returns the groups. */
-static size_t merge_reference(struct mrdem_contacts *c, double radius, double *seed)
-{
-	size_t kept = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		size_t g = kept;
-		for (size_t h = 0; h < kept && g == kept; h++) {
-			double d[3];
-			vec3_sub(d, c->c[i].x, &seed[3 * h]);
-			if (vec3_norm2(d) < radius * radius)
-				g = h;
-		}
-		if (g == kept) {
-			vec3_copy(&seed[3 * kept], c->c[i].x);
-			c->c[kept++] = c->c[i];
-		} else if (c->c[i].dist < c->c[g].dist) {
-			c->c[g] = c->c[i];
-		}
-	}
-	c->n = kept;
-	return kept;
 }
 
 static void rand_vec(struct mrdem_rng *r, double v[3], double scale)
