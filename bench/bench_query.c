@@ -5,7 +5,8 @@
  * only, it compares every pair), at (a) a gap of 0.005 and (b) an overlap
  * of 0.01 along x; where libfcl-dev is installed, FCL's OBBRSS collide
  * (all contacts) and distance on the same meshes and poses, in the same
- * run. One thread, best of 5; the SIMD path is the one --simd auto takes. */
+ * run, batch for batch in turn (time_queries). One thread, the best of 7
+ * batches; the SIMD path is the one --simd auto takes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,9 @@ extern double mrdem_bench_fcl_distance(void *a, const double ra[9], const double
 				       const double rb[9], const double tb[3]) __attribute__((weak));
 extern void mrdem_bench_fcl_free(void *m) __attribute__((weak));
 
+#define QUERY_GROUP 16
+#define QUERY_ROUNDS 7
+
 /* CPU seconds of the process (one thread: the query's), which a loaded
  * machine disturbs less than wall time. */
 static double now(void)
@@ -34,28 +38,88 @@ static double now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* CPU seconds per call of one query: the best of 5 batches of 0.1 s each
- * (the machine is shared; the best batch is the least disturbed). The
+/* The queries timed side by side: each a call and what it leaves. */
+struct query {
+	void (*run)(void *arg);
+	void *arg;
+	double best;      /* CPU seconds per call, the best batch */
+	double batch[QUERY_ROUNDS];
+};
+
+/* CPU seconds per call of each of the n queries: QUERY_ROUNDS rounds,
+ * each a batch of 0.05 s of every query in turn, so that all of them
+ * meet the same load (the machine is shared: a sequence of one query's
+ * batches and then the other's can fall into different loads and skew
+ * their ratio); the best batch of each is the least disturbed. The
  * clock is read every QUERY_GROUP calls, not after each: reading the
  * process's CPU time is a system call (about 1 us on a virtual machine,
  * 3 % of a 1,280-triangle query), which is part of neither side's
  * query. */
-#define QUERY_GROUP 16
-#define TIME_QUERY(result, body)                                         \
-	do {                                                             \
-		(result) = 1e30;                                         \
-		for (int b_ = 0; b_ < 5; b_++) {                         \
-			long reps_ = 0;                                  \
-			double t0_ = now(), t_;                          \
-			do {                                             \
-				for (int g_ = 0; g_ < QUERY_GROUP; g_++) \
-					body;                            \
-				reps_ += QUERY_GROUP;                    \
-			} while ((t_ = now() - t0_) < 0.1);              \
-			if (t_ / reps_ < (result))                       \
-				(result) = t_ / reps_;                   \
-		}                                                        \
-	} while (0)
+static void time_queries(struct query *q, int n)
+{
+	for (int k = 0; k < n; k++)
+		q[k].best = 1e30;
+	for (int r = 0; r < QUERY_ROUNDS; r++)
+		for (int k = 0; k < n; k++) {
+			long reps = 0;
+			double t0 = now(), t;
+			do {
+				for (int g = 0; g < QUERY_GROUP; g++)
+					q[k].run(q[k].arg);
+				reps += QUERY_GROUP;
+			} while ((t = now() - t0) < 0.05);
+			q[k].batch[r] = t / (double)reps;
+			if (q[k].batch[r] < q[k].best)
+				q[k].best = q[k].batch[r];
+		}
+}
+
+/* The least and largest ratio of a's batch to b's within one round: how
+ * far the load moved the ratio of the bests. */
+static void round_ratios(const struct query *a, const struct query *b, double *lo, double *hi)
+{
+	*lo = 1e30, *hi = 0;
+	for (int r = 0; r < QUERY_ROUNDS; r++) {
+		double x = a->batch[r] / b->batch[r];
+		*lo = x < *lo ? x : *lo;
+		*hi = x > *hi ? x : *hi;
+	}
+}
+
+struct mrdem_query_arg {
+	struct mrdem_contact_finder *f;
+	const struct mrdem_scene *s;
+	const struct mrdem_pairs *pairs;
+	const struct mrdem_contact_opts *o;
+	struct mrdem_contacts *c;
+};
+
+static void run_mrdem(void *arg)
+{
+	struct mrdem_query_arg *a = arg;
+	mrdem_find_contacts(a->f, a->s, a->pairs, a->o, a->c, NULL);
+}
+
+struct fcl_query_arg {
+	void *a, *b;
+	const double *ta, *tb;
+	size_t contacts;
+	double dist;
+};
+
+static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+static void run_fcl_collide(void *arg)
+{
+	struct fcl_query_arg *q = arg;
+	q->contacts = mrdem_bench_fcl_collide(q->a, eye, q->ta, q->b, eye, q->tb);
+}
+
+static void run_fcl_distance(void *arg)
+{
+	struct fcl_query_arg *q = arg;
+	q->dist = mrdem_bench_fcl_distance(q->a, eye, q->ta, q->b, eye, q->tb);
+}
 
 /* The two poses of one icosphere size: mrdem's times, and FCL's on the
  * same meshes where it is linked in. */
@@ -91,7 +155,6 @@ static int bench_size(uint32_t triangles)
 		fa = mrdem_bench_fcl_model(mesh->verts, mesh->nverts, mesh->tris, mesh->ntris);
 		fb = mrdem_bench_fcl_model(mesh->verts, mesh->nverts, mesh->tris, mesh->ntris);
 	}
-	static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 	const struct {
 		const char *name;
 		double centre_distance;
@@ -101,33 +164,38 @@ static int bench_size(uint32_t triangles)
 		double d = poses[k].centre_distance;
 		s.frame.p.pos[0] = -d / 2;
 		s.frame.p.pos[3] = d / 2;
-		double t_sur, t_flat = 0;
-		size_t n_flat = 0;
 		struct mrdem_contact_opts o;
 		mrdem_contact_opts_default(&o);
 		o.hierarchy = MRDEM_HIERARCHY_SURROGATE;
-		TIME_QUERY(t_sur, mrdem_find_contacts(f, &s, &pairs, &o, &c, NULL));
+		struct mrdem_query_arg mq = {f, &s, &pairs, &o, &c};
+		double ta[3] = {-d / 2, 0, 0}, tb[3] = {d / 2, 0, 0};
+		struct fcl_query_arg fq = {fa, fb, ta, tb, 0, 0};
+		/* mrdem's surrogate query, FCL's collide and distance, in turn */
+		struct query q[3] = {{run_mrdem, &mq, 0, {0}},
+				     {run_fcl_collide, &fq, 0, {0}},
+				     {run_fcl_distance, &fq, 0, {0}}};
+		time_queries(q, fa ? 3 : 1);
 		size_t n_sur = c.n;
 		if (triangles <= 1280) {
 			o.hierarchy = MRDEM_HIERARCHY_FLAT;
-			TIME_QUERY(t_flat, mrdem_find_contacts(f, &s, &pairs, &o, &c, NULL));
-			n_flat = c.n;
+			struct query flat = {run_mrdem, &mq, 0, {0}};
+			time_queries(&flat, 1);
 			printf("  %s: mrdem surrogate %.4f ms (%zu contacts), flat %.3f ms "
-			       "(%zu contacts)\n", poses[k].name, 1e3 * t_sur, n_sur, 1e3 * t_flat,
-			       n_flat);
+			       "(%zu contacts)\n", poses[k].name, 1e3 * q[0].best, n_sur,
+			       1e3 * flat.best, c.n);
 		} else {
 			printf("  %s: mrdem surrogate %.4f ms (%zu contacts)\n", poses[k].name,
-			       1e3 * t_sur, n_sur);
+			       1e3 * q[0].best, n_sur);
 		}
 		if (fa) {
-			double ta[3] = {-d / 2, 0, 0}, tb[3] = {d / 2, 0, 0}, t_col, t_dist;
-			size_t ncol = 0;
-			double dist = 0;
-			TIME_QUERY(t_col, ncol = mrdem_bench_fcl_collide(fa, eye, ta, fb, eye, tb));
-			TIME_QUERY(t_dist, dist = mrdem_bench_fcl_distance(fa, eye, ta, fb, eye, tb));
+			double clo, chi, dlo, dhi;
+			round_ratios(&q[0], &q[1], &clo, &chi);
+			round_ratios(&q[0], &q[2], &dlo, &dhi);
 			printf("    FCL OBBRSS collide %.4f ms (%zu contacts), distance %.4f ms (%.4g); "
-			       "mrdem surrogate / FCL collide %.2f, / FCL distance %.2f\n",
-			       1e3 * t_col, ncol, 1e3 * t_dist, dist, t_sur / t_col, t_sur / t_dist);
+			       "mrdem surrogate / FCL collide %.2f (rounds %.2f-%.2f), / FCL distance "
+			       "%.2f (rounds %.2f-%.2f)\n",
+			       1e3 * q[1].best, fq.contacts, 1e3 * q[2].best, fq.dist,
+			       q[0].best / q[1].best, clo, chi, q[0].best / q[2].best, dlo, dhi);
 		}
 	}
 	if (fa && mrdem_bench_fcl_free) {
