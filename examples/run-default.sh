@@ -10,5 +10,5 @@ bin/mrdem-vtk -o out/sphere-on-plane-vtk out/sphere-on-plane.mrd
 bin/mrdem-stats out/sphere-on-plane.mrd >out/sphere-on-plane.csv
 echo
 echo "frames:     out/sphere-on-plane.mrd (mrdem-info out/sphere-on-plane.mrd)"
-echo "statistics: out/sphere-on-plane.csv (per step: energies, momenta, comparisons)"
+echo "statistics: out/sphere-on-plane.csv (per written step: energies, momenta, comparisons)"
 echo "ParaView:   open out/sphere-on-plane-vtk/series.pvd"
