@@ -21,8 +21,8 @@
 static const char usage[] =
 	"usage: mrdem-tree [OPTIONS] [INPUT]\n"
 	"\n"
-	"Read a mesh or scene stream (INPUT, or standard input) and write it on\n"
-	"(FILE, or standard output) with a surrogate tree record after the mesh\n"
+	"Read a mesh or scene stream (INPUT, or standard input) and write it\n"
+	"(-o F, or standard output) with a surrogate tree record after the mesh\n"
 	"record of every shape that has no tree yet. Trees already in the stream\n"
 	"are kept (and checked) unless --rebuild is given; tree options when\n"
 	"every tree is kept (nothing to build) exit 2.\n"

@@ -110,6 +110,13 @@ step = ms.s(\"mrdem-step\")
 assert last(\"it.mrd\", 7, step) == last(\"one.mrd\", 7, step), \"step stats differ\"
 print(\"# same final frame and step statistics\")"'
 
+expect_success "the loop that mrdem-step --help prints finishes the step" '
+	begin surrogate &&
+	mrdem-step --help | sed -n "/^  while mrdem-info/,/done\$/p" >loop.sh &&
+	test "$(wc -l <loop.sh)" -eq 3 &&
+	timeout 120 sh loop.sh && mrdem-info it.mrd >info &&
+	! grep -q ": picard (" info && assert_grep "frame index: 1 frame(s), steps 1 \.\. 1" info'
+
 expect_success "mrdem-contact --hierarchy multiscale needs a step in progress" '
 	mrdem-init scene.yaml | mrdem-tree >s0.mrd &&
 	assert_exit 1 mrdem-contact --hierarchy multiscale s0.mrd -o x.mrd &&
