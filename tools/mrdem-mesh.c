@@ -20,7 +20,8 @@
 #define EXIT_STATUS \
 	"\n" \
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n" \
-	"error (unknown option or command, bad option value, extra arguments).\n"
+	"error (unknown option or command, bad option value, an option given twice,\n" \
+	"extra arguments).\n"
 
 static const char usage_main[] =
 	"usage: mrdem-mesh COMMAND [OPTIONS]\n"

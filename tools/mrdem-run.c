@@ -70,7 +70,8 @@ static const char usage_tail[] =
 	"built first (docs/surrogate-trees.md), for multiscale too.\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 
 static int has_suffix(const char *s, const char *suffix)
@@ -436,7 +437,10 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 	mrdem_picard_opts_default(&o->picard);
 	int c, li, bad = 0;
-	while ((c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
+			c = '?';
 		switch (c) {
 		case OPT_STEPS: o->steps = optarg; break;
 		case OPT_EVERY: o->every = optarg; break;

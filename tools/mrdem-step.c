@@ -64,7 +64,8 @@ static const char usage_tail[] =
 	"docs/dynamics.md.\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 #define MAX_PICARD_OPTS 16
 
@@ -412,7 +413,10 @@ static int parse_options(struct job *j, int argc, char **argv)
 	struct mrdem_picard_opts check;
 	mrdem_picard_opts_default(&check);
 	int c, li;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
+			c = '?';
 		switch (c) {
 		case 's':
 			j->opts.scheme = mrdem_scheme_parse(optarg);

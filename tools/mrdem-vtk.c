@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/records.h"
 #include "formats/stream/filter.h"
@@ -46,7 +47,8 @@ static const char usage[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 struct run {
 	/* options */
@@ -395,8 +397,11 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
-	int c, nenc = 0;
-	while ((c = getopt_long(argc, argv, "o:sdabh", opts, NULL)) != -1) {
+	int c, li, nenc = 0;
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "o:sdabh", opts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
+			c = '?';
 		switch (c) {
 		case 'o': r->dir = optarg; break;
 		case 's': r->surfaces = 1; break;

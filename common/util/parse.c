@@ -63,3 +63,24 @@ int mrdem_parse_positive(const char *opt, const char *s, double *out)
 		return mrdem_error("%s: '%s' must be positive", opt, s);
 	return 0;
 }
+
+int mrdem_option_once(struct mrdem_opts_seen *s, const struct option *longopts, int c, int li)
+{
+	/* A short option counts as its long form when it has one (-o, --output). */
+	int k = li;
+	for (int i = 0; k < 0 && longopts[i].name; i++)
+		if (!longopts[i].flag && longopts[i].val == c)
+			k = i;
+	if (k >= 128 || (k < 0 && (c < 0 || c > 255)))
+		return 0; /* no room to remember it: no tool has so many */
+	/* getopt_long gives a short option alone its value in optarg. */
+	int has_arg = k >= 0 ? longopts[k].has_arg != no_argument : optarg != NULL;
+	if (!has_arg)
+		return 0;
+	unsigned char *seen = k >= 0 ? &s->seen[k] : &s->seen[128 + c];
+	if (*seen)
+		return k >= 0 ? mrdem_error("option '--%s' given twice", longopts[k].name)
+			      : mrdem_error("option '-%c' given twice", c);
+	*seen = 1;
+	return 0;
+}
