@@ -480,17 +480,14 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->scene = argv[optind];
 	if (o->steps)
 		bad |= mrdem_parse_u64("--steps", o->steps, UINT64_MAX - 1, &o->steps_v);
-	if (o->every) {
-		bad |= mrdem_parse_u64("--every", o->every, UINT64_MAX, &o->every_v);
-		if (!bad && !o->every_v)
-			bad = mrdem_error("--every must be at least 1");
-	}
+	if (o->every)
+		bad |= mrdem_parse_u64_range("--every", o->every, 1, UINT64_MAX, &o->every_v);
 	if (o->dt)
 		bad |= mrdem_parse_positive("--dt", o->dt, &o->dt_v);
 	if (o->growth) {
 		bad |= mrdem_parse_double("--max-energy-growth", o->growth, &o->growth_v);
 		if (!bad && o->growth_v < 0)
-			bad = mrdem_error("--max-energy-growth must not be negative");
+			bad = mrdem_error("--max-energy-growth: '%s' must not be negative", o->growth);
 	}
 	if (o->log_view && o->via_pipes)
 		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "

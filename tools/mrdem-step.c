@@ -429,12 +429,8 @@ static int parse_options(struct job *j, int argc, char **argv)
 			j->scheme_set = 1;
 			break;
 		case 't':
-			if (mrdem_parse_double("--dt", optarg, &j->opts.dt))
+			if (mrdem_parse_positive("--dt", optarg, &j->opts.dt))
 				return 2;
-			if (!(j->opts.dt > 0)) {
-				fprintf(stderr, "mrdem-step: --dt must be positive\n");
-				return 2;
-			}
 			j->dt_set = 1;
 			break;
 		case 'n': j->no_contacts = 1; break;
@@ -443,7 +439,7 @@ static int parse_options(struct job *j, int argc, char **argv)
 					       &j->opts.max_energy_growth))
 				return 2;
 			if (j->opts.max_energy_growth < 0) {
-				fprintf(stderr, "mrdem-step: --max-energy-growth must not be negative\n");
+				mrdem_error("--max-energy-growth: '%s' must not be negative", optarg);
 				return 2;
 			}
 			break;

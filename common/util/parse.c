@@ -22,6 +22,21 @@ bad:
 	return mrdem_error("%s: '%s' is not a whole number in 0..%" PRIu64, opt, s, max);
 }
 
+int mrdem_parse_u64_range(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+			  uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = 0;
+	if (*s != '-' && *s != '+' && *s != '\0')
+		v = strtoull(s, &end, 10);
+	if (*s == '-' || *s == '+' || *s == '\0' || errno || *end || v < lo || v > hi)
+		return mrdem_error("%s: '%s' is not a whole number in %" PRIu64 "..%" PRIu64, opt,
+				   s, lo, hi);
+	*out = v;
+	return 0;
+}
+
 int mrdem_parse_u32(const char *opt, const char *s, uint32_t *out)
 {
 	uint64_t v;

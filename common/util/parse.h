@@ -13,6 +13,9 @@ int mrdem_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
 int mrdem_parse_double(const char *opt, const char *s, double *out);
 /* A finite number > 0. */
 int mrdem_parse_positive(const char *opt, const char *s, double *out);
+/* A whole number in lo..hi (the message names the range, as above). */
+int mrdem_parse_u64_range(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+			  uint64_t *out);
 
 /* Options that take a value may be given once: with a second, the last
  * value would silently win. Call after each option getopt_long returns,

@@ -53,4 +53,23 @@ mrdem-run --steps x missing.yaml
 mrdem-info --full
 EOF2
 
+# Numbers out of range are refused in one wording, naming the option and
+# the value as given: "--OPT: 'V' is not a whole number in LO..HI", "...
+# must be positive", "... must not be negative", "... must be at most X".
+while IFS="|" read -r want cmd; do
+	expect_success "$cmd: says $want" '
+		assert_exit 2 '"$cmd"' >out </dev/null && [ ! -s out ] &&
+		assert_grep "error: $want\$" err'
+done <<'EOF2'
+--picard-max: '0' is not a whole number in 1..1000000|mrdem-run --picard-max 0 missing.yaml
+--picard-max: '0' is not a whole number in 1..1000000|mrdem-step --picard-max 0 missing.mrd
+--picard-max: '-1' is not a whole number in 1..1000000|mrdem-step --picard-max -1 missing.mrd
+--every: '0' is not a whole number in 1..18446744073709551615|mrdem-run --every 0 missing.yaml
+--dt: '0' must be positive|mrdem-step --dt 0 missing.mrd
+--dt: '0' must be positive|mrdem-run --dt 0 missing.yaml
+--max-energy-growth: '-1' must not be negative|mrdem-step --max-energy-growth -1 missing.mrd
+--max-energy-growth: '-1' must not be negative|mrdem-run --max-energy-growth -1 missing.yaml
+--surrogate-damping: '2' must be at most 1|mrdem-step --surrogate-damping 2 missing.mrd
+EOF2
+
 done_testing
