@@ -249,6 +249,11 @@ static int parse_args(struct cmdline *c, const struct optdef *defs, int argc, ch
 	char *word = argv[0];
 	int rc = parse_options(c, defs, argc, argv);
 	argv[0] = word;
+	/* A scene names its shapes, and a stream's are looked up by name: an
+	 * empty one could be named by nothing (scene YAML refuses it too). */
+	for (int k = 0; rc == 0 && k < c->nopt; k++)
+		if (c->opt[k].seen && !strcmp(c->opt[k].def->name, "name") && !*c->opt[k].val[0])
+			rc = usage_error(c, "--name: expected a name, got ''%s", "");
 	return rc;
 }
 
