@@ -524,6 +524,17 @@ static int apply_options(struct run *r, const struct options *o)
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_AUTO)
 		r->opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 	r->steps = o->steps ? o->steps_v : r->scene.setup.steps;
+	/* A resumed run goes on from its frame's step: the last step's number
+	 * must fit the counter (a wrapped one would go back to step 0). */
+	uint64_t start = r->scene.frame.step;
+	if (start > UINT64_MAX - r->steps) {
+		mrdem_error("%s: resuming at step %llu, %llu more steps (%s) would pass the "
+			    "largest step number %llu; give --steps %llu or fewer",
+			    o->scene, (unsigned long long)start, (unsigned long long)r->steps,
+			    o->steps ? "--steps" : "time.steps of its setup record",
+			    (unsigned long long)UINT64_MAX, (unsigned long long)(UINT64_MAX - start));
+		return o->steps ? 2 : 1;
+	}
 	r->every = o->every ? o->every_v :
 		   r->scene.setup.output_every ? r->scene.setup.output_every : 1;
 	if (o->dt)
