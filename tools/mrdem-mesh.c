@@ -1,6 +1,7 @@
 /* mrdem-mesh: make, import and export particle shapes (mesh streams). */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,7 @@ static const char usage_plane[] =
 	"  --size X Y      side lengths (default 10 10)\n"
 	"  --divisions NX [NY]  quads along x and y, two triangles each (default 1 1;\n"
 	"                  NY defaults to NX)\n"
-	"  --tilt DEG      rotation about the x axis in degrees (default 0)\n"
+	"  --tilt DEG      rotation about the x axis in degrees, -180 to 180 (default 0)\n"
 	"  --name NAME     shape name (default plane)\n"
 	"  -o, --output FILE  output stream (default standard output)\n"
 	"  -h, --help      show this help\n" EXIT_STATUS;
@@ -441,6 +442,9 @@ static int cmd_plane(struct cmdline *c, int argc, char **argv)
 	if (get_double(c, "size", 0, &sx) || get_double(c, "size", 1, &sy) ||
 	    get_unsigned(c, "divisions", 0, &nx) || get_double(c, "tilt", 0, &tilt))
 		return 2;
+	if (!(fabs(tilt) <= MRDEM_PLANE_MAX_TILT)) /* mrdem_mesh_plane's range, named as an option */
+		return usage_error(c, "--tilt: '%s' must be an angle in degrees from -180 to 180",
+				   get_str(c, "tilt", ""));
 	ny = nx;
 	const struct parsed *d = get(c, "divisions");
 	if (d && d->nval == 2 && get_unsigned(c, "divisions", 1, &ny))
