@@ -7,6 +7,7 @@
 
 #include "common/narrow/particle_contacts.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/filter.h"
 #include "formats/stream/record_picard.h"
@@ -35,7 +36,8 @@ static const char usage_tail[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 struct job {
 	struct mrdem_contact_opts opts;
@@ -186,7 +188,10 @@ int main(int argc, char **argv)
 	mrdem_contact_opts_default(&j.opts);
 	const char *out = "-";
 	int c, li;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
+			c = '?';
 		switch (c) {
 		case OPT_CONTACT:
 			if (mrdem_contact_opts_set(&j.opts, longopts[li].name, optarg))

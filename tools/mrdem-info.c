@@ -35,7 +35,8 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 success (a complete, valid stream), 1 error (the stream is\n"
 	"bad or truncated; the records before the damage are still described), 2\n"
-	"usage error (unknown option, bad option value, too many arguments).\n";
+	"usage error (unknown option, bad option value, an option given twice, too\n"
+	"many arguments).\n";
 
 
 struct info {
@@ -220,8 +221,11 @@ static int parse_options(struct info *in, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	memset(in, 0, sizeof *in);
-	int c;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	int c, li;
+	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
+			c = '?';
 		switch (c) {
 		case 'u': in->upgrade = 1; break;
 		case 'w': in->follow = 1; break;

@@ -7,6 +7,7 @@
 
 #include "common/scene/scene.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/records.h"
@@ -31,7 +32,8 @@ static const char usage[] =
 	"written.\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 int main(int argc, char **argv)
 {
@@ -41,11 +43,14 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *out = "-";
-	int c;
+	int c, li;
+	struct mrdem_opts_seen seen = {{0}};
 
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((li = -1, c = getopt_long(argc, argv, "ho:", opts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
+			c = '?';
 		switch (c) {
 		case 'o':
 			out = optarg;

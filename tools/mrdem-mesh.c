@@ -1,6 +1,7 @@
 /* mrdem-mesh: make, import and export particle shapes (mesh streams). */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,8 @@
 #define EXIT_STATUS \
 	"\n" \
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n" \
-	"error (unknown option or command, bad option value, extra arguments).\n"
+	"error (unknown option or command, bad option value, an option given twice,\n" \
+	"extra arguments).\n"
 
 static const char usage_main[] =
 	"usage: mrdem-mesh COMMAND [OPTIONS]\n"
@@ -78,7 +80,7 @@ static const char usage_plane[] =
 	"  --size X Y      side lengths (default 10 10)\n"
 	"  --divisions NX [NY]  quads along x and y, two triangles each (default 1 1;\n"
 	"                  NY defaults to NX)\n"
-	"  --tilt DEG      rotation about the x axis in degrees (default 0)\n"
+	"  --tilt DEG      rotation about the x axis in degrees, -180 to 180 (default 0)\n"
 	"  --name NAME     shape name (default plane)\n"
 	"  -o, --output FILE  output stream (default standard output)\n"
 	"  -h, --help      show this help\n" EXIT_STATUS;
@@ -248,6 +250,11 @@ static int parse_args(struct cmdline *c, const struct optdef *defs, int argc, ch
 	char *word = argv[0];
 	int rc = parse_options(c, defs, argc, argv);
 	argv[0] = word;
+	/* A scene names its shapes, and a stream's are looked up by name: an
+	 * empty one could be named by nothing (scene YAML refuses it too). */
+	for (int k = 0; rc == 0 && k < c->nopt; k++)
+		if (c->opt[k].seen && !strcmp(c->opt[k].def->name, "name") && !*c->opt[k].val[0])
+			rc = usage_error(c, "--name: expected a name, got ''%s", "");
 	return rc;
 }
 
@@ -435,6 +442,9 @@ static int cmd_plane(struct cmdline *c, int argc, char **argv)
 	if (get_double(c, "size", 0, &sx) || get_double(c, "size", 1, &sy) ||
 	    get_unsigned(c, "divisions", 0, &nx) || get_double(c, "tilt", 0, &tilt))
 		return 2;
+	if (!(fabs(tilt) <= MRDEM_PLANE_MAX_TILT)) /* mrdem_mesh_plane's range, named as an option */
+		return usage_error(c, "--tilt: '%s' must be an angle in degrees from -180 to 180",
+				   get_str(c, "tilt", ""));
 	ny = nx;
 	const struct parsed *d = get(c, "divisions");
 	if (d && d->nval == 2 && get_unsigned(c, "divisions", 1, &ny))

@@ -7,6 +7,7 @@
 
 #include "common/broad/broad.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/filter.h"
 #include "formats/stream/records.h"
@@ -32,7 +33,8 @@ static const char usage[] =
 	"  -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 struct job {
 	int method;
@@ -104,9 +106,17 @@ int main(int argc, char **argv)
 	};
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	int method = MRDEM_BROAD_GRID, c;
+	int method = MRDEM_BROAD_GRID, c, li, method_given = 0;
 	const char *out = "-";
-	while ((c = getopt_long(argc, argv, "b:m:o:h", opts, NULL)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "b:m:o:h", opts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
+			c = '?';
+		/* --broad and --method are one option under two names */
+		if ((c == 'b' || c == 'm') && method_given++) {
+			mrdem_error("--broad and --method name the same option: give one");
+			c = '?';
+		}
 		switch (c) {
 		case 'b':
 		case 'm':

@@ -70,7 +70,8 @@ static const char usage_tail[] =
 	"built first (docs/surrogate-trees.md), for multiscale too.\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 
 static int has_suffix(const char *s, const char *suffix)
@@ -436,7 +437,10 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 	mrdem_picard_opts_default(&o->picard);
 	int c, li, bad = 0;
-	while ((c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
+			c = '?';
 		switch (c) {
 		case OPT_STEPS: o->steps = optarg; break;
 		case OPT_EVERY: o->every = optarg; break;
@@ -476,17 +480,14 @@ static int parse_options(struct options *o, int argc, char **argv)
 	o->scene = argv[optind];
 	if (o->steps)
 		bad |= mrdem_parse_u64("--steps", o->steps, UINT64_MAX - 1, &o->steps_v);
-	if (o->every) {
-		bad |= mrdem_parse_u64("--every", o->every, UINT64_MAX, &o->every_v);
-		if (!bad && !o->every_v)
-			bad = mrdem_error("--every must be at least 1");
-	}
+	if (o->every)
+		bad |= mrdem_parse_u64_range("--every", o->every, 1, UINT64_MAX, &o->every_v);
 	if (o->dt)
 		bad |= mrdem_parse_positive("--dt", o->dt, &o->dt_v);
 	if (o->growth) {
 		bad |= mrdem_parse_double("--max-energy-growth", o->growth, &o->growth_v);
 		if (!bad && o->growth_v < 0)
-			bad = mrdem_error("--max-energy-growth must not be negative");
+			bad = mrdem_error("--max-energy-growth: '%s' must not be negative", o->growth);
 	}
 	if (o->log_view && o->via_pipes)
 		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
@@ -523,6 +524,17 @@ static int apply_options(struct run *r, const struct options *o)
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_AUTO)
 		r->opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
 	r->steps = o->steps ? o->steps_v : r->scene.setup.steps;
+	/* A resumed run goes on from its frame's step: the last step's number
+	 * must fit the counter (a wrapped one would go back to step 0). */
+	uint64_t start = r->scene.frame.step;
+	if (start > UINT64_MAX - r->steps) {
+		mrdem_error("%s: resuming at step %llu, %llu more steps (%s) would pass the "
+			    "largest step number %llu; give --steps %llu or fewer",
+			    o->scene, (unsigned long long)start, (unsigned long long)r->steps,
+			    o->steps ? "--steps" : "time.steps of its setup record",
+			    (unsigned long long)UINT64_MAX, (unsigned long long)(UINT64_MAX - start));
+		return o->steps ? 2 : 1;
+	}
 	r->every = o->every ? o->every_v :
 		   r->scene.setup.output_every ? r->scene.setup.output_every : 1;
 	if (o->dt)

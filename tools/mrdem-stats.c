@@ -7,6 +7,7 @@
 
 #include "common/dynamics/rigid_body.h"
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/foreign/step_table.h"
 #include "formats/stream/filter.h"
@@ -34,7 +35,8 @@ static const char usage[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 struct job {
 	struct mrdem_bodies bodies;
@@ -101,9 +103,12 @@ int main(int argc, char **argv)
 	};
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	int markdown = 0, follow = 0, c;
+	int markdown = 0, follow = 0, c, li;
 	const char *out = "-";
-	while ((c = getopt_long(argc, argv, "mo:h", opts, NULL)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "mo:h", opts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
+			c = '?';
 		switch (c) {
 		case 'm': markdown = 1; break;
 		case 'w': follow = 1; break;

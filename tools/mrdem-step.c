@@ -64,7 +64,8 @@ static const char usage_tail[] =
 	"docs/dynamics.md.\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 #define MAX_PICARD_OPTS 16
 
@@ -412,7 +413,10 @@ static int parse_options(struct job *j, int argc, char **argv)
 	struct mrdem_picard_opts check;
 	mrdem_picard_opts_default(&check);
 	int c, li;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
+			c = '?';
 		switch (c) {
 		case 's':
 			j->opts.scheme = mrdem_scheme_parse(optarg);
@@ -425,12 +429,8 @@ static int parse_options(struct job *j, int argc, char **argv)
 			j->scheme_set = 1;
 			break;
 		case 't':
-			if (mrdem_parse_double("--dt", optarg, &j->opts.dt))
+			if (mrdem_parse_positive("--dt", optarg, &j->opts.dt))
 				return 2;
-			if (!(j->opts.dt > 0)) {
-				fprintf(stderr, "mrdem-step: --dt must be positive\n");
-				return 2;
-			}
 			j->dt_set = 1;
 			break;
 		case 'n': j->no_contacts = 1; break;
@@ -439,7 +439,7 @@ static int parse_options(struct job *j, int argc, char **argv)
 					       &j->opts.max_energy_growth))
 				return 2;
 			if (j->opts.max_energy_growth < 0) {
-				fprintf(stderr, "mrdem-step: --max-energy-growth must not be negative\n");
+				mrdem_error("--max-energy-growth: '%s' must not be negative", optarg);
 				return 2;
 			}
 			break;

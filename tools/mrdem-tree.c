@@ -54,7 +54,8 @@ static const char usage[] =
 	"the number of threads (OMP_NUM_THREADS).\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 enum {
 	OPT_FANOUT = 256,
@@ -211,8 +212,11 @@ static int parse_options(struct run *r, int argc, char **argv)
 	mrdem_tree_params_default(&r->params);
 	r->pending = -1;
 	r->out = "-";
-	int c, bad = 0;
-	while (!bad && (c = getopt_long(argc, argv, "vo:h", opts, NULL)) != -1) {
+	int c, li, bad = 0;
+	struct mrdem_opts_seen seen = {{0}};
+	while (!bad && (li = -1, c = getopt_long(argc, argv, "vo:h", opts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
+			c = '?';
 		struct mrdem_tree_params *p = &r->params;
 		char o[32] = "--";
 		for (const struct option *d = opts; d->name; d++)

@@ -1,6 +1,8 @@
 /* mrdem-vtk: frame stream -> ParaView files (docs/output.md). */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/util/error.h"
+#include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/records.h"
 #include "formats/stream/filter.h"
@@ -34,6 +37,9 @@ static const char usage[] =
 	"particles alone. Every file is written under a temporary name and renamed\n"
 	"into place when the whole series is complete: on an error the files already\n"
 	"in DIR are left as they were and the directories this run created removed.\n"
+	"Once the series is in place, the files of an earlier one that it did not\n"
+	"replace (frame-, contacts- and shape-NNN.vtp, particles.pvd) are removed:\n"
+	"DIR holds this series alone; other names are left alone.\n"
 	"\n"
 	"  -o, --output DIR  output directory, created if missing (default: vtk)\n"
 	"  -s, --surfaces    every particle's surface in world space per frame instead\n"
@@ -46,7 +52,8 @@ static const char usage[] =
 	"  -h, --help        show this help\n"
 	"\n"
 	"Exit status: 0 success, 1 error (bad input, failed computation), 2 usage\n"
-	"error (unknown option, bad option value, too many arguments).\n";
+	"error (unknown option, bad option value, an option given twice, too many\n"
+	"arguments).\n";
 
 struct run {
 	/* options */
@@ -271,6 +278,7 @@ struct job {
 	struct mrdem_bodies bodies;
 	struct mrdem_id_index index;
 	size_t nframes, ncontact_files;
+	unsigned char *has_contacts;    /* per frame written: its contacts file too */
 	uint64_t unmatched, first_unmatched;
 };
 
@@ -338,11 +346,14 @@ static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_
 				   (unsigned long long)j->frame_record,
 				   (unsigned long long)s->frame.step);
 	j->nframes++;
+	j->has_contacts = mrdem_xrealloc(j->has_contacts, j->nframes);
+	j->has_contacts[j->nframes - 1] = 0;
 	if (j->have_pending) {
 		if (write_contacts(j->run, &j->pending, j->forces.cf, s->frame.time,
 				   j->nframes - 1))
 			return -1;
 		j->ncontact_files++;
+		j->has_contacts[j->nframes - 1] = 1;
 	}
 	j->pending.n = 0;
 	j->have_pending = 0;
@@ -395,8 +406,11 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
-	int c, nenc = 0;
-	while ((c = getopt_long(argc, argv, "o:sdabh", opts, NULL)) != -1) {
+	int c, li, nenc = 0;
+	struct mrdem_opts_seen seen = {{0}};
+	while ((li = -1, c = getopt_long(argc, argv, "o:sdabh", opts, &li)) != -1) {
+		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
+			c = '?';
 		switch (c) {
 		case 'o': r->dir = optarg; break;
 		case 's': r->surfaces = 1; break;
@@ -425,6 +439,64 @@ static int parse_options(struct run *r, int argc, char **argv)
 	}
 	r->in = optind < argc ? argv[optind] : "-";
 	return 0;
+}
+
+/* The index of a file name this tool writes, as prefix, the index in at
+ * least width digits, suffix; -1 for any other name (one that only looks
+ * alike, "frame-1.vtp" or "frame-000001.vtp~", is not this tool's). */
+static long long series_index(const char *name, const char *prefix, int width, const char *suffix)
+{
+	size_t lp = strlen(prefix);
+	if (strncmp(name, prefix, lp) || name[lp] < '0' || name[lp] > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long k = strtoull(name + lp, &end, 10);
+	if (errno || k > (unsigned long long)LLONG_MAX || strcmp(end, suffix))
+		return -1;
+	char again[NAME_MAX + 1];
+	snprintf(again, sizeof again, "%s%0*llu%s", prefix, width, k, suffix);
+	return strcmp(again, name) ? -1 : (long long)k;
+}
+
+/* The series just published replaces an earlier one in DIR: the files of
+ * that one this run did not rewrite (frames past this series' last, the
+ * contacts of frames that now have none, shapes past its count, the
+ * particles' series beside --surfaces) would be read with the new series
+ * (ParaView's file-series grouping, a glob), so they go, and DIR holds
+ * exactly this series. Only names this tool writes are touched. */
+static int remove_stale(const struct run *r, const struct job *j)
+{
+	DIR *d = opendir(r->dir);
+	if (!d)
+		return mrdem_error("%s: cannot read the directory to remove the earlier series' "
+				   "files: %s", r->dir, strerror(errno));
+	uint32_t nshapes = j->shapes.written ? j->shapes.n : 0;
+	int ret = 0;
+	struct dirent *e;
+	errno = 0;
+	while ((e = readdir(d))) {
+		long long k;
+		int stale = 0;
+		if ((k = series_index(e->d_name, "frame-", 6, ".vtp")) >= 0)
+			stale = (size_t)k >= j->nframes;
+		else if ((k = series_index(e->d_name, "contacts-", 6, ".vtp")) >= 0)
+			stale = (size_t)k >= j->nframes || !j->has_contacts[k];
+		else if ((k = series_index(e->d_name, "shape-", 3, ".vtp")) >= 0)
+			stale = k >= nshapes;
+		else
+			stale = r->surfaces && !strcmp(e->d_name, "particles.pvd");
+		char *path = stale ? path_in(r->dir, e->d_name) : NULL;
+		if (path && unlink(path) && errno != ENOENT)
+			ret = mrdem_error("%s: cannot remove this file of an earlier series: %s", path,
+					  strerror(errno));
+		free(path);
+		errno = 0;
+	}
+	if (errno)
+		ret = mrdem_error("%s: cannot read the directory: %s", r->dir, strerror(errno));
+	closedir(d);
+	return ret;
 }
 
 /* Write the frames, contacts and series of run->in into run->dir (made
@@ -476,6 +548,10 @@ static int convert(struct run *run, int argc, char **argv)
 	}
 	if ((rc == 0 || f.damaged) && publish_created(run))
 		rc = -1, f.damaged = 0;
+	/* Published (a damaged input's series too): past undoing, so a file
+	 * left over is an error, with the new series kept. */
+	else if ((rc == 0 || f.damaged) && remove_stale(run, &j))
+		rc = -1;
 	if (rc == 0 && j.unmatched)
 		mrdem_warning("%s: %llu contacts record(s), the first record %llu, do not follow a "
 			      "frame of their step; not written",
@@ -491,6 +567,7 @@ static int convert(struct run *run, int argc, char **argv)
 	mrdem_bodies_release(&j.bodies);
 	mrdem_id_index_release(&j.index);
 	shape_files_release(&j.shapes);
+	free(j.has_contacts);
 	mrdem_filter_release(&f);
 	return rc;
 }

@@ -61,7 +61,12 @@ void mrdem_mesh_sphere_counts(char *buf, unsigned long len);
 /* Axis-aligned box centred at the origin, each face split into n x n quads. */
 int mrdem_mesh_box(struct mrdem_mesh *m, const double size[3], unsigned n);
 /* Open rectangle in the xy plane centred at the origin, nx x ny quads,
- * normal +z, then tilted by tilt_deg about the x axis. */
+ * normal +z, then tilted by tilt_deg about the x axis. The tilt is in
+ * -180..180: those give every orientation (normal (0, -sin, cos)), upside
+ * down included; a larger one only repeats them, and most likely is a slip
+ * (radians taken for degrees, or a turn too many), and from 1e16 or so
+ * its sine has no correct digit left. */
+#define MRDEM_PLANE_MAX_TILT 180
 int mrdem_mesh_plane(struct mrdem_mesh *m, double sx, double sy, unsigned nx, unsigned ny,
 		     double tilt_deg);
 /* Closed cylinder along z, centred at the origin. */

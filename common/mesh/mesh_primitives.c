@@ -94,8 +94,9 @@ int mrdem_mesh_plane(struct mrdem_mesh *m, double sx, double sy, unsigned nx, un
 		return -1;
 	if (nx < 1 || ny < 1)
 		return mrdem_error("plane divisions must be at least 1, got %u x %u", nx, ny);
-	if (!isfinite(tilt_deg))
-		return mrdem_error("plane tilt must be a finite angle in degrees, got %g", tilt_deg);
+	if (!(fabs(tilt_deg) <= MRDEM_PLANE_MAX_TILT))
+		return mrdem_error("plane tilt must be an angle in degrees from %d to %d, got %g",
+				   -MRDEM_PLANE_MAX_TILT, MRDEM_PLANE_MAX_TILT, tilt_deg);
 	unsigned long long nt = 2ull * nx * ny;
 	if (check_triangles("plane", nt) < 0)
 		return -1;

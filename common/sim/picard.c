@@ -59,10 +59,8 @@ int mrdem_picard_opts_set(struct mrdem_picard_opts *o, const char *key, const ch
 	if (!strcmp(key, "picard-tol"))
 		return mrdem_parse_positive(opt, value, &o->tol);
 	if (!strcmp(key, "picard-max")) {
-		if (mrdem_parse_u64(opt, value, 1000000, &u))
+		if (mrdem_parse_u64_range(opt, value, 1, 1000000, &u))
 			return -1;
-		if (u < 1)
-			return mrdem_error("--picard-max must be at least 1");
 		o->max_iter = (unsigned)u;
 		return 0;
 	}
@@ -76,7 +74,7 @@ int mrdem_picard_opts_set(struct mrdem_picard_opts *o, const char *key, const ch
 		if (mrdem_parse_positive(opt, value, &o->damping))
 			return -1;
 		if (o->damping > 1)
-			return mrdem_error("--surrogate-damping must be at most 1");
+			return mrdem_error("%s: '%s' must be at most 1", opt, value);
 		return 0;
 	}
 	if (!strcmp(key, "warm-start") || !strcmp(key, "cold-start")) {

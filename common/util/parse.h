@@ -4,6 +4,7 @@
 #ifndef MRDEM_UTIL_PARSE_H
 #define MRDEM_UTIL_PARSE_H
 
+#include <getopt.h>
 #include <stdint.h>
 
 int mrdem_parse_u64(const char *opt, const char *s, uint64_t max, uint64_t *out);
@@ -12,5 +13,19 @@ int mrdem_parse_int(const char *opt, const char *s, int lo, int hi, int *out);
 int mrdem_parse_double(const char *opt, const char *s, double *out);
 /* A finite number > 0. */
 int mrdem_parse_positive(const char *opt, const char *s, double *out);
+/* A whole number in lo..hi (the message names the range, as above). */
+int mrdem_parse_u64_range(const char *opt, const char *s, uint64_t lo, uint64_t hi,
+			  uint64_t *out);
+
+/* Options that take a value may be given once: with a second, the last
+ * value would silently win. Call after each option getopt_long returns,
+ * with c its return value and li its longindex, set to -1 before the call
+ * (getopt_long leaves it alone for a short option). Returns 0, or -1
+ * after "option '--NAME' given twice" (a usage error). Options without a
+ * value (flags) may repeat: that changes nothing. */
+struct mrdem_opts_seen {
+	unsigned char seen[128 + 256]; /* longopts[0..127], then short options */
+};
+int mrdem_option_once(struct mrdem_opts_seen *s, const struct option *longopts, int c, int li);
 
 #endif

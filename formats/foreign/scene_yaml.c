@@ -262,6 +262,10 @@ static int parse_plane_shape(struct loader *L, const char *what, struct shape_sp
 			return -1;
 		if (id == 2 && mrdem_yaml_number(&L->y, k.cur, &sp->tilt))
 			return -1;
+		if (id == 2 && !(fabs(sp->tilt) <= MRDEM_PLANE_MAX_TILT))
+			return mrdem_yaml_err(&L->y, "%s: must be an angle in degrees from %d to %d, got %s",
+					      k.cur, -MRDEM_PLANE_MAX_TILT, MRDEM_PLANE_MAX_TILT,
+					      mrdem_yaml_text(&L->y));
 	}
 	if (r < 0 || mrdem_yaml_require(&L->y, &k, 0))
 		return -1;

@@ -128,7 +128,8 @@ expect_success "an explicit scheme refuses a step in progress; Picard options ne
 	assert_grep "an implicit step in progress (picard record)" err &&
 	assert_exit 2 mrdem-step --scheme velocity-verlet --picard-tol 0.1 it.mrd -o x.mrd &&
 	assert_grep "implicit-euler only" err &&
-	assert_exit 2 mrdem-step --picard-max 0 it.mrd -o x.mrd && assert_grep "at least 1" err &&
+	assert_exit 2 mrdem-step --picard-max 0 it.mrd -o x.mrd &&
+	assert_grep "picard-max: .0. is not a whole number in 1\.\.1000000" err &&
 	test ! -e x.mrd'
 
 expect_success "the Picard options of a step in progress cannot change" '

@@ -338,6 +338,32 @@ expect_success "bad options and bad option values: exit 2 with the option named"
 	assert_exit 1 mrdem-mesh import missing.obj -o x.mrd && assert_grep "missing.obj" err &&
 	[ -z "$(ls x.mrd* 2>/dev/null)" ]'
 
+# A scene refuses an empty shape name ("shapes: expected a name"), so
+# every command refuses to write one.
+expect_success "--name \"\" is refused by every command, worded as the scene loader does, writing nothing" '
+	mrdem-mesh box -o b.mrd &&
+	for cmd in sphere box "plane --open" cylinder "import open.obj --open" "export --format obj b.mrd"; do
+		assert_exit 2 mrdem-mesh $cmd --name "" -o x.out &&
+		assert_grep "^mrdem-mesh: --name: expected a name, got ..$" err &&
+		assert_grep "try .mrdem-mesh ${cmd%% *} --help." err && test ! -e x.out || return 1
+	done &&
+	printf "shapes:\n  \"\": {sphere: {}}\n" >e.yaml && assert_exit 1 mrdem-init e.yaml -o x.out &&
+	assert_grep "e.yaml:2:3: shapes: expected a name, got" err && test ! -e x.out'
+
+# A tilt in -180..180 gives every orientation of a plane (upside down at
+# +-180); beyond, only slips: the scene loader refuses them the same
+# (tests/yaml/bad-plane-tilt*.yaml).
+expect_success "plane --tilt: -180..180 accepted, beyond refused naming the option" '
+	mrdem-mesh plane --open --tilt 180 -o p180.mrd && mrdem-mesh plane --open --tilt -180 -o m180.mrd &&
+	check p180.mrd -- "m[\"triangles\"] == 2" &&
+	for t in 180.5 -200 1e300; do
+		assert_exit 2 mrdem-mesh plane --open --tilt $t -o x.out &&
+		assert_grep "^mrdem-mesh: --tilt: .$t. must be an angle in degrees from -180 to 180$" err &&
+		test ! -e x.out || return 1
+	done &&
+	printf "shapes: {s: {plane: {size: [2, 2], tilt: -180}}}\nparticles: [{shape: s, position: [0, 0, 0], fixed: true}]\ncontact: {model: paper}\n" >t.yaml &&
+	mrdem-init t.yaml -o t.mrd'
+
 expect_success "options in every spelling: --opt V, --opt=V, -o F, -oF, --output F, multi-value, after FILE" '
 	mrdem-mesh box --size 1 2 3 --divisions 2 -o a.mrd && check a.mrd -- "m[\"triangles\"] == 48" "near(m[\"volume\"], 6, 1e-12)" &&
 	mrdem-mesh box --size=2 --divisions=1 -ob.mrd && check b.mrd -- "near(m[\"volume\"], 8, 1e-12)" &&

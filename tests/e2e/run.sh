@@ -179,6 +179,21 @@ expect_success "a run resumed from its output's last frame ends where one long r
 	assert_eq "$(python3 frames.py second.mrd "F[-1][\"step\"], F[-1][\"state\"]")" \
 		"$(python3 frames.py long.mrd "F[-1][\"step\"], F[-1][\"state\"]")" resumed'
 
+# A resumed run's last step number must fit in 64 bits: the frames of a
+# 10-step run moved to end 4 steps before 2^64 - 1.
+expect_success "a resumed run whose step counter would wrap is refused, naming file and option" '
+	mrdem-run -q headon.yaml --steps 10 --every 100 -o s10.mrd &&
+	python3 -c "import struct, sys; sys.path.insert(0, \"$TOP/tests/lib\"); import mrdem_stream as m
+m.rewrite(\"s10.mrd\", \"late.mrd\", lambda t, p: struct.pack(\"<Q\", struct.unpack_from(\"<Q\", p)[0] + 2**64 - 15) + p[8:] if t == 4 else p)" &&
+	assert_exit 1 mrdem-run -q late.mrd -o lx.mrd &&
+	assert_grep "error: late.mrd: resuming at step 18446744073709551611, 10 more steps (time.steps of its setup record) would pass the largest step number 18446744073709551615; give --steps 4 or fewer" err &&
+	assert_exit 2 mrdem-run -q late.mrd --steps 5 -o lx.mrd &&
+	assert_grep "late.mrd: resuming at step 18446744073709551611, 5 more steps (--steps) would pass" err &&
+	assert_exit 2 mrdem-run -q late.mrd --steps 18446744073709551614 --via-pipes -o lx.mrd &&
+	test ! -e lx.mrd &&
+	mrdem-run -q late.mrd --steps 4 -o lx.mrd &&
+	assert_eq "$(python3 frames.py lx.mrd "F[-1][\"step\"]")" 18446744073709551615 "last step" && rm lx.mrd'
+
 expect_success "a killed run keeps every flushed frame" '
 	mrdem-run -q headon.yaml --steps 100000000 --every 10 -o killed.mrd & pid=$!
 	for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.5; [ -s killed.mrd ] && break; done

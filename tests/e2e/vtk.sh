@@ -143,6 +143,28 @@ M.rewrite(\"run.mrd\", \"bad3.mrd\", edit)" &&
 	mrdem-vtk -o prev run.mrd && (cd prev && md5sum * >../prev.md5) &&
 	assert_exit 1 mrdem-vtk -o prev bad3.mrd && assert_grep "bad3.mrd: record [0-9]* (frame)" err &&
 	(cd prev && md5sum -c --quiet ../prev.md5) && assert_eq "$(ls -A prev | wc -l)" 13 "files in prev"'
+# A shorter series written over a longer one: DIR then holds exactly what a
+# conversion into an empty directory holds (no frame, contacts or shape
+# file of the earlier series left for ParaView's file-series grouping to
+# pick up), and names this tool does not write are left alone.
+expect_success "a shorter series over a longer one: the earlier series' extra files go, nothing else" '
+	python3 "$E/randscene.py" long.mrd long.json --seed 5 --n 12 --frames 5 --contacts &&
+	python3 "$E/randscene.py" short.mrd short.json --seed 6 --n 12 --frames 2 &&
+	mrdem-vtk -o over long.mrd && mrdem-vtk -o fresh short.mrd &&
+	[ -e over/frame-000004.vtp ] && [ -e over/contacts-000000.vtp ] &&
+	decoys="frame-4.vtp frame-000004.vtp~ frame-000004.vtk xframe-000004.vtp .frame-000004.vtp frame--00004.vtp contacts-00004.vtp shape-7.vtp notes.txt" &&
+	for d in $decoys; do echo keep >"over/$d"; done &&
+	mrdem-vtk -o over short.mrd &&
+	for d in $decoys; do assert_eq "$(cat "over/$d")" keep "$d" && rm "over/$d" || exit 1; done &&
+	assert_eq "$(ls -A over | tr "\n" " ")" "$(ls -A fresh | tr "\n" " ")" "files" &&
+	(cd fresh && md5sum * >../fresh.md5) && (cd over && md5sum -c --quiet ../fresh.md5) &&
+	mrdem-vtk --surfaces -o over short.mrd && mrdem-vtk --surfaces -o sfresh short.mrd &&
+	assert_eq "$(ls -A over | tr "\n" " ")" "$(ls -A sfresh | tr "\n" " ")" "files after --surfaces"'
+expect_success "a failed shorter series leaves the longer one whole, its extra frames too" '
+	python3 "$E/randscene.py" long.mrd long.json --seed 5 --n 12 --frames 5 --contacts &&
+	mrdem-vtk -o whole long.mrd && (cd whole && md5sum * >../whole.md5) &&
+	assert_exit 1 mrdem-vtk -o whole "$G/bad-nan.mrd" &&
+	(cd whole && md5sum -c --quiet ../whole.md5) && assert_eq "$(ls -A whole | wc -l)" "$(wc -l <whole.md5)" "files"'
 expect_success "output directory that is a file: exit 1, the file untouched" '
 	echo data >f && assert_exit 1 mrdem-vtk -o f "$G/good-scene.mrd" &&
 	assert_grep "not a directory" err && assert_eq "$(cat f)" data'

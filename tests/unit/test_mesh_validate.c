@@ -191,6 +191,22 @@ static void test_open(void)
 	tap_ok(up, "plane keeps the majority orientation (+z normals)");
 	mrdem_mesh_release(&m);
 
+	/* The tilt is an angle in -180..180 (every orientation once). */
+	static const double tilts[] = {180, -180, 180.001, -1e300, NAN, INFINITY};
+	for (int k = 0; k < 6; k++) {
+		mrdem_mesh_init(&m);
+		tap_capture_begin();
+		int rc = mrdem_mesh_plane(&m, 4, 2, 1, 1, tilts[k]);
+		const char *e = tap_capture_end();
+		if (k < 2)
+			tap_ok(rc == 0 && fabs(m.verts[5]) < 1e-12, "plane tilt %g accepted, flat", tilts[k]);
+		else
+			tap_ok(rc == -1 && strstr(e, "plane tilt must be an angle in degrees from -180 to "
+						 "180"),
+			       "plane tilt %g refused", tilts[k]);
+		mrdem_mesh_release(&m);
+	}
+
 	/* Moebius strip: a band of 4 quads closed with a half twist */
 	const double mv[] = { 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0, 2, 0, 1, 2, 1, 1,
 			      1, 0, 2, 1, 1, 2 };
