@@ -94,7 +94,7 @@ static const char usage_cylinder[] =
 	"\n"
 	"  --radius R    radius of the polygon's corners (default 1)\n"
 	"  --height H    length along z (default 2)\n"
-	"  --segments N  corners around (default 32, at least 3)\n"
+	"  --segments N  corners around (default 32, 3 to 1048576)\n"
 	"  --name NAME   shape name (default cylinder)\n"
 	"  -o, --output FILE  output stream (default standard output)\n"
 	"  -h, --help    show this help\n" EXIT_STATUS;

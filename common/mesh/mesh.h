@@ -69,7 +69,10 @@ int mrdem_mesh_box(struct mrdem_mesh *m, const double size[3], unsigned n);
 #define MRDEM_PLANE_MAX_TILT 180
 int mrdem_mesh_plane(struct mrdem_mesh *m, double sx, double sy, unsigned nx, unsigned ny,
 		     double tilt_deg);
-/* Closed cylinder along z, centred at the origin. */
+/* Closed cylinder along z, centred at the origin, of 3 to
+ * MRDEM_CYLINDER_MAX_SEGMENTS segments (4 triangles each; the scene
+ * loader takes the same range). */
+#define MRDEM_CYLINDER_MAX_SEGMENTS (1u << 20)
 int mrdem_mesh_cylinder(struct mrdem_mesh *m, double radius, double height, unsigned segments);
 
 /* ---- checks and properties */

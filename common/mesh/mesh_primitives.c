@@ -126,8 +126,9 @@ int mrdem_mesh_cylinder(struct mrdem_mesh *m, double radius, double height, unsi
 	if (check_length("cylinder radius", radius) < 0 ||
 	    check_length("cylinder height", height) < 0)
 		return -1;
-	if (segments < 3)
-		return mrdem_error("cylinder segments must be at least 3, got %u", segments);
+	if (segments < 3 || segments > MRDEM_CYLINDER_MAX_SEGMENTS)
+		return mrdem_error("cylinder segments must be from 3 to %u, got %u",
+				   MRDEM_CYLINDER_MAX_SEGMENTS, segments);
 	unsigned long long nt = 4ull * segments;
 	if (check_triangles("cylinder", nt) < 0)
 		return -1;

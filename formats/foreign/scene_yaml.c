@@ -21,6 +21,7 @@
 #include "common/dynamics/contact_law.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/geom/quat.h"
+#include "common/mesh/mesh.h"
 #include "common/shape/hull.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
@@ -238,7 +239,8 @@ static int parse_cylinder(struct loader *L, const char *what, struct shape_spec 
 		if (id == 1 && (mrdem_yaml_number(&L->y, k.cur, &sp->height) ||
 				mrdem_yaml_positive(&L->y, k.cur, sp->height)))
 			return -1;
-		if (id == 2 && (mrdem_yaml_int_range(&L->y, k.cur, 3, 1 << 20, &sp->segments) ||
+		if (id == 2 && (mrdem_yaml_int_range(&L->y, k.cur, 3, MRDEM_CYLINDER_MAX_SEGMENTS,
+								 &sp->segments) ||
 				plan_triangles(L, k.cur, 4 * (uint64_t)sp->segments)))
 			return -1;
 	}

@@ -332,6 +332,8 @@ expect_success "bad options and bad option values: exit 2 with the option named"
 	assert_exit 2 mrdem-mesh sphere --triangles 1e3 -o x.mrd && assert_grep "triangles" err &&
 	assert_exit 2 mrdem-mesh box --divisions 0 -o x.mrd && assert_grep "divisions" err &&
 	assert_exit 2 mrdem-mesh cylinder --segments 2 -o x.mrd && assert_grep "segments" err &&
+	assert_exit 2 mrdem-mesh cylinder --segments 1048577 -o x.mrd &&
+	assert_grep "cylinder segments must be from 3 to 1048576, got 1048577" err &&
 	assert_exit 2 mrdem-mesh import && assert_grep "needs one input FILE" err &&
 	assert_exit 2 mrdem-mesh import a.obj b.obj && assert_grep "unexpected argument .b.obj." err &&
 	assert_exit 2 mrdem-mesh import - </dev/null && assert_grep "needs --format" err &&
