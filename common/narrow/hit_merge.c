@@ -604,9 +604,16 @@ static size_t merge_hits_scan(const struct mrdem_hit_frame *f, const struct mrde
 				col[c * m->cap + kept] = finite ? mi[c] : NAN;
 			if (grid && finite && finite_mid)
 				chain_insert(m, (uint32_t)kept, mi, rout);
+			m->dist[kept] = (double)h->dist;
 			m->keep[kept++] = (uint32_t)i;
-		} else if ((double)h->dist < (double)hits->h[m->keep[g]].dist) {
-			m->keep[g] = (uint32_t)i;
+		} else {
+			/* the group's least distance is kept beside it (m->dist,
+			 * not a load through keep), and a select replaces the
+			 * branch: which hit is deeper is as good as random */
+			double d = (double)h->dist;
+			int deeper = d < m->dist[g];
+			m->keep[g] = deeper ? (uint32_t)i : m->keep[g];
+			m->dist[g] = deeper ? d : m->dist[g];
 		}
 	}
 	return kept;
