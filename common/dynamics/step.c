@@ -138,6 +138,10 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	st->contacts = c ? c->n : 0;
 	if (mrdem_step_opts_check(o, &s->setup, fr->step))
 		return -1;
+	if (fr->step == UINT64_MAX)
+		return mrdem_error("step %llu: the frame is at the largest step number; a step "
+				   "after it would wrap the counter to 0",
+				   (unsigned long long)fr->step);
 	if (c && c->step != fr->step)
 		return mrdem_error("the contacts are for step %llu but the frame is at step %llu; "
 				   "contacts must be computed for the frame they step",

@@ -95,6 +95,18 @@ expect_success "a bad stream fails with status 1" '
 	test ! -e out.mrd && { mrdem-step "$TOP/tests/golden/good-mesh.mrd" -o out.mrd 2>err; test $? = 1; } &&
 	assert_grep "no frame to step" err'
 
+# The step counter is 64 bits: a frame at its largest value has no next.
+expect_success "a frame at step 2^64 - 1 is not stepped (the counter would wrap); one before is" '
+	python3 "$GEN" gen s.mrd s.json --no-contacts &&
+	for last in 1 2; do
+		python3 -c "import struct, sys; sys.path.insert(0, \"$TOP/tests/lib\"); import mrdem_stream as m
+m.rewrite(\"s.mrd\", \"late$last.mrd\", lambda t, p: struct.pack(\"<Q\", 2**64 - $last) + p[8:] if t == 4 else p)" || return 1
+	done &&
+	assert_exit 1 mrdem-step --no-contacts late1.mrd -o out.mrd &&
+	assert_grep "step 18446744073709551615: the frame is at the largest step number" err &&
+	test ! -e out.mrd &&
+	mrdem-step --no-contacts late2.mrd | mrdem-info | grep -q "^  step 18446744073709551615, "'
+
 # The whole chain on the paper's head-on example, once the other tools exist.
 if command -v mrdem-init >/dev/null && command -v mrdem-contact >/dev/null; then
 	expect_success "init | contact | step | info: the frame advances by one step" '
