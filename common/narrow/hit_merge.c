@@ -34,6 +34,9 @@ void mrdem_merge_grid_release(struct mrdem_merge_grid *m)
 	free(m->fill);
 	free(m->cand);
 	free(m->ent);
+	free(m->key);
+	free(m->left);
+	free(m->odd);
 	memset(m, 0, sizeof *m);
 }
 
@@ -52,6 +55,11 @@ static void face_normal(const float *t, double n[3])
 #define MERGE_NONE UINT32_MAX
 /* Up to this many groups a scan of them is cheaper than the grid. */
 #define MERGE_GRID_GROUPS 24
+/* merge_hits_peel for pairs of at most this many hits: a pass per group
+ * over the hits left is cheaper than sorting them while the groups are
+ * few, and with few hits the passes it can waste before it stops (8 per
+ * hit at most) are few too */
+#define MERGE_PEEL_HITS 256
 
 /* Cell index along axis a of coordinate v, clamped to the grid. */
 static size_t merge_cell(const struct mrdem_merge_grid *m, int a, double v)
@@ -199,6 +207,9 @@ static void merge_reserve(struct mrdem_merge_grid *m, size_t n)
 	m->mid = mrdem_xrealloc(m->mid, 3 * n * sizeof *m->mid);
 	m->dist = mrdem_xrealloc(m->dist, n * sizeof *m->dist);
 	m->keep = mrdem_xrealloc(m->keep, n * sizeof *m->keep);
+	m->key = mrdem_xrealloc(m->key, n * sizeof *m->key);
+	m->left = mrdem_xrealloc(m->left, n * sizeof *m->left);
+	m->odd = mrdem_xrealloc(m->odd, (n / 8 + 1) * sizeof *m->odd);
 	m->cap = n;
 }
 
@@ -496,11 +507,13 @@ MRDEM_TARGET_AVX512 static unsigned mid_near_avx512(const double *col, size_t ca
  * be undefined). Past MERGE_GRID_GROUPS groups the seeds go into a
  * grid over the midpoints (chain_grid_setup) and a hit reads the groups
  * of its own cell only, in order, so the cost grows with the hits, not
- * hits times groups. Returns the groups, or SIZE_MAX where that grid
- * cannot be laid (reach or midpoints not finite): the caller then merges
- * with every world point. */
+ * hits times groups. big0: the largest point coordinate of hits merged
+ * before these (merge_hits_peel), so that the band is the one of all the
+ * pair's hits. Returns the groups, or SIZE_MAX where that grid cannot be
+ * laid (reach or midpoints not finite): the caller then merges with every
+ * world point. */
 static size_t merge_hits_scan(const struct mrdem_hit_frame *f, const struct mrdem_tri_hits *hits,
-			      struct mrdem_merge_grid *m, double radius, int simd)
+			      struct mrdem_merge_grid *m, double radius, int simd, float big0)
 {
 	size_t n = hits->n;
 	float big = 0; /* the largest point coordinate (NaN: ignored, decided below) */
@@ -511,6 +524,7 @@ static size_t merge_hits_scan(const struct mrdem_hit_frame *f, const struct mrde
 			float u = fabsf(a) > fabsf(b) ? fabsf(a) : fabsf(b);
 			big = u > big ? u : big;
 		}
+	big = big0 > big ? big0 : big; /* and of the hits before these */
 	double band = merge_band(f, radius, big);
 	double rin = radius - band, rout = radius + band, r2 = radius * radius;
 	/* NaN anywhere leaves a group near and not inside: world points decide */
@@ -634,6 +648,233 @@ static void hit_contact(const struct mrdem_hit_frame *f, const struct mrdem_tri_
 	c->depth = ea + eb - (double)h->dist;
 }
 
+#if MRDEM_SIMD_X86
+/* One group of merge_hits_peel over the nleft hits left, as columns x, y,
+ * z (midpoints), d (distances), key and place, with AVX-512: the seed is
+ * the one at seed; the hits its test takes leave the columns (the rest
+ * move up, in order), and the member of least (distance, key) is
+ * returned. The test is the scan's: midpoints where they settle it
+ * (mid_near's differences, in its order), else world points against the
+ * seed's, xs. *left: the hits left; *least: the place of the least key
+ * among them. */
+MRDEM_TARGET_AVX512 static uint32_t peel_group_avx512(
+	const struct mrdem_hit_frame *f, const struct mrdem_tri_hit *h, double *x, double *y,
+	double *z, double *d, uint64_t *key, uint32_t *place, size_t nleft, size_t seed,
+	const double c[3], const double xs[3], double in2, double out2, double r2, size_t *left,
+	size_t *least)
+{
+	const __m512d cx = _mm512_set1_pd(c[0]), cy = _mm512_set1_pd(c[1]),
+		      cz = _mm512_set1_pd(c[2]);
+	const __m512d vin2 = _mm512_set1_pd(in2), vout2 = _mm512_set1_pd(out2);
+	uint32_t best = place[seed];
+	double bd = d[seed];
+	uint64_t bk = key[seed];
+	__m512d vbd = _mm512_set1_pd(bd);
+	__m512i vbk = _mm512_set1_epi64((long long)bk);
+	__m512i vmin = _mm512_set1_epi64(-1), vat = _mm512_setzero_si512(); /* UINT64_MAX */
+	const __m512i iota = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+	size_t w = 0;
+	for (size_t j = 0; j < nleft; j += 8) {
+		__mmask8 live = nleft - j >= 8 ? 0xff : (__mmask8)((1u << (nleft - j)) - 1);
+		if (seed >= j && seed < j + 8)
+			live &= (__mmask8)~(1u << (seed - j));
+		__m512d X = _mm512_maskz_loadu_pd(live, x + j), Y = _mm512_maskz_loadu_pd(live, y + j);
+		__m512d Z = _mm512_maskz_loadu_pd(live, z + j);
+		__m512d dx = _mm512_sub_pd(X, cx), dy = _mm512_sub_pd(Y, cy), dz = _mm512_sub_pd(Z, cz);
+		__m512d d2 = _mm512_add_pd(
+			_mm512_add_pd(_mm512_mul_pd(dx, dx), _mm512_mul_pd(dy, dy)),
+			_mm512_mul_pd(dz, dz));
+		__mmask8 take = _mm512_mask_cmp_pd_mask(live, d2, vin2, _CMP_LT_OQ);
+		__mmask8 band = _mm512_mask_cmp_pd_mask(live, d2, vout2, _CMP_NGT_UQ) & ~take;
+		for (unsigned q = band; q; q &= q - 1) {
+			int l = __builtin_ctz(q);
+			double xi[3], dw[3], normal[3], ea, eb;
+			hit_point(f, &h[place[j + (size_t)l]], xi, normal, &ea, &eb);
+			vec3_sub(dw, xi, xs);
+			if (vec3_norm2(dw) < r2)
+				take |= (__mmask8)(1u << l);
+		}
+		__m512d D = _mm512_maskz_loadu_pd(live, d + j);
+		__m512i K = _mm512_maskz_loadu_epi64(live, key + j);
+		__mmask8 deeper = _mm512_mask_cmp_pd_mask(take, D, vbd, _CMP_LT_OQ) |
+				  (_mm512_mask_cmp_pd_mask(take, D, vbd, _CMP_EQ_OQ) &
+				   _mm512_cmplt_epu64_mask(K, vbk));
+		if (deeper) {
+			/* lanes' own bests, reduced below in the same order */
+			for (unsigned q = deeper; q; q &= q - 1) {
+				int l = __builtin_ctz(q);
+				double dl = d[j + (size_t)l];
+				uint64_t kl = key[j + (size_t)l];
+				if (dl < bd || (dl == bd && kl < bk))
+					bd = dl, bk = kl, best = place[j + (size_t)l];
+			}
+			vbd = _mm512_set1_pd(bd);
+			vbk = _mm512_set1_epi64((long long)bk);
+		}
+		__mmask8 stay = live & (__mmask8)~take;
+		/* compress in registers, then a masked store: a compressing
+		 * store to memory is microcoded and far slower on some cores */
+		int kept = __builtin_popcount(stay);
+		__mmask8 first = (__mmask8)((1u << kept) - 1);
+		__m512i Kc = _mm512_maskz_compress_epi64(stay, K);
+		_mm512_mask_storeu_pd(x + w, first, _mm512_maskz_compress_pd(stay, X));
+		_mm512_mask_storeu_pd(y + w, first, _mm512_maskz_compress_pd(stay, Y));
+		_mm512_mask_storeu_pd(z + w, first, _mm512_maskz_compress_pd(stay, Z));
+		_mm512_mask_storeu_pd(d + w, first, _mm512_maskz_compress_pd(stay, D));
+		_mm512_mask_storeu_epi64(key + w, first, Kc);
+		__m256i P = _mm256_maskz_loadu_epi32(live, place + j);
+		_mm256_mask_storeu_epi32(place + w, first, _mm256_maskz_compress_epi32(stay, P));
+		/* per lane the least key it has seen and where it now sits */
+		__mmask8 less = _mm512_mask_cmplt_epu64_mask(first, Kc, vmin);
+		vmin = _mm512_mask_mov_epi64(vmin, less, Kc);
+		vat = _mm512_mask_mov_epi64(vat, less,
+					    _mm512_add_epi64(iota, _mm512_set1_epi64((long long)w)));
+		w += (size_t)kept;
+	}
+	*left = w;
+	uint64_t next = _mm512_reduce_min_epu64(vmin);
+	__mmask8 lane = _mm512_cmpeq_epu64_mask(vmin, _mm512_set1_epi64((long long)next));
+	uint64_t at[8];
+	_mm512_storeu_si512(at, vat);
+	*least = w ? (size_t)at[__builtin_ctz(lane)] : 0;
+	return best;
+}
+
+/* merge_hits_peel's columns of the n hits h, 8 at a time: midpoints x, y,
+ * z (the scan's, 0.5 (a + b) in double), distances d, keys (ta, tb) and
+ * places; the largest point coordinate (NaN ignored, as the scan does)
+ * and the place of the least key are returned. Keys are below
+ * UINT64_MAX (triangle indices below 2^32 - 1). The hits whose two points
+ * coincide are marked in odd, a byte per block of 8, for the caller. */
+MRDEM_TARGET_AVX512 static size_t peel_columns_avx512(const struct mrdem_tri_hit *h, size_t n,
+						      double *x, double *y, double *z,
+						      double *d, uint64_t *key, uint32_t *place,
+						      unsigned char *odd, float *big)
+{
+	const float *base = (const float *)h;
+	const __m256i at = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+					      _mm256_set1_epi32(9));
+	const size_t oa = offsetof(struct mrdem_tri_hit, pa) / sizeof(float);
+	const size_t ob = offsetof(struct mrdem_tri_hit, pb) / sizeof(float);
+	const size_t od = offsetof(struct mrdem_tri_hit, dist) / sizeof(float);
+	const __m256 sign = _mm256_set1_ps(-0.0f);
+	__m256 vbig = _mm256_setzero_ps();
+	__m512i vmin = _mm512_set1_epi64(-1), vat = _mm512_setzero_si512();
+	const __m512i iota = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+	double *col[3] = {x, y, z};
+	for (size_t j = 0; j < n; j += 8) {
+		__mmask8 live = n - j >= 8 ? 0xff : (__mmask8)((1u << (n - j)) - 1);
+		const float *hb = base + 9 * j;
+		__mmask8 same = live;
+		for (int c = 0; c < 3; c++) {
+			__m256 a = _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), live, at, hb + oa + c, 4);
+			__m256 b = _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), live, at, hb + ob + c, 4);
+			__m512d mid = _mm512_mul_pd(_mm512_set1_pd(0.5),
+						    _mm512_add_pd(_mm512_cvtps_pd(a), _mm512_cvtps_pd(b)));
+			_mm512_mask_storeu_pd(col[c] + j, live, mid);
+			same &= _mm256_cmp_ps_mask(a, b, _CMP_EQ_OQ);
+			/* the scan's max: u = |a| > |b| ? |a| : |b|, big = u > big ? u : big */
+			__m256 ua = _mm256_andnot_ps(sign, a), ub = _mm256_andnot_ps(sign, b);
+			__m256 u = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(ua, ub, _CMP_GT_OQ), ub, ua);
+			vbig = _mm256_mask_blend_ps(_mm256_cmp_ps_mask(u, vbig, _CMP_GT_OQ), vbig, u);
+		}
+		odd[j / 8] = same;
+		__m256 dist = _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), live, at, hb + od, 4);
+		_mm512_mask_storeu_pd(d + j, live, _mm512_cvtps_pd(dist));
+		__m256i ta = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), live, at,
+							  (const int *)hb, 4);
+		__m256i tb = _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), live, at,
+							  (const int *)hb + 1, 4);
+		__m512i k = _mm512_or_si512(_mm512_slli_epi64(_mm512_cvtepu32_epi64(ta), 32),
+					    _mm512_cvtepu32_epi64(tb));
+		_mm512_mask_storeu_epi64(key + j, live, k);
+		__m256i p = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+					     _mm256_set1_epi32((int)j));
+		_mm256_mask_storeu_epi32(place + j, live, p);
+		__mmask8 less = _mm512_mask_cmplt_epu64_mask(live, k, vmin);
+		vmin = _mm512_mask_mov_epi64(vmin, less, k);
+		vat = _mm512_mask_mov_epi64(vat, less,
+					    _mm512_add_epi64(iota, _mm512_set1_epi64((long long)j)));
+	}
+	float lanes[8];
+	_mm256_storeu_ps(lanes, vbig);
+	float b = 0;
+	for (int l = 0; l < 8; l++)
+		b = lanes[l] > b ? lanes[l] : b;
+	*big = b;
+	uint64_t least = _mm512_reduce_min_epu64(vmin), where[8];
+	_mm512_storeu_si512(where, vat);
+	return (size_t)where[__builtin_ctz(_mm512_cmpeq_epu64_mask(vmin,
+								    _mm512_set1_epi64((long long)least)))];
+}
+
+/* merge_hits_scan's groups without sorting the hits first, for pairs of
+ * few groups: the scan makes a hit the seed of a new group when no earlier
+ * seed takes it, so its first seed is the hit of least (ta, tb), every hit
+ * that seed takes is in group 0 (the lowest), and of the rest the least
+ * is the next seed, which no earlier seed takes and which precedes every
+ * hit still left. So group after group, in the scan's order: the least
+ * key left seeds it, one pass over the hits left takes its members by the
+ * scan's own test against that seed (peel_group_avx512), and the member of
+ * least (distance, key) becomes its contact, as the scan keeps it. A pass
+ * costs a few cycles per hit left, the sort and the scan some tens per
+ * hit; so the passes stop before they have looked at 8 times as many hits
+ * as there are (the groups are many), and the hits left, moved to the
+ * front of hits (hits->n: how many), go to the sort and the scan, whose
+ * groups follow these (every hit left comes after every seed here, and
+ * no seed here takes it). *big: the largest
+ * point coordinate of all the hits, for the scan's band. Halos the
+ * particles', radius > 0 and finite, as merge_hits_scan; room for the
+ * hits reserved in m. */
+static void merge_hits_peel(const struct mrdem_hit_frame *f, struct mrdem_tri_hits *hits,
+			    struct mrdem_merge_grid *m, double radius, float *big,
+			    struct mrdem_contacts *out)
+{
+	size_t n = hits->n, cap = m->cap;
+	const struct mrdem_tri_hit *h = hits->h;
+	double *mx = m->mid, *my = m->mid + cap, *mz = m->mid + 2 * cap, *md = m->x;
+	float b;
+	size_t least = peel_columns_avx512(h, n, mx, my, mz, md, m->key, m->left, m->odd, &b);
+	for (size_t j = 0; j < n; j += 8)
+		for (unsigned q = m->odd[j / 8]; q; q &= q - 1) {
+			/* coincident points: the scan takes their world point,
+			 * and where that is not finite no group (a NaN midpoint) */
+			size_t i = j + (size_t)__builtin_ctz(q);
+			double xi[3], normal[3], ea, eb;
+			hit_point(f, &h[i], xi, normal, &ea, &eb);
+			if (!(isfinite(xi[0]) && isfinite(xi[1]) && isfinite(xi[2])))
+				mx[i] = NAN;
+		}
+	*big = b;
+	double band = merge_band(f, radius, b);
+	double rin = radius - band, rout = radius + band, r2 = radius * radius;
+	double in2 = rin > 0 ? rin * rin : -1, out2 = rout * rout;
+	size_t nleft = n, lanes = 0;
+	while (nleft) {
+		lanes += nleft;
+		uint32_t s = m->left[least];
+		double xs[3], normal[3], ea, eb;
+		hit_point(f, &h[s], xs, normal, &ea, &eb);
+		/* the seed's midpoint, NaN where its world point is not finite
+		 * (then every hit is compared by world points) */
+		int finite = isfinite(xs[0]) && isfinite(xs[1]) && isfinite(xs[2]);
+		double c[3] = {finite ? mx[least] : NAN, my[least], mz[least]};
+		size_t left;
+		uint32_t best = peel_group_avx512(f, h, mx, my, mz, md, m->key, m->left, nleft, least,
+						  c, xs, in2, out2, r2, &left, &least);
+		hit_contact(f, &h[best], out);
+		nleft = left;
+		if (lanes + nleft > 8 * n)
+			break;
+	}
+	/* the hits left to the front, for the sort and the scan: left is in
+	 * ascending places, so no hit is overwritten before it is moved */
+	for (size_t j = 0; j < nleft; j++)
+		hits->h[j] = hits->h[m->left[j]];
+	hits->n = nleft;
+}
+#endif
+
 /* mrdem_hits_to_contacts' merge where its result does not depend on the
  * order of the hits: when every hit's midpoint lies certainly within the
  * merge radius of every other's (their bounding box against
@@ -736,6 +977,16 @@ void mrdem_hits_to_contacts(const struct mrdem_hit_frame *f, struct mrdem_tri_hi
 {
 	if (m && mrdem_hits_one_contact(f, hits, radius, out))
 		return;
+	/* few hits: their groups one by one without a sort, as far as that
+	 * pays (merge_hits_peel); the scan merges the rest */
+	float big = 0;
+#if MRDEM_SIMD_X86
+	if (m && hits->n >= 2 && hits->n <= MERGE_PEEL_HITS && !f->node_a && !f->node_b &&
+	    radius > 0 && isfinite(radius) && mrdem_simd_resolve(simd) == MRDEM_SIMD_AVX512) {
+		merge_reserve(m, hits->n);
+		merge_hits_peel(f, hits, m, radius, &big, out);
+	}
+#endif
 	if (sorter)
 		mrdem_search_sort_hits(sorter, hits, 0);
 	size_t n = hits->n;
@@ -746,7 +997,7 @@ void mrdem_hits_to_contacts(const struct mrdem_hit_frame *f, struct mrdem_tri_hi
 	}
 	merge_reserve(m, n);
 	if (!f->node_a && !f->node_b && radius > 0 && isfinite(radius)) {
-		size_t kept = merge_hits_scan(f, hits, m, radius, simd);
+		size_t kept = merge_hits_scan(f, hits, m, radius, simd, big);
 		if (kept != SIZE_MAX) {
 			for (size_t g = 0; g < kept; g++)
 				hit_contact(f, &hits->h[m->keep[g]], out);

@@ -49,6 +49,11 @@ struct mrdem_merge_grid {
 	 * lowest */
 	struct mrdem_merge_chain_entry *ent;
 	size_t ent_n, ent_cap;
+	/* merge_hits_peel: per hit not yet in a group, its key (ta, tb) and
+	 * place in the hits */
+	uint64_t *key;
+	uint32_t *left;
+	unsigned char *odd; /* per block of 8 hits: those whose points coincide */
 };
 void mrdem_merge_grid_release(struct mrdem_merge_grid *m);
 

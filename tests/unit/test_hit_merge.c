@@ -49,8 +49,9 @@ static void shuffle(struct mrdem_rng *r, struct mrdem_tri_hit *h, size_t n)
 /* n hits around centre c (a's frame), midpoints within spread of it,
  * distinct (ta, tb) keys, distances up to the halos' sum, half of them
  * from three values (ties). */
+/* n hits around the nc centres c (3 each), a centre drawn per hit. */
 static void random_hits(struct mrdem_rng *r, struct mrdem_tri_hits *hits, size_t n,
-			const double c[3], double spread, double cut)
+			const double *centres, size_t nc, double spread, double cut)
 {
 	hits->n = 0;
 	const double tied[3] = {0.2 * cut, 0.5 * cut, 0.85 * cut};
@@ -71,6 +72,7 @@ static void random_hits(struct mrdem_rng *r, struct mrdem_tri_hits *hits, size_t
 		for (int k = 0; k < 3; k++)
 			u[k] = mrdem_rng_normal(r);
 		vec3_normalize(u);
+		const double *c = &centres[3 * (mrdem_rng_u64(r) % nc)];
 		double d = mrdem_rng_u64(r) % 2 ? tied[mrdem_rng_u64(r) % 3]
 						: mrdem_rng_range(r, 0.01, 1) * cut;
 		for (int k = 0; k < 3; k++) {
@@ -125,11 +127,21 @@ int main(void)
 		}
 		p->eps[0] = mrdem_rng_range(&rng, 0.005, 0.035);
 		p->eps[1] = t % 4 ? mrdem_rng_range(&rng, 0.005, 0.035) : p->eps[0];
-		double radius = 0.5 * (p->eps[0] + p->eps[1]), c[3];
+		double radius = 0.5 * (p->eps[0] + p->eps[1]), c[3 * 16];
 		for (int k = 0; k < 3; k++)
 			c[k] = mrdem_rng_range(&rng, -1.5, 1.5);
-		size_t n = 2 + (size_t)(mrdem_rng_u64(&rng) % 60);
-		random_hits(&rng, &hits, n, c, radius * mrdem_rng_range(&rng, 0.2, 1.3),
+		size_t n = 2 + (size_t)(mrdem_rng_u64(&rng) % 60), nc = 1;
+		if (t % 8 == 7) {
+			/* many groups: up to 16 clusters within 5 radii, up to
+			 * 250 hits (the merge's passes per group, and where it
+			 * stops them) */
+			nc = 2 + (size_t)(mrdem_rng_u64(&rng) % 15);
+			n = 20 + (size_t)(mrdem_rng_u64(&rng) % 231);
+			for (size_t q = 1; q < nc; q++)
+				for (int k = 0; k < 3; k++)
+					c[3 * q + k] = c[k] + 5 * radius * mrdem_rng_range(&rng, -1, 1);
+		}
+		random_hits(&rng, &hits, n, c, nc, radius * mrdem_rng_range(&rng, 0.2, 1.3),
 			    p->eps[0] + p->eps[1]);
 		struct mrdem_hit_frame f;
 		mrdem_hit_frame_init(&f, &s, 0, 1, NULL, NULL, NULL, NULL);
@@ -195,7 +207,7 @@ int main(void)
 	const char *what[] = {"coincident points", "a NaN point", "an infinite point",
 			      "a NaN distance", "a merge radius of 0", "one hit"};
 	for (int k = 0; k < 6; k++) {
-		random_hits(&rng, &hits, 6, c, 0.002, 0.04);
+		random_hits(&rng, &hits, 6, c, 1, 0.002, 0.04);
 		double radius = 0.02;
 		struct mrdem_tri_hit *h = &hits.h[3];
 		if (k == 0)
@@ -214,7 +226,7 @@ int main(void)
 		int took = mrdem_hits_one_contact(&f, &hits, radius, &got);
 		tap_ok(!took && got.n == 0, "declines %s", what[k]);
 	}
-	random_hits(&rng, &hits, 6, c, 0.002, 0.04);
+	random_hits(&rng, &hits, 6, c, 1, 0.002, 0.04);
 	got.n = 0;
 	tap_ok(mrdem_hits_one_contact(&f, &hits, 0.02, &got) && got.n == 1,
 	       "answers the same set unspoilt");
