@@ -832,7 +832,7 @@ static void merge_hits_peel(const struct mrdem_hit_frame *f, struct mrdem_tri_hi
 {
 	size_t n = hits->n, cap = m->cap;
 	const struct mrdem_tri_hit *h = hits->h;
-	double *mx = m->mid, *my = m->mid + cap, *mz = m->mid + 2 * cap, *md = m->x;
+	double *mx = m->mid, *my = m->mid + cap, *mz = m->mid + 2 * cap, *md = m->dist;
 	float b;
 	size_t least = peel_columns_avx512(h, n, mx, my, mz, md, m->key, m->left, m->odd, &b);
 	for (size_t j = 0; j < n; j += 8)

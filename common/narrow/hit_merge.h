@@ -23,11 +23,13 @@
  * begins) and lists there the groups whose seeds it holds. */
 struct mrdem_merge_grid {
 	double *seed;         /* 3 per group */
-	/* merge_hits_scan: per hit the midpoint of its two points (a's
-	 * frame), per group its seed's as 3 columns of cap */
+	/* per hit the midpoint of its two points (a's frame): 3 each in
+	 * merge_hits_scan, 3 columns of cap in merge_hits_peel; per group its
+	 * seed's as 3 columns of cap */
 	double *mid, *seed_col;
-	/* the points to merge (3 each) and their distances (merge_hits_scan:
-	 * per group, its least); per group, the point it keeps */
+	/* the points to merge (3 each) and their distances (merge_hits_peel:
+	 * of the hits left; merge_hits_scan: per group, its least); per
+	 * group, the point it keeps */
 	double *x, *dist;
 	uint32_t *keep;
 	uint32_t *slot_group; /* per slot: a group whose seed lies in the cell */

@@ -1,8 +1,9 @@
 /* The merge of a pair's hits (common/narrow/hit_merge.c) against its
  * definition (tests/lib/merge_reference.h) on the unmerged contacts of the
- * sorted hits: the whole merge of shuffled hits (one pass, or sorted and
- * scanned), and the one pass alone (mrdem_hits_one_contact), on random
- * hit sets in a's frame: clusters of
+ * sorted hits: the whole merge of shuffled hits (one pass, group by group,
+ * or sorted and scanned; again at the generic SIMD level, where none goes
+ * group by group), and the one pass alone (mrdem_hits_one_contact), on random hit
+ * sets in a's frame: one cluster or up to 16 within 5 merge radii, of
  * midpoints spread over 0.2 to 1.3 merge radii, unequal halos (where world
  * points, not midpoints, decide near the radius), many distances tied,
  * hits in random order, particles off the origin in random orientations.
@@ -116,7 +117,7 @@ int main(void)
 	mrdem_contacts_init(&again);
 	long sets = quick ? 3000 : 20000, answered = 0, borderline = 0;
 	long equal_single = 0, equal_answered = 0; /* sets of equal halos */
-	long wrong = 0, unstable = 0, merge_wrong = 0;
+	long wrong = 0, unstable = 0, merge_wrong = 0, scan_wrong = 0;
 	struct mrdem_tree_search *sorter = mrdem_tree_search_new();
 	double *seeds = NULL;
 	for (long t = 0; t < sets; t++) {
@@ -167,6 +168,18 @@ int main(void)
 			if (merge_wrong++ < 5)
 				tap_diag("set %ld: %zu hits, %zu merged contacts against %zu", t, n,
 					 merged.n, want.n);
+		/* without AVX-512 no set goes group by group (merge_hits_peel,
+		 * sets of up to 256 hits): the sort and the scan merge it */
+		sorted.n = 0;
+		for (size_t k = 0; k < n; k++)
+			*mrdem_tri_hits_push(&sorted) = hits.h[k];
+		merged.n = 0;
+		mrdem_hits_to_contacts(&f, &sorted, &grid, radius, MRDEM_SIMD_GENERIC, sorter,
+				       &merged);
+		if (merged.n != want.n || memcmp(merged.c, want.c, want.n * sizeof *want.c))
+			if (scan_wrong++ < 5)
+				tap_diag("set %ld, generic: %zu hits, %zu merged contacts against %zu",
+					 t, n, merged.n, want.n);
 		int took = mrdem_hits_one_contact(&f, &hits, radius, &got);
 		/* midpoints within the radius of each other, yet several groups */
 		borderline += !took && want.n > 1 && want.n < 4;
@@ -190,6 +203,7 @@ int main(void)
 	}
 	tap_eq_int(merge_wrong, 0, "merged contacts of shuffled hits == the definition, bit for bit "
 		   "(%ld sets)", sets);
+	tap_eq_int(scan_wrong, 0, "the same sorted and scanned (generic SIMD level) (%ld sets)", sets);
 	tap_eq_int(wrong, 0, "one-pass merge == the definition's only contact, bit for bit (%ld sets)",
 		   answered);
 	tap_eq_int(unstable, 0, "the same contact from the hits in another order");
