@@ -189,9 +189,7 @@ int main(int argc, char **argv)
 	const char *out = "-";
 	int c, li;
 	struct mrdem_opts_seen seen = {{0}};
-	while ((li = -1, c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "o:h", longopts, &li, &seen)) != -1) {
 		switch (c) {
 		case OPT_CONTACT:
 			if (mrdem_contact_opts_set(&j.opts, longopts[li].name, optarg))

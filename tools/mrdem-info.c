@@ -223,9 +223,7 @@ static int parse_options(struct info *in, int argc, char **argv)
 	memset(in, 0, sizeof *in);
 	struct mrdem_opts_seen seen = {{0}};
 	int c, li;
-	while ((li = -1, c = getopt_long(argc, argv, "o:h", opts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "o:h", opts, &li, &seen)) != -1) {
 		switch (c) {
 		case 'u': in->upgrade = 1; break;
 		case 'w': in->follow = 1; break;

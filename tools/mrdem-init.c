@@ -48,9 +48,7 @@ int main(int argc, char **argv)
 
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	while ((li = -1, c = getopt_long(argc, argv, "ho:", opts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "ho:", opts, &li, &seen)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;

@@ -254,7 +254,7 @@ static int parse_args(struct cmdline *c, const struct optdef *defs, int argc, ch
 	 * empty one could be named by nothing (scene YAML refuses it too). */
 	for (int k = 0; rc == 0 && k < c->nopt; k++)
 		if (c->opt[k].seen && !strcmp(c->opt[k].def->name, "name") && !*c->opt[k].val[0])
-			rc = usage_error(c, "--name: expected a name, got ''%s", "");
+			rc = usage_error(c, "--name: expected a name, got '%s'", "");
 	return rc;
 }
 

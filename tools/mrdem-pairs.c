@@ -109,9 +109,7 @@ int main(int argc, char **argv)
 	int method = MRDEM_BROAD_GRID, c, li, method_given = 0;
 	const char *out = "-";
 	struct mrdem_opts_seen seen = {{0}};
-	while ((li = -1, c = getopt_long(argc, argv, "b:m:o:h", opts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "b:m:o:h", opts, &li, &seen)) != -1) {
 		/* --broad and --method are one option under two names */
 		if ((c == 'b' || c == 'm') && method_given++) {
 			mrdem_error("--broad and --method name the same option: give one");

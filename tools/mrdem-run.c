@@ -438,9 +438,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 	mrdem_picard_opts_default(&o->picard);
 	int c, li, bad = 0;
 	struct mrdem_opts_seen seen = {{0}};
-	while ((li = -1, c = getopt_long(argc, argv, "o:qh", longopts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "o:qh", longopts, &li, &seen)) != -1) {
 		switch (c) {
 		case OPT_STEPS: o->steps = optarg; break;
 		case OPT_EVERY: o->every = optarg; break;

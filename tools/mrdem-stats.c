@@ -106,9 +106,7 @@ int main(int argc, char **argv)
 	int markdown = 0, follow = 0, c, li;
 	const char *out = "-";
 	struct mrdem_opts_seen seen = {{0}};
-	while ((li = -1, c = getopt_long(argc, argv, "mo:h", opts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "mo:h", opts, &li, &seen)) != -1) {
 		switch (c) {
 		case 'm': markdown = 1; break;
 		case 'w': follow = 1; break;

@@ -414,9 +414,7 @@ static int parse_options(struct job *j, int argc, char **argv)
 	mrdem_picard_opts_default(&check);
 	int c, li;
 	struct mrdem_opts_seen seen = {{0}};
-	while ((li = -1, c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, longopts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "o:h", longopts, &li, &seen)) != -1) {
 		switch (c) {
 		case 's':
 			j->opts.scheme = mrdem_scheme_parse(optarg);

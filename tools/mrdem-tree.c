@@ -214,9 +214,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 	r->out = "-";
 	int c, li, bad = 0;
 	struct mrdem_opts_seen seen = {{0}};
-	while (!bad && (li = -1, c = getopt_long(argc, argv, "vo:h", opts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
-			c = '?';
+	while (!bad && (c = mrdem_getopt_once(argc, argv, "vo:h", opts, &li, &seen)) != -1) {
 		struct mrdem_tree_params *p = &r->params;
 		char o[32] = "--";
 		for (const struct option *d = opts; d->name; d++)

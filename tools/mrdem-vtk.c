@@ -408,9 +408,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
 	int c, li, nenc = 0;
 	struct mrdem_opts_seen seen = {{0}};
-	while ((li = -1, c = getopt_long(argc, argv, "o:sdabh", opts, &li)) != -1) {
-		if (c != '?' && mrdem_option_once(&seen, opts, c, li))
-			c = '?';
+	while ((c = mrdem_getopt_once(argc, argv, "o:sdabh", opts, &li, &seen)) != -1) {
 		switch (c) {
 		case 'o': r->dir = optarg; break;
 		case 's': r->surfaces = 1; break;

@@ -99,3 +99,13 @@ int mrdem_option_once(struct mrdem_opts_seen *s, const struct option *longopts, 
 	*seen = 1;
 	return 0;
 }
+
+int mrdem_getopt_once(int argc, char **argv, const char *shortopts,
+		      const struct option *longopts, int *li, struct mrdem_opts_seen *s)
+{
+	*li = -1; /* getopt_long leaves it alone for a short option */
+	int c = getopt_long(argc, argv, shortopts, longopts, li);
+	if (c != -1 && c != '?' && mrdem_option_once(s, longopts, c, *li))
+		c = '?';
+	return c;
+}

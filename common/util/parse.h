@@ -27,5 +27,10 @@ struct mrdem_opts_seen {
 	unsigned char seen[128 + 256]; /* longopts[0..127], then short options */
 };
 int mrdem_option_once(struct mrdem_opts_seen *s, const struct option *longopts, int c, int li);
+/* getopt_long's next option with that check: an option given twice comes
+ * back as '?' (a usage error), after the message. *li: the long option's
+ * index, -1 for a short one. */
+int mrdem_getopt_once(int argc, char **argv, const char *shortopts,
+		      const struct option *longopts, int *li, struct mrdem_opts_seen *s);
 
 #endif

@@ -30,8 +30,8 @@ static void test_u64_range(void)
 	}
 }
 
-/* argv through getopt_long and mrdem_option_once, as the tools loop;
- * the status of the first refusal (-1), else 0. */
+/* argv through mrdem_getopt_once, as the tools loop: -1 at the first
+ * option it refuses ('?'), else 0. */
 static int parse(int argc, char **argv, const char **err)
 {
 	static const struct option opts[] = {
@@ -46,8 +46,8 @@ static int parse(int argc, char **argv, const char **err)
 	int c, li, rc = 0;
 	optind = 0; /* glibc: start afresh */
 	tap_capture_begin();
-	while (!rc && (li = -1, c = getopt_long(argc, argv, "o:x:j", opts, &li)) != -1)
-		rc = mrdem_option_once(&seen, opts, c, li);
+	while (!rc && (c = mrdem_getopt_once(argc, argv, "o:x:j", opts, &li, &seen)) != -1)
+		rc = c == '?' ? -1 : 0;
 	*err = tap_capture_end();
 	return rc;
 }
