@@ -118,8 +118,8 @@ static int load(struct run *r, const char *path)
 		mrdem_error("%s: a YAML scene needs the suffix .yaml or .yml", path);
 	if (rc == 0 && !f.total_frames)
 		rc = mrdem_error("%s: the stream has no frame to start from", path);
-	/* A frame valid for contact detection that no step can take (density
-	 * 0, the zero quaternion): refused here, naming the stream and record,
+	/* A frame valid for contact detection that no step can take (a free
+	 * particle of density 0): refused here, naming the stream and record,
 	 * on every path (the sphere fast path would carry it on silently). */
 	char why[160];
 	long bad = rc ? -1 : mrdem_particles_unsteppable(&f.scene.frame.p, why, sizeof why);

@@ -331,8 +331,8 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 					   (unsigned long long)rec->index);
 		j->have_frame = 1;
 		j->frame_index = rec->index;
-		/* as mrdem-run: one line naming the record, density and
-		 * orientation alike (detection tools take such frames) */
+		/* as mrdem-run: one line naming the record (detection tools
+		 * take a free particle of density 0, a step cannot) */
 		char why[160];
 		long bad = mrdem_particles_unsteppable(&f->scene.frame.p, why, sizeof why);
 		if (bad >= 0)
