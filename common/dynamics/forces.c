@@ -124,6 +124,11 @@ static int resolve(size_t *ia_out, size_t *ib_out, const struct mrdem_scene *s,
 		return mrdem_error("%s: depth %g does not equal eps_a + eps_b - dist = %g; were "
 				   "the contacts computed for this frame?",
 				   contact_name(name, sizeof name, k, c), c->depth, epssum - c->dist);
+	/* the narrow phase records triangles within the halos only: a record
+	 * beyond them would be a force at a distance, wherever it came from */
+	if (check_depth && c->dist > epssum + DEPTH_TOL * epssum + 1e-12)
+		return mrdem_error("%s: distance %g is beyond the halos (eps_a + eps_b = %g)",
+				   contact_name(name, sizeof name, k, c), c->dist, epssum);
 	if ((s->setup.force_model == MRDEM_FORCE_SPRING ||
 	     MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model)) && !(epssum > 0))
 		return mrdem_error("%s: the %s model needs a positive halo (eps_a + eps_b = %g)",

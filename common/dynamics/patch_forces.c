@@ -63,6 +63,9 @@ enum side_kind { SIDE_SPHERE, SIDE_TRIANGLE, SIDE_EXACT };
 struct side {
 	enum side_kind kind;
 	double c[3], r;       /* sphere: world centre and radius */
+	/* a smooth triangle's sphere stands for the surface where its outward
+	 * direction is within the cone of cosine cap about axis (world) */
+	double axis[3], cap;
 	double t[3][3];       /* triangle: world corners */
 	unsigned flat;        /* triangle: its flat-edge bits (mesh_smooth.h) */
 };
@@ -75,6 +78,7 @@ static void side_of(struct side *sd, const struct mrdem_forces *f, const struct 
 	if (sh->kind == MRDEM_SHAPE_SPHERE) {
 		sd->kind = SIDE_SPHERE;
 		sd->r = sh->axes[0];
+		sd->cap = -INFINITY;
 		vec3_copy(sd->c, &s->frame.p.pos[3 * i]);
 		return;
 	}
@@ -82,15 +86,21 @@ static void side_of(struct side *sd, const struct mrdem_forces *f, const struct 
 		sd->kind = SIDE_EXACT;
 		return;
 	}
-	sd->r = mrdem_mesh_smooth_radius(g, tri);
-	if (sd->r > 0) {
-		sd->kind = SIDE_SPHERE;
+	sd->flat = mrdem_mesh_smooth_flat_edges(g, tri);
+	triangle_world(sd->t, q, &sh->mesh, tri);
+	sd->r = mrdem_mesh_smooth_radius(g, tri, s->frame.p.eps[i]);
+	sd->kind = sd->r > 0 ? SIDE_SPHERE : SIDE_TRIANGLE;
+	if (sd->kind == SIDE_SPHERE) {
 		to_world(sd->c, q, &g->centre[3 * (size_t)tri]);
-	} else {
-		sd->kind = SIDE_TRIANGLE;
-		sd->flat = mrdem_mesh_smooth_flat_edges(g, tri);
-		triangle_world(sd->t, q, &sh->mesh, tri);
+		mat3_apply(sd->axis, q->r, &g->normal[3 * (size_t)tri]);
+		sd->cap = g->cap[tri];
 	}
+}
+
+/* Whether sphere side sd stands for the surface in outward direction u. */
+static int within_cap(const struct side *sd, const double u[3])
+{
+	return sd->cap == -INFINITY || vec3_dot(u, sd->axis) >= sd->cap;
 }
 
 /* The point q of the face that triangle sd is part of nearest to p: p's
@@ -142,7 +152,69 @@ struct smooth_record {
 	uint64_t sphere;
 };
 
-/* qa, qb: the poses of particles ia and ib (qb unused for a plane). */
+/* The record between sides a and b (b NULL: plane pl) on their smooth
+ * surfaces into *out; 1 when a sphere side's contact falls outside the
+ * cone it stands for (*which: that side), 0 when done or when neither
+ * side has a sphere (out keeps the record's own values). */
+static int measure(struct smooth_record *out, const struct side *a, const struct side *b,
+		   const struct mrdem_plane *pl, const struct mrdem_contact *c, double ea,
+		   double eb, struct side **which)
+{
+	*which = NULL;
+	if (a->kind == SIDE_EXACT || (b && b->kind == SIDE_EXACT) ||
+	    (a->kind != SIDE_SPHERE && (!b || b->kind != SIDE_SPHERE)))
+		return 0;
+	double pa[3], v[3], d, out_a[3];
+	uint64_t sphere = UINT64_MAX;
+	if (!b) { /* sphere of a and plane */
+		double w[3];
+		vec3_sub(w, a->c, pl->point);
+		d = vec3_dot(w, pl->normal) - a->r;
+		vec3_copy(v, pl->normal);
+		vec3_axpy(pa, a->c, -a->r, v);
+	} else if (a->kind == SIDE_SPHERE) { /* sphere of a, sphere or triangle of b */
+		double q[3], rb = 0;
+		if (b->kind == SIDE_SPHERE) {
+			vec3_copy(q, b->c), rb = b->r;
+		} else {
+			nearest_on_face(a->c, b, q);
+			sphere = 2 * (uint64_t)c->tri_a;
+		}
+		vec3_sub(v, a->c, q);
+		if (!(vec3_normalize(v) > 0))
+			return 0;
+		d = vec3_dist(a->c, q) - a->r - rb;
+		vec3_axpy(pa, a->c, -a->r, v);
+		if (b->kind == SIDE_SPHERE && !within_cap(b, v)) {
+			*which = (struct side *)b;
+			return 1;
+		}
+	} else { /* triangle of a, sphere of b */
+		nearest_on_face(b->c, a, pa);
+		sphere = 2 * (uint64_t)c->tri_b + 1;
+		vec3_sub(v, pa, b->c);
+		if (!(vec3_normalize(v) > 0))
+			return 0;
+		d = vec3_dist(pa, b->c) - b->r;
+		if (!within_cap(b, v)) {
+			*which = (struct side *)b;
+			return 1;
+		}
+	}
+	vec3_scale(out_a, v, -1);
+	if (a->kind == SIDE_SPHERE && !within_cap(a, out_a)) {
+		*which = (struct side *)a;
+		return 1;
+	}
+	out->d = d;
+	out->sphere = sphere;
+	vec3_copy(out->n, v);
+	vec3_axpy(out->x, pa, -0.5 * (d + ea - eb), v);
+	return 0;
+}
+
+/* qa, qb: the poses of particles ia and ib (qb unused for a plane). A
+ * sphere whose contact falls outside its cone gives way to its triangle. */
 static void smooth_record(struct smooth_record *out, const struct mrdem_forces *f,
 			  const struct mrdem_scene *s, const struct mrdem_contact *c, size_t ia,
 			  size_t ib, const struct pose *qa, const struct pose *qb)
@@ -152,47 +224,19 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 	vec3_copy(out->n, c->normal);
 	vec3_copy(out->x, c->x);
 	out->sphere = UINT64_MAX;
-	struct side a, b;
-	side_of(&a, f, s, ia, qa, c->tri_a);
-	if (ib != MRDEM_NO_INDEX)
-		side_of(&b, f, s, ib, qb, c->tri_b);
+	struct side a, b, *which;
 	int plane = ib == MRDEM_NO_INDEX;
-	if (a.kind == SIDE_EXACT || (!plane && b.kind == SIDE_EXACT) ||
-	    (a.kind != SIDE_SPHERE && (plane || b.kind != SIDE_SPHERE)))
-		return;
-	double eb = plane ? s->setup.plane_epsilon : p->eps[ib], pa[3], v[3], d;
-	if (plane) { /* sphere of a and plane */
-		const struct mrdem_plane *pl = &s->setup.planes[UINT64_MAX - c->b];
-		vec3_sub(v, a.c, pl->point);
-		d = vec3_dot(v, pl->normal) - a.r;
-		vec3_copy(v, pl->normal);
-		vec3_axpy(pa, a.c, -a.r, v);
-	} else if (a.kind == SIDE_SPHERE) { /* sphere of a, sphere or triangle of b */
-		double q[3], rb = 0;
-		if (b.kind == SIDE_SPHERE) {
-			vec3_copy(q, b.c), rb = b.r;
-		} else {
-			nearest_on_face(a.c, &b, q);
-			out->sphere = 2 * (uint64_t)c->tri_a;
-		}
-		vec3_sub(v, a.c, q);
-		double len = vec3_normalize(v);
-		if (!(len > 0))
+	side_of(&a, f, s, ia, qa, c->tri_a);
+	if (!plane)
+		side_of(&b, f, s, ib, qb, c->tri_b);
+	const struct mrdem_plane *pl = plane ? &s->setup.planes[UINT64_MAX - c->b] : NULL;
+	double eb = plane ? s->setup.plane_epsilon : p->eps[ib];
+	/* at most both sides give way, then the triangles' record stands */
+	for (int tries = 0; tries < 3; tries++) {
+		if (!measure(out, &a, plane ? NULL : &b, pl, c, p->eps[ia], eb, &which))
 			return;
-		d = len - a.r - rb;
-		vec3_axpy(pa, a.c, -a.r, v);
-	} else { /* triangle of a, sphere of b */
-		nearest_on_face(b.c, &a, pa);
-		out->sphere = 2 * (uint64_t)c->tri_b + 1;
-		vec3_sub(v, pa, b.c);
-		double len = vec3_normalize(v);
-		if (!(len > 0))
-			return;
-		d = len - b.r;
+		which->kind = SIDE_TRIANGLE;
 	}
-	out->d = d;
-	vec3_copy(out->n, v);
-	vec3_axpy(out->x, pa, -0.5 * (d + p->eps[ia] - eb), v);
 }
 
 /* ---- patches */
@@ -420,9 +464,11 @@ static void reduce_patch(struct patch *pt, struct smooth_record *sm, const struc
 	pose_of(&qa, s, ia);
 	if (ib != MRDEM_NO_INDEX)
 		pose_of(&qb, s, ib);
-	double epssum = c->c[mem[0]].depth + c->c[mem[0]].dist, dmax = 0;
-	for (size_t i = 0; i < m; i++)
+	double epssum = c->c[mem[0]].depth + c->c[mem[0]].dist, dmax = 0, exact = 0;
+	for (size_t i = 0; i < m; i++) {
 		smooth_record(&sm[i], f, s, &c->c[mem[i]], ia, ib, &qa, &qb);
+		exact = fmax(exact, epssum - c->c[mem[i]].dist);
+	}
 	drop_dominated(sm, m);
 	for (size_t i = 0; i < m; i++)
 		if (epssum - sm[i].d > dmax)
@@ -439,7 +485,10 @@ static void reduce_patch(struct patch *pt, struct smooth_record *sm, const struc
 	}
 	if (!(vec3_normalize(n) > 0))
 		return;
-	pt->delta = dmax;
+	/* never deeper than the records themselves: the smooth spheres lie
+	 * inside the mesh, and a sphere that does not (a fit the tests of
+	 * mesh_smooth.c let through) must not add energy */
+	pt->delta = fmin(dmax, exact);
 	vec3_scale(pt->x, x, 1.0 / W);
 	vec3_copy(pt->n, n);
 }
@@ -538,8 +587,17 @@ static void update_smooth(struct mrdem_forces *f, const struct mrdem_scene *s)
 			mrdem_mesh_smooth_init(&f->smooth[i]);
 		f->nsmooth = s->nshapes;
 	}
+	/* a shape's spheres are fitted for the thinnest halo it is used with */
+	double *eps = mrdem_xmalloc_array(s->nshapes + 1, sizeof *eps);
 	for (uint32_t i = 0; i < s->nshapes; i++)
-		mrdem_mesh_smooth_update(&f->smooth[i], &s->shapes[i].mesh);
+		eps[i] = INFINITY;
+	const struct mrdem_particles *p = &s->frame.p;
+	for (size_t i = 0; i < p->n; i++)
+		eps[p->shape[i]] = fmin(eps[p->shape[i]], p->eps[i]);
+	for (uint32_t i = 0; i < s->nshapes; i++)
+		if (isfinite(eps[i]))
+			mrdem_mesh_smooth_update(&f->smooth[i], &s->shapes[i].mesh, eps[i]);
+	free(eps);
 }
 
 void mrdem_patch_forces(struct mrdem_forces *f, const struct mrdem_scene *s,

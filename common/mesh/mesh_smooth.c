@@ -20,6 +20,9 @@ void mrdem_mesh_smooth_release(struct mrdem_mesh_smooth *g)
 	free(g->curvature);
 	free(g->centre);
 	free(g->radius);
+	free(g->gap);
+	free(g->cap);
+	free(g->normal);
 	free(g->flat_edges);
 	mrdem_mesh_smooth_init(g);
 }
@@ -61,8 +64,9 @@ static int solve4(double a[4][4], double b[4])
 	return 0;
 }
 
-/* Vertex neighbours, compressed: those of v are nb[first[v] .. first[v+1]),
- * with repeats (each triangle side once from each end). */
+/* Per vertex a compressed list, those of v in nb[first[v] .. first[v+1]):
+ * its neighbours, with repeats (each triangle side once from each end),
+ * or the triangles around it (fan_build). */
 struct ring {
 	uint32_t *first, *nb;
 };
@@ -140,74 +144,134 @@ static double fit_sphere(double c[3], const struct mrdem_mesh *m, const struct r
 	return sqrt(R2) * edge;
 }
 
-static void compute(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m)
+/* Triangles around each vertex, compressed: those of v are
+ * tri[first[v] .. first[v+1]). */
+static void fan_build(struct ring *r, const struct mrdem_mesh *m)
 {
 	uint32_t nv = m->nverts, nt = m->ntris;
-	double *vn = mrdem_xcalloc(3 * (size_t)nv + 1, sizeof *vn);
+	r->first = mrdem_xcalloc((size_t)nv + 2, sizeof *r->first);
+	r->nb = mrdem_xmalloc_array(3 * (size_t)nt + 1, sizeof *r->nb);
+	for (size_t i = 0; i < 3 * (size_t)nt; i++)
+		r->first[m->tris[i] + 2]++;
+	for (uint32_t v = 0; v < nv; v++)
+		r->first[v + 2] += r->first[v + 1];
+	for (uint32_t t = 0; t < nt; t++)
+		for (int k = 0; k < 3; k++)
+			r->nb[r->first[m->tris[3 * (size_t)t + k] + 1]++] = t;
+}
+
+/* Triangle t's fitted sphere, when the surface around it has one: the
+ * least-squares sphere through its corners and their neighbours gives
+ * centre and radius; the triangles around its corners (its neighbourhood)
+ * must all face within MRDEM_SMOOTH_COS of t's normal and have the centre
+ * behind their planes (convex, no edge or corner of the shape there).
+ * Fills centre, normal, cap, the fitted radius (radius) and how much
+ * smaller it must be to lie behind all those planes (gap; compute() turns
+ * both into the final ones), or leaves radius 0. */
+static void fit_triangle(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m,
+			 const struct ring *nbs, const struct ring *fan, const double *fn,
+			 uint32_t t)
+{
+	const uint32_t *v = &m->tris[3 * (size_t)t];
+	const double *n = &fn[3 * (size_t)t];
+	double c[3], R;
+	if (!(vec3_norm2(n) > 0) || !((R = fit_sphere(c, m, nbs, t, g->max_edge)) > 0))
+		return;
+	double r = INFINITY, cap = 1;
+	for (int k = 0; k < 3; k++)
+		for (uint32_t j = fan->first[v[k]]; j < fan->first[v[k] + 1]; j++) {
+			uint32_t u = fan->nb[j];
+			const double *nu = &fn[3 * (size_t)u];
+			if (vec3_dot(nu, n) < MRDEM_SMOOTH_COS)
+				return;
+			for (int q = 0; q < 3; q++) {
+				double h[3];
+				vec3_sub(h, &m->verts[3 * (size_t)m->tris[3 * (size_t)u + q]], c);
+				r = fmin(r, vec3_dot(h, nu));
+				if (vec3_normalize(h) > 0)
+					cap = fmin(cap, vec3_dot(h, n));
+			}
+		}
+	if (!(r > 0) || !isfinite(r))
+		return;
+	vec3_copy(&g->centre[3 * (size_t)t], c);
+	vec3_copy(&g->normal[3 * (size_t)t], n);
+	g->radius[t] = R;
+	g->gap[t] = fmax(R - r, 0.0);
+	g->cap[t] = cap;
+}
+
+static void compute(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m, double eps)
+{
+	uint32_t nt = m->ntris;
 	double *fn = mrdem_xcalloc(3 * (size_t)nt + 1, sizeof *fn);
 	g->max_edge = 0;
 	for (uint32_t t = 0; t < nt; t++) {
 		const uint32_t *v = &m->tris[3 * (size_t)t];
-		double e1[3], e2[3], an[3];
+		double e1[3], e2[3];
 		vec3_sub(e1, &m->verts[3 * (size_t)v[1]], &m->verts[3 * (size_t)v[0]]);
 		vec3_sub(e2, &m->verts[3 * (size_t)v[2]], &m->verts[3 * (size_t)v[0]]);
-		vec3_cross(an, e1, e2); /* twice the area, outward */
-		vec3_copy(&fn[3 * (size_t)t], an);
+		vec3_cross(&fn[3 * (size_t)t], e1, e2);
 		vec3_normalize(&fn[3 * (size_t)t]);
-		for (int k = 0; k < 3; k++) {
-			vec3_add(&vn[3 * (size_t)v[k]], &vn[3 * (size_t)v[k]], an);
+		for (int k = 0; k < 3; k++)
 			g->max_edge = fmax(g->max_edge, vec3_dist(&m->verts[3 * (size_t)v[k]],
 								  &m->verts[3 * (size_t)v[(k + 1) % 3]]));
-		}
 	}
-	for (uint32_t i = 0; i < nv; i++)
-		vec3_normalize(&vn[3 * (size_t)i]);
 	flat_edges(g, m, fn);
-	free(fn);
-	struct ring r;
-	ring_build(&r, m);
-	g->curvature = mrdem_xrealloc(g->curvature, ((size_t)nt + 1) * sizeof *g->curvature);
-	g->centre = mrdem_xrealloc(g->centre, (3 * (size_t)nt + 1) * sizeof *g->centre);
-	g->radius = mrdem_xrealloc(g->radius, ((size_t)nt + 1) * sizeof *g->radius);
-	g->sagitta = 0;
+	struct ring nbs, fan;
+	ring_build(&nbs, m);
+	fan_build(&fan, m);
+	size_t n1 = (size_t)nt + 1, n3 = 3 * (size_t)nt + 1;
+	g->curvature = mrdem_xrealloc(g->curvature, n1 * sizeof *g->curvature);
+	g->radius = mrdem_xrealloc(g->radius, n1 * sizeof *g->radius);
+	g->gap = mrdem_xrealloc(g->gap, n1 * sizeof *g->gap);
+	g->cap = mrdem_xrealloc(g->cap, n1 * sizeof *g->cap);
+	g->centre = mrdem_xrealloc(g->centre, n3 * sizeof *g->centre);
+	g->normal = mrdem_xrealloc(g->normal, n3 * sizeof *g->normal);
 	for (uint32_t t = 0; t < nt; t++) {
-		const uint32_t *v = &m->tris[3 * (size_t)t];
-		double e1[3], e2[3], n[3], *c = &g->centre[3 * (size_t)t];
-		vec3_sub(e1, &m->verts[3 * (size_t)v[1]], &m->verts[3 * (size_t)v[0]]);
-		vec3_sub(e2, &m->verts[3 * (size_t)v[2]], &m->verts[3 * (size_t)v[0]]);
-		vec3_cross(n, e1, e2);
-		g->curvature[t] = g->radius[t] = 0;
-		double len = vec3_normalize(n);
-		double R = len > 0 && g->max_edge > 0 ? fit_sphere(c, m, &r, t, g->max_edge) : 0;
-		double h[3];
-		vec3_sub(h, &m->verts[3 * (size_t)v[0]], c);
-		/* convex here: the centre lies inside, behind the face */
-		if (!(R > 0) || vec3_dot(h, n) <= 0)
-			continue;
-		g->curvature[t] = 1.0 / R;
-		int smooth = 1;
-		for (int k = 0; k < 3; k++)
-			smooth &= vec3_dot(&vn[3 * (size_t)v[k]], n) >= MRDEM_SMOOTH_COS;
-		if (!smooth)
-			continue;
-		g->radius[t] = R;
-		/* how far the sphere stands out of the triangle: at its foot
-		 * point on the face, plus how far the corners miss it */
-		double miss = 0;
-		for (int k = 0; k < 3; k++)
-			miss = fmax(miss, fabs(vec3_dist(&m->verts[3 * (size_t)v[k]], c) - R));
-		g->sagitta = fmax(g->sagitta, R - vec3_dot(h, n) + miss);
+		g->curvature[t] = g->radius[t] = g->gap[t] = 0;
+		g->cap[t] = 1;
+		if (g->max_edge > 0)
+			fit_triangle(g, m, &nbs, &fan, fn, t);
 	}
+	/* One shrink for the whole shape, the largest any fitted sphere
+	 * within bounds needs to lie inside its triangles: spheres shrunk by
+	 * different amounts would make the contact depth jump by the
+	 * difference wherever a contact passes from one triangle to the
+	 * next (on an icosphere the faces' distances from the centre differ
+	 * by a tenth of the sagitta, a fifth of a Hertz overlap). A fit that
+	 * needs more than MRDEM_SMOOTH_GAP halos is not smooth enough to be
+	 * taken, so it does not set the shrink. */
+	double shrink = 0, bound = MRDEM_SMOOTH_GAP * eps;
+	for (uint32_t t = 0; t < nt; t++)
+		if (g->radius[t] > 0 && g->gap[t] <= bound)
+			shrink = fmax(shrink, g->gap[t]);
+	for (uint32_t t = 0; t < nt; t++) {
+		double R = g->radius[t];
+		g->radius[t] = 0;
+		if (!(R > 0) || g->gap[t] > bound || !(R - shrink > 0))
+			continue;
+		const double *c = &g->centre[3 * (size_t)t];
+		double r = R - shrink, gap = 0;
+		for (int k = 0; k < 3; k++)
+			gap = fmax(gap, vec3_dist(&m->verts[3 * (size_t)m->tris[3 * (size_t)t + k]], c) - r);
+		g->radius[t] = r;
+		g->gap[t] = gap;
+		g->curvature[t] = 1.0 / r;
+	}
+	g->eps = eps;
 	g->ntris = nt;
-	g->cap_radius = m->open || !nv ? INFINITY : mrdem_mesh_radius_about(m, m->mass.com);
+	g->cap_radius = m->open || !m->nverts ? INFINITY : mrdem_mesh_radius_about(m, m->mass.com);
 	g->verts = m->verts;
-	free(vn);
-	free(r.first);
-	free(r.nb);
+	free(fn);
+	free(nbs.first);
+	free(nbs.nb);
+	free(fan.first);
+	free(fan.nb);
 }
 
-void mrdem_mesh_smooth_update(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m)
+void mrdem_mesh_smooth_update(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m, double eps)
 {
-	if (g->verts != m->verts || g->ntris != m->ntris || !g->curvature)
-		compute(g, m);
+	if (g->verts != m->verts || g->ntris != m->ntris || !g->curvature || g->eps != eps)
+		compute(g, m, eps);
 }

@@ -1,11 +1,13 @@
 /* The smooth surface a triangle mesh samples, as far as contact mechanics
- * needs it (the patch force models, docs/dynamics.md "Contact patches"):
- *  - per smooth triangle the sphere through its corners whose radius is
- *    the local curvature radius, on which contacts are measured (a mesh
- *    inscribed in a sphere gives that sphere exactly, at any resolution);
- *  - the largest gap between such a sphere and its triangle (sagitta),
- *    by which the contact search widens the halos so that it finds the
- *    triangles of smooth surfaces that touch;
+ * needs it (the patch force models, docs/dynamics.md "Patch models"):
+ *  - per triangle of a smooth convex region a sphere inside the triangles
+ *    around it (centre and radius from a least-squares fit, the radius
+ *    then shrunk by one amount for the whole shape), on which contacts
+ *    are measured: it lies inside the mesh there, so a contact on it is
+ *    never deeper than the triangles' own; with how far the triangle
+ *    stands out of it (gap), which the force models compare with the
+ *    particle's halo before they take it, and the cone of directions it
+ *    stands for (cap);
  *  - a curvature per triangle, for the effective radius of Hertz contact;
  *  - the longest edge, which sets how far apart two contact points of one
  *    patch may lie; the bounding radius, which caps the effective radius
@@ -20,21 +22,30 @@
 
 #include "common/mesh/mesh.h"
 
-/* A triangle is part of a smooth surface when every corner's normal is
- * within this angle of its face normal (cos 30 degrees): an icosphere's
- * 80 triangles qualify (about 11 degrees), a box's corners (55) do not. */
+/* A triangle is part of a smooth surface when the triangles around its
+ * corners all face within this angle of it (cos 30 degrees): an
+ * icosphere's 80 triangles qualify (their neighbours turn by about 21
+ * degrees), a box's edges and corners (90) do not. */
 #define MRDEM_SMOOTH_COS 0.866
+
+/* The largest gap between a triangle and its smooth sphere, in halos of the
+ * particle, for which contacts are measured on the sphere. */
+#define MRDEM_SMOOTH_GAP 0.5
 
 struct mrdem_mesh_smooth {
 	const double *verts; /* the mesh it was computed for */
 	uint32_t ntris;
 	double max_edge;     /* m */
 	double cap_radius;   /* m; INFINITY for open meshes */
-	double sagitta;      /* largest gap between a smooth sphere and its triangle, m */
-	double *curvature;   /* per triangle, 1/m, >= 0 (0: flat or concave) */
-	/* per triangle: centre (shape frame) and radius of its smooth sphere;
-	 * radius 0 where the surface is flat, concave or has an edge */
-	double *centre, *radius;
+	double eps;          /* the halo it was computed for, m */
+	double *curvature;   /* per triangle, 1/m, >= 0 (0: flat, concave, an edge) */
+	/* per triangle: centre and radius of its smooth sphere (shape frame;
+	 * radius 0 where the surface is flat, concave, noisy or has an edge),
+	 * its unit face normal, the largest distance of its corners from the
+	 * sphere (m), and the least cosine between the face normal and the
+	 * directions from the centre to the corners around it: the sphere
+	 * stands for the surface in that cone only */
+	double *centre, *radius, *normal, *gap, *cap;
 	/* per triangle: bit k set when its edge from corner k to corner k + 1
 	 * joins a coplanar neighbour facing the same way */
 	unsigned char *flat_edges;
@@ -42,8 +53,9 @@ struct mrdem_mesh_smooth {
 
 void mrdem_mesh_smooth_init(struct mrdem_mesh_smooth *g);
 void mrdem_mesh_smooth_release(struct mrdem_mesh_smooth *g);
-/* Compute g for m unless it is for m already. */
-void mrdem_mesh_smooth_update(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m);
+/* Compute g for m and the smallest halo eps (m) of the particles of its
+ * shape unless it is for those already. */
+void mrdem_mesh_smooth_update(struct mrdem_mesh_smooth *g, const struct mrdem_mesh *m, double eps);
 
 /* Curvature at triangle t (0 for UINT32_MAX: no triangle). */
 static inline double mrdem_mesh_smooth_curvature(const struct mrdem_mesh_smooth *g, uint32_t t)
@@ -55,10 +67,15 @@ static inline unsigned mrdem_mesh_smooth_flat_edges(const struct mrdem_mesh_smoo
 {
 	return t < g->ntris ? g->flat_edges[t] : 0u;
 }
-/* Radius of triangle t's smooth sphere, 0 when it has none. */
-static inline double mrdem_mesh_smooth_radius(const struct mrdem_mesh_smooth *g, uint32_t t)
+/* Radius of triangle t's smooth sphere for a particle of halo eps, 0 when
+ * it has none or the triangle stands out of it by more than
+ * MRDEM_SMOOTH_GAP halos: contacts there are then measured on the mesh,
+ * since a contact on the sphere would start that much later than on the
+ * triangles (a coarse or bumpy surface is taken as it is). */
+static inline double mrdem_mesh_smooth_radius(const struct mrdem_mesh_smooth *g, uint32_t t,
+					      double eps)
 {
-	return t < g->ntris ? g->radius[t] : 0.0;
+	return t < g->ntris && g->gap[t] <= MRDEM_SMOOTH_GAP * eps ? g->radius[t] : 0.0;
 }
 
 #endif

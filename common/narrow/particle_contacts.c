@@ -11,7 +11,6 @@
 #include "common/scene/id_index.h"
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"
-#include "common/mesh/mesh_smooth.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 #include "common/util/names.h"
@@ -122,10 +121,6 @@ struct soup {
 	const struct mrdem_mesh *mesh; /* the mesh it was made from */
 	float *v;
 	uint32_t *vertex_tri;          /* a triangle using each vertex */
-	/* how far the smooth surface the mesh samples lies outside it
-	 * (common/mesh/mesh_smooth.h): the patch force models measure
-	 * contacts there, so the search widens this shape's halo by it */
-	double sagitta;
 };
 
 /* The closest features of each convex pair in the last call, by particle
@@ -236,37 +231,6 @@ static void prepare_soups(struct mrdem_contact_finder *f, const struct mrdem_sce
 				for (int k = 0; k < 3; k++)
 					p->v[9 * (size_t)t + 3 * c + k] = (float)m->verts[3 * v + k];
 			}
-		p->sagitta = -1; /* fitted when a patch model first asks */
-	}
-}
-
-/* The halo the search uses for particle i: its own, widened by its shape's
- * sagitta under the patch force models (contacts of the smooth surface). */
-static double search_eps(const struct mrdem_contact_finder *f, const struct mrdem_scene *s,
-			 size_t i)
-{
-	double e = s->frame.p.eps[i];
-	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model))
-		e += f->soups[s->frame.p.shape[i]].sagitta;
-	return e;
-}
-
-/* The sagittas of the shapes, before the pairs run in parallel: only the
- * patch models need them (the fit is a least-squares sphere per
- * triangle), so the per-record models never pay for it. */
-static void prepare_sagittas(struct mrdem_contact_finder *f, const struct mrdem_scene *s)
-{
-	if (!MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model))
-		return;
-	for (uint32_t i = 0; i < f->nsoups; i++) {
-		struct soup *p = &f->soups[i];
-		if (p->sagitta >= 0)
-			continue;
-		struct mrdem_mesh_smooth sm;
-		mrdem_mesh_smooth_init(&sm);
-		mrdem_mesh_smooth_update(&sm, p->mesh);
-		p->sagitta = sm.sagitta;
-		mrdem_mesh_smooth_release(&sm);
 	}
 }
 
@@ -365,7 +329,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	struct mrdem_xform x;
 	xform_relative(&x, &p->pos[3 * ia], &p->quat[4 * ia], sa->mesh.mass.com, &p->pos[3 * ib],
 		       &p->quat[4 * ib], sb->mesh.mass.com);
-	float ea = (float)search_eps(f, s, ia), eb = (float)search_eps(f, s, ib);
+	float ea = (float)p->eps[ia], eb = (float)p->eps[ib];
 	double t0 = mrdem_clock();
 	int exact_done = o->narrow.method == MRDEM_NARROW_COMPARISON; /* its points are these */
 	int unsorted = 0; /* hits not (yet) in (ta, tb) order */
@@ -432,7 +396,7 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_mesh *m = &s->shapes[p->shape[ia]].mesh;
 	const struct mrdem_plane *pl = &s->setup.planes[k];
-	double ea = p->eps[ia], ep = s->setup.plane_epsilon, reach = search_eps(f, s, ia) + ep, r[9];
+	double ea = p->eps[ia], ep = s->setup.plane_epsilon, reach = ea + ep, r[9];
 	double t0 = mrdem_clock();
 	if (s->shapes[p->shape[ia]].kind != MRDEM_SHAPE_MESH) { /* closed form */
 		size_t before = out->n;
@@ -861,7 +825,6 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 						   i, s->shapes[i].name);
 	double t_start = mrdem_clock();
 	prepare_soups(f, s);
-	prepare_sagittas(f, s);
 	size_t njobs = 0;
 	if (collect_jobs(f, s, pairs, &njobs))
 		return -1;
