@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """CPU time of a step with the patch force models (hooke, hertz) against the
-paper's spring on Table 4's scenes (the goal of issue 9: at most 1.3x),
+paper's spring on Table 4's scenes (the goal: at most 1.3x),
 robust to a loaded machine as step_cpu.py is: one OpenMP thread, each run
 from a stream that already holds the trees, no frame written but the last,
 the cost of 1 + STEPS steps less that of 1 step, configurations
