@@ -153,17 +153,17 @@ struct smooth_record {
 };
 
 /* The record between sides a and b (b NULL: plane pl) on their smooth
- * surfaces into *out; 1 when a sphere side's contact falls outside the
- * cone it stands for (*which: that side), 0 when done or when neither
- * side has a sphere (out keeps the record's own values). */
-static int measure(struct smooth_record *out, const struct side *a, const struct side *b,
-		   const struct mrdem_plane *pl, const struct mrdem_contact *c, double ea,
-		   double eb, struct side **which)
+ * surfaces into *out: MEASURED, also when neither side has a sphere (out
+ * keeps the record's own values), or which sphere side's contact falls
+ * outside the cone it stands for. */
+enum measured { MEASURED, OUTSIDE_A, OUTSIDE_B };
+static enum measured measure(struct smooth_record *out, const struct side *a,
+			     const struct side *b, const struct mrdem_plane *pl,
+			     const struct mrdem_contact *c, double ea, double eb)
 {
-	*which = NULL;
 	if (a->kind == SIDE_EXACT || (b && b->kind == SIDE_EXACT) ||
 	    (a->kind != SIDE_SPHERE && (!b || b->kind != SIDE_SPHERE)))
-		return 0;
+		return MEASURED;
 	double pa[3], v[3], d, out_a[3];
 	uint64_t sphere = UINT64_MAX;
 	if (!b) { /* sphere of a and plane */
@@ -182,35 +182,29 @@ static int measure(struct smooth_record *out, const struct side *a, const struct
 		}
 		vec3_sub(v, a->c, q);
 		if (!(vec3_normalize(v) > 0))
-			return 0;
+			return MEASURED;
 		d = vec3_dist(a->c, q) - a->r - rb;
 		vec3_axpy(pa, a->c, -a->r, v);
-		if (b->kind == SIDE_SPHERE && !within_cap(b, v)) {
-			*which = (struct side *)b;
-			return 1;
-		}
+		if (b->kind == SIDE_SPHERE && !within_cap(b, v))
+			return OUTSIDE_B;
 	} else { /* triangle of a, sphere of b */
 		nearest_on_face(b->c, a, pa);
 		sphere = 2 * (uint64_t)c->tri_b + 1;
 		vec3_sub(v, pa, b->c);
 		if (!(vec3_normalize(v) > 0))
-			return 0;
+			return MEASURED;
 		d = vec3_dist(pa, b->c) - b->r;
-		if (!within_cap(b, v)) {
-			*which = (struct side *)b;
-			return 1;
-		}
+		if (!within_cap(b, v))
+			return OUTSIDE_B;
 	}
 	vec3_scale(out_a, v, -1);
-	if (a->kind == SIDE_SPHERE && !within_cap(a, out_a)) {
-		*which = (struct side *)a;
-		return 1;
-	}
+	if (a->kind == SIDE_SPHERE && !within_cap(a, out_a))
+		return OUTSIDE_A;
 	out->d = d;
 	out->sphere = sphere;
 	vec3_copy(out->n, v);
 	vec3_axpy(out->x, pa, -0.5 * (d + ea - eb), v);
-	return 0;
+	return MEASURED;
 }
 
 /* qa, qb: the poses of particles ia and ib (qb unused for a plane). A
@@ -224,7 +218,7 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 	vec3_copy(out->n, c->normal);
 	vec3_copy(out->x, c->x);
 	out->sphere = UINT64_MAX;
-	struct side a, b, *which;
+	struct side a, b;
 	int plane = ib == MRDEM_NO_INDEX;
 	side_of(&a, f, s, ia, qa, c->tri_a);
 	if (!plane)
@@ -233,9 +227,10 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 	double eb = plane ? s->setup.plane_epsilon : p->eps[ib];
 	/* at most both sides give way, then the triangles' record stands */
 	for (int tries = 0; tries < 3; tries++) {
-		if (!measure(out, &a, plane ? NULL : &b, pl, c, p->eps[ia], eb, &which))
+		enum measured m = measure(out, &a, plane ? NULL : &b, pl, c, p->eps[ia], eb);
+		if (m == MEASURED)
 			return;
-		which->kind = SIDE_TRIANGLE;
+		(m == OUTSIDE_A ? &a : &b)->kind = SIDE_TRIANGLE;
 	}
 }
 

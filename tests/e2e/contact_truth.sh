@@ -5,8 +5,7 @@
 # wall just out of reach above a ball, and a ball dropped onto a coarse box.
 # They find the records the paper's model finds (those of the exact mesh
 # distance), store no more energy than the exact overlap allows, and do
-# not throw anything. A record beyond the halos is refused wherever it
-# comes from. (The exact distance against a reference of its own, on many
+# not throw anything. (The exact distance against a reference of its own, on many
 # more shapes: build/tests/test_contact_truth.)
 . "$(dirname "$0")/../lib/test-lib.sh"
 
@@ -109,9 +108,5 @@ assert z[low] > 0.6, "the ball went into the box"
 assert top < z[0], "it rose above where it was dropped"
 assert any(x > 0 for x in v[low:]), "it did not bounce"
 PY'
-
-expect_success "a contact record beyond the halos is refused with its distance" '
-	assert_exit 1 mrdem-step "$TOP/tests/golden/bad-contact-beyond-halos.mrd" -o out.mrd &&
-	test ! -e out.mrd && assert_grep "distance 0.125116 is beyond the halos" err'
 
 done_testing

@@ -229,6 +229,7 @@ static void test_bad_contacts(void)
 		{"depth", "contact 1 (particle 1 and plane 0): depth 0.5 does not equal"},
 		{"stale", "the contacts are for step 4 but the frame is at step 0"},
 		{"nan", "contact 0 (particles 1 and 2): non-finite point"},
+		{"beyond the halos", "contact 1 (particle 1 and plane 0): distance"},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
 		struct mrdem_contacts c;
@@ -243,6 +244,10 @@ static void test_bad_contacts(void)
 		case 4: c.c[1].depth = 0.5; break;
 		case 5: c.step = 4; break;
 		case 6: c.c[0].x[1] = NAN; break;
+		case 7: /* consistent, but 0.1 m further than the halos reach */
+			c.c[1].dist += c.c[1].depth + 0.1;
+			c.c[1].depth = -0.1;
+			break;
 		}
 		struct mrdem_step_opts o;
 		mrdem_step_opts_default(&o, &s.setup);
