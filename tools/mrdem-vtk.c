@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +33,17 @@ static const char usage[] =
 	"contacts records for its step (point data normal, overlap = depth * normal,\n"
 	"force on particle a, dist, depth, particle_a, particle_b, plane, tri_a, tri_b).\n"
 	"Forces are the scene's force model's for the frame's state and contacts, the\n"
-	"same library call a step makes (docs/dynamics.md). DIR/series.pvd is the\n"
-	"time series of both (contacts are part 1), DIR/particles.pvd that of the\n"
-	"particles alone. Every file is written under a temporary name and renamed\n"
-	"into place when the whole series is complete: on an error the files already\n"
-	"in DIR are left as they were and the directories this run created removed.\n"
-	"Once the series is in place, the files of an earlier one that it did not\n"
-	"replace (frame-, contacts- and shape-NNN.vtp, particles.pvd) are removed:\n"
-	"DIR holds this series alone; other names are left alone.\n"
+	"same library call a step makes (docs/dynamics.md). DIR/planes.vtp draws the\n"
+	"analytic planes, each as the rectangle in it over every frame's particles,\n"
+	"less what lies behind the other planes (cell data plane, normal).\n"
+	"DIR/series.pvd is the time series of all three (contacts are part 1, planes\n"
+	"part 2), DIR/particles.pvd that of the particles alone. Every file is written\n"
+	"under a temporary name and renamed into place when the whole series is\n"
+	"complete: on an error the files already in DIR are left as they were and the\n"
+	"directories this run created removed. Once the series is in place, the files\n"
+	"of an earlier one that it did not replace (frame-, contacts- and\n"
+	"shape-NNN.vtp, planes.vtp, particles.pvd) are removed: DIR holds this series\n"
+	"alone; other names are left alone.\n"
 	"\n"
 	"  -o, --output DIR  output directory, created if missing (default: vtk)\n"
 	"  -s, --surfaces    every particle's surface in world space per frame instead\n"
@@ -280,7 +284,73 @@ struct job {
 	size_t nframes, ncontact_files;
 	unsigned char *has_contacts;    /* per frame written: its contacts file too */
 	uint64_t unmatched, first_unmatched;
+	/* planes.vtp: the analytic planes of the frames written (each once,
+	 * with its index in its setup) over the box of every particle's
+	 * bounding sphere and halo in those frames */
+	struct mrdem_plane *planes;
+	uint32_t *plane_index;
+	size_t nplanes;
+	double lo[3], hi[3];
+	int have_box, planes_written;
 };
+
+/* Take the planes of the frame's setup that are new, and grow the box
+ * by its particles. */
+static void note_planes_and_bounds(struct job *j, const struct mrdem_scene *s)
+{
+	const struct mrdem_setup *su = &s->setup;
+	for (uint32_t k = 0; k < su->nplanes; k++) {
+		size_t m = 0;
+		while (m < j->nplanes && memcmp(&j->planes[m], &su->planes[k], sizeof *j->planes))
+			m++;
+		if (m < j->nplanes)
+			continue;
+		j->planes = mrdem_xrealloc(j->planes, (j->nplanes + 1) * sizeof *j->planes);
+		j->plane_index = mrdem_xrealloc(j->plane_index,
+						(j->nplanes + 1) * sizeof *j->plane_index);
+		j->planes[j->nplanes] = su->planes[k];
+		j->plane_index[j->nplanes++] = k;
+	}
+	const struct mrdem_particles *p = &s->frame.p;
+	for (size_t i = 0; i < p->n; i++) {
+		double r = s->shapes[p->shape[i]].bound_radius + p->eps[i];
+		for (int a = 0; a < 3; a++) {
+			double lo = p->pos[3 * i + a] - r, hi = p->pos[3 * i + a] + r;
+			j->lo[a] = j->have_box ? fmin(j->lo[a], lo) : lo;
+			j->hi[a] = j->have_box ? fmax(j->hi[a], hi) : hi;
+		}
+		j->have_box = 1;
+	}
+}
+
+/* planes.vtp, once every frame is written, and its place beside every
+ * frame in the series (part 2); nothing without planes or particles. */
+static int write_planes(struct run *r, struct job *j)
+{
+	if (!j->nplanes || !j->have_box)
+		return 0;
+	char *path = staged_path(r, "planes.vtp");
+	int ret = mrdem_vtk_write_planes(path, j->planes, j->plane_index, j->nplanes, j->lo, j->hi,
+					 r->enc);
+	free(path);
+	if (ret)
+		return -1;
+	add_created(r, "planes.vtp");
+	j->planes_written = 1;
+	/* after each frame's files (part 0, then 1 when it has contacts) */
+	struct mrdem_pvd_entry *e = mrdem_xmalloc_array(r->npvd + j->nframes, sizeof *e);
+	size_t n = 0;
+	for (size_t k = 0; k < r->npvd; k++) {
+		e[n++] = r->pvd[k];
+		if (k + 1 == r->npvd || r->pvd[k + 1].part == 0)
+			e[n++] = (struct mrdem_pvd_entry){.time = r->pvd[k].time, .part = 2,
+							  .file = mrdem_xstrdup("planes.vtp")};
+	}
+	free(r->pvd);
+	r->pvd = e;
+	r->npvd = n;
+	return 0;
+}
 
 static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_scene *s,
 		      const struct mrdem_scene *view);
@@ -334,6 +404,7 @@ static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_
 {
 	if (!j->run->surfaces && write_shapes(j->run, f, view, &j->shapes))
 		return -1;
+	note_planes_and_bounds(j, s);
 	if (j->have_pending &&
 	    mrdem_forces_of_frame(&j->forces, &j->bodies, &j->index, s, &j->pending))
 		return mrdem_error("%s: record %llu: no forces for the contacts of the frame of "
@@ -482,6 +553,8 @@ static int remove_stale(const struct run *r, const struct job *j)
 			stale = (size_t)k >= j->nframes || !j->has_contacts[k];
 		else if ((k = series_index(e->d_name, "shape-", 3, ".vtp")) >= 0)
 			stale = k >= nshapes;
+		else if (!strcmp(e->d_name, "planes.vtp"))
+			stale = !j->planes_written;
 		else
 			stale = r->surfaces && !strcmp(e->d_name, "particles.pvd");
 		char *path = stale ? path_in(r->dir, e->d_name) : NULL;
@@ -522,6 +595,8 @@ static int convert(struct run *run, int argc, char **argv)
 		rc = -1;
 		f.damaged = 0;
 	}
+	if ((rc == 0 || f.damaged) && write_planes(run, &j))
+		rc = -1, f.damaged = 0;
 	if (rc == 0 || f.damaged) {
 		char *staged = staged_path(run, "series.pvd");
 		if (mrdem_vtk_write_pvd(staged, run->pvd, run->npvd))
@@ -566,6 +641,8 @@ static int convert(struct run *run, int argc, char **argv)
 	mrdem_id_index_release(&j.index);
 	shape_files_release(&j.shapes);
 	free(j.has_contacts);
+	free(j.planes);
+	free(j.plane_index);
 	mrdem_filter_release(&f);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dynamics/contact_law.h"
 #include "common/mesh/mesh.h"
 #include "common/shape/convex.h"
 #include "common/util/error.h"
@@ -35,9 +36,25 @@ static void describe_setup(struct mrdem_describe *in, const struct mrdem_setup *
 		       s->gravity[0], s->gravity[1], s->gravity[2], s->dt,
 		       (unsigned long long)s->steps, scheme,
 		       (unsigned long long)s->output_every);
-		printf("  contact model %s, stiffness %g, damping %g, friction %g, plane epsilon %g, "
-		       "%u plane(s)\n",
-		       model, s->stiffness, s->damping, s->friction,
+		/* name only what the model reads: hooke's damping and all of
+		 * hertz's parameters come with the contact_model record */
+		printf("  contact model %s, ", model);
+		switch (s->force_model) {
+		case MRDEM_FORCE_SPRING:
+			printf("stiffness Ks %g, no damping", s->stiffness);
+			break;
+		case MRDEM_FORCE_SPRING_DASHPOT:
+			printf("stiffness kn %g N/m, damping gamma_n %g 1/s", s->stiffness,
+			       s->damping);
+			break;
+		case MRDEM_FORCE_HOOKE:
+			printf("stiffness kn %g N/m, damping from the restitution", s->stiffness);
+			break;
+		default: /* MRDEM_FORCE_HERTZ */
+			printf("stiffness from Young's modulus, damping from the restitution");
+			break;
+		}
+		printf(", friction %g, plane epsilon %g, %u plane(s)\n", s->friction,
 		       s->plane_epsilon, s->nplanes);
 		for (uint32_t i = 0; i < s->nplanes; i++)
 			printf("    plane %u: point [%g %g %g] normal [%g %g %g]\n", i,
@@ -48,8 +65,10 @@ static void describe_setup(struct mrdem_describe *in, const struct mrdem_setup *
 	struct mrdem_json *j = &in->j;
 	mrdem_json_kv_nums(j, "gravity", s->gravity, 3);
 	mrdem_json_kv_str(j, "force_model", model);
-	mrdem_json_kv_num(j, "stiffness", s->stiffness);
-	mrdem_json_kv_num(j, "damping", s->damping);
+	if (s->force_model != MRDEM_FORCE_HERTZ)
+		mrdem_json_kv_num(j, "stiffness", s->stiffness);
+	if (s->force_model == MRDEM_FORCE_SPRING_DASHPOT)
+		mrdem_json_kv_num(j, "damping", s->damping);
 	mrdem_json_kv_num(j, "friction", s->friction);
 	mrdem_json_kv_num(j, "plane_epsilon", s->plane_epsilon);
 	mrdem_json_kv_num(j, "dt", s->dt);
@@ -70,9 +89,12 @@ static void describe_setup(struct mrdem_describe *in, const struct mrdem_setup *
 static void describe_contact_model(struct mrdem_describe *in, const struct mrdem_setup *s)
 {
 	const char *model = mrdem_force_model_name(s->force_model);
+	int hertz = s->force_model == MRDEM_FORCE_HERTZ;
+	/* the damping ratio zeta both laws derive from e (docs/dynamics.md) */
+	double zeta = mrdem_damping_ratio(s->restitution);
 	if (!in->json) {
-		printf("  %s: restitution %g, ", model, s->restitution);
-		if (s->force_model == MRDEM_FORCE_HERTZ)
+		printf("  %s: restitution %g (damping ratio %.4g), ", model, s->restitution, zeta);
+		if (hertz)
 			printf("Young's modulus %g Pa, Poisson ratio %g", s->young, s->poisson);
 		else
 			printf("kt/kn %g", s->tangential);
@@ -82,9 +104,13 @@ static void describe_contact_model(struct mrdem_describe *in, const struct mrdem
 	struct mrdem_json *j = &in->j;
 	mrdem_json_kv_str(j, "force_model", model);
 	mrdem_json_kv_num(j, "restitution", s->restitution);
-	mrdem_json_kv_num(j, "young", s->young);
-	mrdem_json_kv_num(j, "poisson", s->poisson);
-	mrdem_json_kv_num(j, "tangential", s->tangential);
+	mrdem_json_kv_num(j, "damping_ratio", zeta);
+	if (hertz) {
+		mrdem_json_kv_num(j, "young", s->young);
+		mrdem_json_kv_num(j, "poisson", s->poisson);
+	} else {
+		mrdem_json_kv_num(j, "tangential", s->tangential);
+	}
 	mrdem_json_kv_num(j, "rolling_friction", s->rolling_friction);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/geom/quat.h"
+#include "common/geom/vec3.h"
 #include "common/scene/id_index.h"
 #include "common/util/error.h"
 #include "formats/stream/outfile.h"
@@ -759,6 +760,187 @@ int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c,
 		return -1;
 	struct contacts_file cf = {.c = c, .force = force, .time = time};
 	return write_file(path, encoding, "contacts", write_contacts, &cf);
+}
+
+/* ---- analytic planes, for display */
+
+/* A plane's polygon: its rectangle (4 corners), then at most one corner
+ * more per other plane that clips it. */
+struct planes_file {
+	const uint32_t *index;
+	const struct mrdem_plane *pl;
+	size_t n;            /* polygons drawn */
+	size_t *keep;        /* per polygon: the plane's position in pl */
+	size_t *end;         /* per polygon: one past its last corner */
+	double (*corner)[3];
+};
+
+/* Unit vectors u, w spanning the plane of unit normal n, with u x w = n,
+ * so corners taken in the order (u-, w-), (u+, w-), (u+, w+), (u-, w+)
+ * turn counter-clockwise seen from the free side. */
+static void plane_axes(const double n[3], double u[3], double w[3])
+{
+	/* the coordinate axis least aligned with n keeps the cross product long */
+	int a = fabs(n[0]) <= fabs(n[1]) ? (fabs(n[0]) <= fabs(n[2]) ? 0 : 2)
+					 : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
+	double e[3] = {0, 0, 0};
+	e[a] = 1;
+	vec3_cross(u, n, e);
+	vec3_normalize(u);
+	vec3_cross(w, n, u);
+}
+
+/* The foot of x on plane pl. */
+static void plane_foot(const struct mrdem_plane *pl, const double x[3], double foot[3])
+{
+	double h[3];
+	vec3_sub(h, x, pl->point);
+	vec3_axpy(foot, x, -vec3_dot(h, pl->normal), pl->normal);
+}
+
+/* The four corners of plane pl's rectangle over the box lo..hi: the box's
+ * corners projected into the plane, their extent along u and w. */
+static void plane_rectangle(const struct mrdem_plane *pl, const double lo[3], const double hi[3],
+			    double out[4][3])
+{
+	double u[3], w[3], c[3], foot[3];
+	plane_axes(pl->normal, u, w);
+	for (int a = 0; a < 3; a++)
+		c[a] = 0.5 * (lo[a] + hi[a]);
+	plane_foot(pl, c, foot);
+	double umin = INFINITY, umax = -INFINITY, wmin = INFINITY, wmax = -INFINITY;
+	for (int k = 0; k < 8; k++) {
+		double x[3] = {k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]};
+		vec3_sub(x, x, foot);
+		double du = vec3_dot(x, u), dw = vec3_dot(x, w);
+		umin = fmin(umin, du), umax = fmax(umax, du);
+		wmin = fmin(wmin, dw), wmax = fmax(wmax, dw);
+	}
+	const double cu[4] = {umin, umax, umax, umin}, cw[4] = {wmin, wmin, wmax, wmax};
+	for (int k = 0; k < 4; k++)
+		for (int a = 0; a < 3; a++)
+			out[k][a] = foot[a] + cu[k] * u[a] + cw[k] * w[a];
+}
+
+/* Keep the part of the convex polygon in[0..n) on the free side of cut
+ * (Sutherland-Hodgman); returns the corners written to out (at most n + 1). */
+static size_t clip_polygon(const double (*in)[3], size_t n, const struct mrdem_plane *cut,
+			   double (*out)[3])
+{
+	size_t m = 0;
+	for (size_t k = 0; k < n; k++) {
+		const double *x = in[k], *y = in[(k + 1) % n];
+		double hx[3], hy[3];
+		vec3_sub(hx, x, cut->point);
+		vec3_sub(hy, y, cut->point);
+		double dx = vec3_dot(hx, cut->normal), dy = vec3_dot(hy, cut->normal);
+		if (dx >= 0)
+			vec3_copy(out[m++], x);
+		if ((dx > 0 && dy < 0) || (dx < 0 && dy > 0)) { /* a corner on cut is kept once */
+			double t = dx / (dx - dy), e[3];
+			vec3_sub(e, y, x);
+			vec3_axpy(out[m++], x, t, e);
+		}
+	}
+	return m;
+}
+
+static int write_planes(struct vtk_out *o, const void *ctx)
+{
+	const struct planes_file *pf = ctx;
+	const char *in = "        ";
+	size_t n = pf->n, npts = n ? pf->end[n - 1] : 0;
+	write_root(o);
+	fprintf(o->f,
+		"    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+		"NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n"
+		"      <CellData Scalars=\"plane\" Normals=\"normal\">\n",
+		npts, n);
+	array_begin(o, in, "Int32", "plane", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i32(o, (int32_t)pf->index[pf->keep[k]]);
+	array_end(o, in);
+	array_begin(o, in, "Float64", "normal", 3, 3 * n, 0);
+	for (size_t k = 0; k < n; k++)
+		for (int a = 0; a < 3; a++)
+			put_f64(o, pf->pl[pf->keep[k]].normal[a]);
+	array_end(o, in);
+	fputs("      </CellData>\n      <Points>\n", o->f);
+	array_begin(o, in, "Float64", "Points", 3, 3 * npts, 0);
+	for (size_t k = 0; k < npts; k++)
+		for (int a = 0; a < 3; a++)
+			put_f64(o, pf->corner[k][a]);
+	array_end(o, in);
+	fputs("      </Points>\n      <Polys>\n", o->f);
+	array_begin(o, in, "Int64", "connectivity", 1, npts, 0);
+	for (size_t k = 0; k < npts; k++)
+		put_i64(o, (int64_t)k);
+	array_end(o, in);
+	array_begin(o, in, "Int64", "offsets", 1, n, 0);
+	for (size_t k = 0; k < n; k++)
+		put_i64(o, (int64_t)pf->end[k]);
+	array_end(o, in);
+	fputs("      </Polys>\n", o->f);
+	write_tail(o);
+	return 0;
+}
+
+int mrdem_vtk_write_planes(const char *path, const struct mrdem_plane *planes,
+			   const uint32_t *index, size_t n, const double lo[3], const double hi[3],
+			   int encoding)
+{
+	/* grow the box to every plane (the foot of its centre on it), so that
+	 * each plane's rectangle reaches the others */
+	double glo[3], ghi[3], c[3];
+	for (int a = 0; a < 3; a++) {
+		glo[a] = lo[a], ghi[a] = hi[a];
+		c[a] = 0.5 * (lo[a] + hi[a]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		double foot[3];
+		plane_foot(&planes[k], c, foot);
+		for (int a = 0; a < 3; a++)
+			glo[a] = fmin(glo[a], foot[a]), ghi[a] = fmax(ghi[a], foot[a]);
+	}
+	size_t cap = 4 + n; /* corners of one polygon, at most */
+	struct planes_file pf = {.index = index, .pl = planes};
+	pf.keep = mrdem_xmalloc_array(n ? n : 1, sizeof *pf.keep);
+	pf.end = mrdem_xmalloc_array(n ? n : 1, sizeof *pf.end);
+	pf.corner = mrdem_xmalloc_array((n ? n : 1) * cap, sizeof *pf.corner);
+	double (*tmp)[3] = mrdem_xmalloc_array(2 * cap, sizeof *tmp);
+	size_t used = 0;
+	int ret = 0;
+	for (size_t k = 0; k < n && !ret; k++) {
+		/* the rectangle, less what lies behind another plane: there no
+		 * particle can be, and a box's walls end at its floor */
+		double (*poly)[3] = tmp, (*next)[3] = tmp + cap;
+		plane_rectangle(&planes[k], glo, ghi, poly);
+		size_t m = 4;
+		for (size_t q = 0; q < n && m >= 3; q++) {
+			if (q == k)
+				continue;
+			m = clip_polygon((const double (*)[3])poly, m, &planes[q], next);
+			double (*t)[3] = poly;
+			poly = next, next = t;
+		}
+		if (m < 3)
+			continue; /* wholly behind the others: nothing to see */
+		for (size_t v = 0; v < m && !ret; v++)
+			if (!vec3_isfinite(poly[v]))
+				ret = mrdem_error("plane %u: its rectangle over the particles' bounds "
+						  "is not finite", index[k]);
+		memcpy(pf.corner + used, poly, m * sizeof *poly);
+		used += m;
+		pf.keep[pf.n] = k;
+		pf.end[pf.n++] = used;
+	}
+	if (!ret)
+		ret = write_file(path, encoding, "planes", write_planes, &pf);
+	free(tmp);
+	free(pf.keep);
+	free(pf.end);
+	free(pf.corner);
+	return ret;
 }
 
 /* ---- time series */

@@ -57,9 +57,22 @@ int mrdem_vtk_write_surfaces(const char *path, const struct mrdem_scene *s, int 
 int mrdem_vtk_write_contacts(const char *path, const struct mrdem_contacts *c,
 			     const double *force, double time, int encoding);
 
+/* Analytic planes for display (an infinite plane cannot be drawn): plane
+ * k as the rectangle in it that covers the box lo..hi projected onto it,
+ * the box first grown to the foot of its centre on every plane, less what
+ * lies behind any other plane (no particle is there), so that the walls of
+ * a box of planes end at its floor and the floor at its walls. One polygon
+ * per plane (none for a plane wholly behind the others), corners
+ * counter-clockwise seen from the free side; cell data plane (index[k],
+ * the plane's index in its setup) and normal. Returns 0, or -1 with a
+ * message. */
+int mrdem_vtk_write_planes(const char *path, const struct mrdem_plane *planes,
+			   const uint32_t *index, size_t n, const double lo[3], const double hi[3],
+			   int encoding);
+
 struct mrdem_pvd_entry {
 	double time;
-	unsigned part;    /* 0 particles (surfaces or instances), 1 contacts */
+	unsigned part;    /* 0 particles (surfaces or instances), 1 contacts, 2 planes */
 	const char *file; /* relative to the .pvd file */
 };
 

@@ -70,6 +70,40 @@ assert st[\"force_model\"] == \"hooke\" and st[\"scheme\"] == \"velocity-verlet\
 assert st[\"stiffness\"] == 1e6 and recs(\"contact_model\")[0][\"restitution\"] == 0.5 and st[\"friction\"] == 0.3
 "'
 
+# mrdem-info names the parameters each model reads: hooke's damping comes
+# from the restitution, zeta = -ln e / sqrt(pi^2 + ln^2 e) = 0.2155 at 0.5;
+# only spring-dashpot reads the setup's damping.
+expect_success "mrdem-info: hooke's damping is the restitution's, not the setup's unused 0" '
+	mrdem-info sop.mrd >sop.txt &&
+	assert_grep "contact model hooke, stiffness kn 1e+06 N/m, damping from the restitution," sop.txt &&
+	assert_grep "hooke: restitution 0.5 (damping ratio 0.2155), kt/kn" sop.txt &&
+	! grep -q "damping 0" sop.txt &&
+	json_check sop.json "
+st, cm = recs(\"setup\")[0], recs(\"contact_model\")[0]
+assert \"damping\" not in st, st
+zeta = -math.log(0.5) / math.sqrt(math.pi ** 2 + math.log(0.5) ** 2)
+assert near(cm[\"damping_ratio\"], zeta), cm
+assert \"young\" not in cm and \"poisson\" not in cm and cm[\"tangential\"] == 2 / 7, cm
+"'
+expect_success "mrdem-info: spring-dashpot names its damping, paper none, hertz derives both" '
+	mrdem-init "$EX/grains-in-a-box.yaml" | mrdem-info >gb.txt &&
+	assert_grep "contact model spring-dashpot, stiffness kn 2000 N/m, damping gamma_n 50 1/s," gb.txt &&
+	mrdem-init "$EX/grains-in-a-box.yaml" | mrdem-info --json >gb.json &&
+	json_check gb.json "assert recs(\"setup\")[0][\"damping\"] == 50" &&
+	mrdem-info two.mrd >two.txt &&
+	assert_grep "contact model paper, stiffness Ks 1000, no damping," two.txt &&
+	sed "s/^contact: .*/contact: {model: hertz, young: 1.0e7, restitution: 0.4, plane_epsilon: 0.0002}/" \
+		"$EX/grains-in-a-box.yaml" >hz.yaml &&
+	mrdem-init hz.yaml -o hz.mrd && mrdem-info hz.mrd >hz.txt &&
+	assert_grep "contact model hertz, stiffness from Young.s modulus, damping from the restitution," hz.txt &&
+	assert_grep "hertz: restitution 0.4 (damping ratio 0.28), Young" hz.txt &&
+	mrdem-info --json hz.mrd >hz.json &&
+	json_check hz.json "
+st, cm = recs(\"setup\")[0], recs(\"contact_model\")[0]
+assert \"stiffness\" not in st and \"damping\" not in st, st
+assert near(cm[\"damping_ratio\"], 0.2800, 1e-4) and cm[\"young\"] == 1e7 and \"tangential\" not in cm, cm
+"'
+
 expect_success "lattice-24576: init, info" '
 	mrdem-init "$EX/lattice-24576.yaml" -o lat.mrd && mrdem-info --json --full lat.mrd >lat.json'
 expect_success "lattice-24576: one shape, 24,576 particles on the 32x32x24 grid" '

@@ -12,7 +12,7 @@ E=$TOP/tests/e2e
 
 expect_success "golden scene, --surfaces: two tetrahedra in world space, one contact point" '
 	mrdem-vtk --surfaces --ascii -o golden "$G/good-scene.mrd" && ls golden >files.txt &&
-	assert_eq "$(tr "\n" " " <files.txt)" "contacts-000000.vtp frame-000000.vtp series.pvd " files &&
+	assert_eq "$(tr "\n" " " <files.txt)" "contacts-000000.vtp frame-000000.vtp planes.vtp series.pvd " files &&
 	python3 - <<PY
 import sys
 sys.path.insert(0, "$E")
@@ -32,7 +32,7 @@ PY'
 
 expect_success "golden scene, instances (default): one shape file, two points, compressed" '
 	mrdem-vtk -o golden "$G/good-scene.mrd" && ls golden >files.txt &&
-	assert_eq "$(tr "\n" " " <files.txt)" "contacts-000000.vtp frame-000000.vtp particles.pvd series.pvd shape-000.vtp " files &&
+	assert_eq "$(tr "\n" " " <files.txt)" "contacts-000000.vtp frame-000000.vtp particles.pvd planes.vtp series.pvd shape-000.vtp " files &&
 	python3 - <<PY
 import sys
 sys.path.insert(0, "$E")
@@ -112,10 +112,10 @@ expect_success "contacts that do not fit their frame: no forces, exit 1, names t
 
 expect_success "truncated stream (a run still being written): the complete frame, exit 1" '
 	assert_exit 1 mrdem-vtk -o trunc "$G/bad-truncated-record.mrd" && assert_grep "truncated" err &&
-	assert_eq "$(ls trunc | tr "\n" " ")" "frame-000000.vtp particles.pvd series.pvd shape-000.vtp " \
+	assert_eq "$(ls trunc | tr "\n" " ")" "frame-000000.vtp particles.pvd planes.vtp series.pvd shape-000.vtp " \
 		"files in the output directory" &&
 	assert_exit 1 mrdem-vtk -s -o strunc "$G/bad-truncated-record.mrd" &&
-	assert_eq "$(ls strunc | tr "\n" " ")" "frame-000000.vtp series.pvd " "files with --surfaces"'
+	assert_eq "$(ls strunc | tr "\n" " ")" "frame-000000.vtp planes.vtp series.pvd " "files with --surfaces"'
 expect_success "NaN state: exit 1, names the record, leaves nothing" '
 	assert_exit 1 mrdem-vtk -o nan "$G/bad-nan.mrd" &&
 	assert_grep "record 1" err && [ ! -e nan ]'
@@ -165,6 +165,53 @@ expect_success "a failed shorter series leaves the longer one whole, its extra f
 	mrdem-vtk -o whole long.mrd && (cd whole && md5sum * >../whole.md5) &&
 	assert_exit 1 mrdem-vtk -o whole "$G/bad-nan.mrd" &&
 	(cd whole && md5sum -c --quiet ../whole.md5) && assert_eq "$(ls -A whole | wc -l)" "$(wc -l <whole.md5)" "files"'
+expect_success "planes: three tilted planes, each clipped to the others, over every particle" '
+	python3 "$E/randscene.py" p3.mrd p3.json --seed 21 --n 30 --frames 3 --planes 3 &&
+	mrdem-vtk -o p3 p3.mrd && python3 "$E/vtkcheck.py" p3 p3.json &&
+	mrdem-vtk --ascii -o p3a p3.mrd && python3 "$E/vtkcheck.py" p3a p3.json &&
+	mrdem-vtk --surfaces -o p3s p3.mrd && python3 "$E/vtkcheck.py" p3s p3.json &&
+	python3 "$E/vtkcheck.py" --same p3 p3a'
+# A box of five analytic planes around nine balls (bounding radius 0.01,
+# halo 0.0002): the floor ends at the walls, the walls at the floor, and
+# they reach the top of the highest ball, 0.03 + 0.0102.
+expect_success "planes: a box of planes closes: floor to the walls, walls down to the floor" '
+	cat >box.yaml <<YAML &&
+shapes:
+  ball: {analytic-sphere: {radius: 0.01}}
+particles:
+  - lattice: {shape: ball, origin: [-0.025, -0.025, 0.03], count: [3, 3, 1], spacing: 0.025, density: 2500, epsilon_abs: 0.0002}
+planes:
+  - {point: [0, 0, 0], normal: [0, 0, 1]}
+  - {point: [-0.045, 0, 0], normal: [1, 0, 0]}
+  - {point: [0.045, 0, 0], normal: [-1, 0, 0]}
+  - {point: [0, -0.045, 0], normal: [0, 1, 0]}
+  - {point: [0, 0.045, 0], normal: [0, -1, 0]}
+contact: {model: spring-dashpot, stiffness: 2000, damping: 50, plane_epsilon: 0.0002}
+YAML
+	mrdem-init box.yaml -o box.mrd && mrdem-vtk -o box box.mrd &&
+	python3 - <<PY
+import sys
+sys.path.insert(0, "$E")
+import vtkcheck
+v = vtkcheck.read_vtp("box/planes.vtp")
+assert v["npolys"] == 5 and v["npoints"] == 20, (v["npolys"], v["npoints"])
+assert v["arrays"]["CellData/plane"][1] == [0, 1, 2, 3, 4]
+p = v["arrays"]["Points/Points"][1]
+corners = [[round(x, 12) for x in p[3 * i:3 * i + 3]] for i in range(20)]
+floor = corners[:4]
+assert sorted(floor) == [[-0.045, -0.045, 0], [-0.045, 0.045, 0], [0.045, -0.045, 0], [0.045, 0.045, 0]], floor
+for w in range(1, 5):
+    zs = sorted(c[2] for c in corners[4 * w:4 * w + 4])
+    assert zs[:2] == [0, 0] and abs(zs[3] - 0.0402) < 1e-12, (w, zs)
+    span = sorted(c[1 if w < 3 else 0] for c in corners[4 * w:4 * w + 4])
+    assert span == [-0.045, -0.045, 0.045, 0.045], (w, span)
+PY'
+expect_success "planes: a series without planes over one with them removes planes.vtp" '
+	python3 "$E/randscene.py" pl.mrd pl.json --seed 5 --n 12 --frames 2 --planes 2 &&
+	python3 "$E/randscene.py" np.mrd np.json --seed 6 --n 12 --frames 2 --planes 0 &&
+	mrdem-vtk -o ov pl.mrd && [ -e ov/planes.vtp ] && grep -q "part=\"2\" file=\"planes.vtp\"" ov/series.pvd &&
+	mrdem-vtk -o ov np.mrd && ! [ -e ov/planes.vtp ] && ! grep -q planes ov/series.pvd &&
+	python3 "$E/vtkcheck.py" ov np.json'
 expect_success "output directory that is a file: exit 1, the file untouched" '
 	echo data >f && assert_exit 1 mrdem-vtk -o f "$G/good-scene.mrd" &&
 	assert_grep "not a directory" err && assert_eq "$(cat f)" data'

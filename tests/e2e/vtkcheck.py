@@ -304,6 +304,91 @@ def check_contacts(path, fr):
             fail("%s: %s = %s, want %s" % (path, key, got[:6], want[:6]))
 
 
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def check_planes(d, scene):
+    """planes.vtp (docs/output.md): one polygon per plane that is not
+    wholly behind the others, in the plane, on the free side of every other
+    plane, counter-clockwise seen from its free side, and covering the
+    shadow on the plane of every particle's box (centre +- bounding radius
+    + halo, every frame) where that shadow is in front of the other planes."""
+    planes = scene.get("planes", [])
+    path = os.path.join(d, "planes.vtp")
+    if not planes or not any(fr["particles"] for fr in scene["frames"]):
+        if os.path.exists(path):
+            fail("planes.vtp without planes or particles")
+        return
+    v = read_vtp(path)
+    n = v["npolys"]
+    idx = values(v, "CellData/plane", 1, n)
+    normals = values(v, "CellData/normal", 3, n)
+    pts = values(v, "Points/Points", 3, v["npoints"])
+    conn = values(v, "Polys/connectivity", 1, v["npoints"])
+    ends = values(v, "Polys/offsets", 1, n)
+    if conn != list(range(v["npoints"])) or ends != sorted(ends) or (ends and ends[-1] != v["npoints"]):
+        fail("%s: connectivity or offsets" % path)
+    if idx != sorted(set(idx)) or any(not 0 <= k < len(planes) for k in idx):
+        fail("%s: plane indices %s" % (path, idx))
+    radius = [max(math.sqrt(sum((x - c) ** 2 for x, c in zip(vx, sh["com"]))) for vx in sh["verts"])
+              for sh in scene["shapes"]]
+    boxes = [[[p["pos"][a] + s * (radius[p["shape"]] + p["eps"]) for a in range(3)]
+              for s in (-1, 1)] for fr in scene["frames"] for p in fr["particles"]]
+    scale = max(1.0, max(abs(x) for b in boxes for c in b for x in c))
+    tol = 1e-9 * scale
+    for j, k in enumerate(idx):
+        point, normal = planes[k]
+        if normals[3 * j:3 * j + 3] != normal:
+            fail("%s: polygon %d: normal %s, want %s" % (path, j, normals[3 * j:3 * j + 3], normal))
+        lo = ends[j - 1] if j else 0
+        poly = [pts[3 * i:3 * i + 3] for i in range(lo, ends[j])]
+        if len(poly) < 3:
+            fail("%s: polygon %d has %d corners" % (path, j, len(poly)))
+        rel = lambda x, q: [a - b for a, b in zip(x, q)]
+        for x in poly:
+            if abs(dot(rel(x, point), normal)) > tol:
+                fail("%s: plane %d: corner %s is not in the plane" % (path, k, x))
+            for q, (p2, n2) in enumerate(planes):
+                if q != k and dot(rel(x, p2), n2) < -tol:
+                    fail("%s: plane %d: corner %s lies behind plane %d" % (path, k, x, q))
+        # Newell's normal of the polygon, along the plane's
+        nw = [0.0, 0.0, 0.0]
+        for a, b in zip(poly, poly[1:] + poly[:1]):
+            nw[0] += (a[1] - b[1]) * (a[2] + b[2])
+            nw[1] += (a[2] - b[2]) * (a[0] + b[0])
+            nw[2] += (a[0] - b[0]) * (a[1] + b[1])
+        if dot(nw, normal) <= 0:
+            fail("%s: plane %d: the polygon turns clockwise seen from the free side" % (path, k))
+        # every particle box's shadow in front of the other planes lies inside
+        for b in boxes:
+            for c in range(8):
+                x = [b[c >> a & 1][a] for a in range(3)]
+                foot = [x[a] - dot(rel(x, point), normal) * normal[a] for a in range(3)]
+                if any(q != k and dot(rel(foot, p2), n2) < tol for q, (p2, n2) in enumerate(planes)):
+                    continue
+                for a, e in zip(poly, poly[1:] + poly[:1]):
+                    edge, to = rel(e, a), rel(foot, a)
+                    cr = [edge[1] * to[2] - edge[2] * to[1], edge[2] * to[0] - edge[0] * to[2],
+                          edge[0] * to[1] - edge[1] * to[0]]
+                    if dot(cr, normal) < -tol * scale:
+                        fail("%s: plane %d: the shadow %s of a particle lies outside its polygon"
+                             % (path, k, foot))
+    drawn = set(idx)
+    for k, (point, normal) in enumerate(planes):
+        if k in drawn:
+            continue
+        # a plane left out must lie behind the others wherever a box is
+        for b in boxes:
+            for c in range(8):
+                x = [b[c >> a & 1][a] for a in range(3)]
+                foot = [x[a] - dot([u - w for u, w in zip(x, point)], normal) * normal[a] for a in range(3)]
+                if all(dot([u - w for u, w in zip(foot, p2)], n2) > tol
+                       for q, (p2, n2) in enumerate(planes) if q != k):
+                    fail("%s: plane %d is not drawn, but a particle's shadow on it is in front "
+                         "of the others" % (path, k))
+
+
 def check_pvd(d, scene, name="series.pvd", parts=(0, 1)):
     root = ET.parse(os.path.join(d, name)).getroot()
     if root.get("type") != "Collection":
@@ -314,6 +399,8 @@ def check_pvd(d, scene, name="series.pvd", parts=(0, 1)):
         want.append((fr["time"], 0, "frame-%06d.vtp" % k))
         if "contacts" in fr and 1 in parts:
             want.append((fr["time"], 1, "contacts-%06d.vtp" % k))
+        if 1 in parts and os.path.exists(os.path.join(d, "planes.vtp")):
+            want.append((fr["time"], 2, "planes.vtp"))
     if got != want:
         fail("%s lists %s, want %s" % (name, got, want))
     for _, _, f in got:
@@ -341,6 +428,8 @@ def scene_from_info(info):
     for r in info["records"]:
         if r["stream"] != 0:
             continue
+        if r["type"] == "setup":
+            scene["planes"] = [[p["point"], p["normal"]] for p in r["planes"]]
         if r["type"] == "mesh":
             v = r["vertex_coords"]
             t = r["triangle_vertices"]
@@ -348,7 +437,7 @@ def scene_from_info(info):
                                     "tris": [t[k:k + 3] for k in range(0, len(t), 3)], "com": r["com"]})
         elif r["type"] == "frame":
             scene["frames"].append({"step": r["step"], "time": r["time"], "particles": [
-                {"id": q["id"], "shape": q["shape"], "fixed": q["fixed"], "pos": q["position"],
+                {"id": q["id"], "shape": q["shape"], "fixed": q["fixed"], "pos": q["position"], "eps": q["epsilon"],
                  "quat": q["orientation"], "vel": q["velocity"], "angvel": q["angular_velocity"]}
                 for q in r["state"]]})
         elif r["type"] == "contacts" and scene["frames"] and r["step"] == scene["frames"][-1]["step"]:
@@ -385,6 +474,7 @@ def main():
         (check_instances if instances else check_frame)(os.path.join(d, "frame-%06d.vtp" % k), scene, fr)
         if "contacts" in fr:
             check_contacts(os.path.join(d, "contacts-%06d.vtp" % k), fr)
+    check_planes(d, scene)
     check_pvd(d, scene)
     if instances:
         check_pvd(d, scene, "particles.pvd", (0,))
