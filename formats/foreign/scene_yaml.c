@@ -19,6 +19,7 @@
 
 #include "common/broad/broad.h"
 #include "common/dynamics/contact_law.h"
+#include "common/dynamics/energy.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/geom/quat.h"
 #include "common/mesh/mesh.h"
@@ -1104,6 +1105,13 @@ static int finish_item(struct loader *L, const struct pending *pd)
 		pa->density[i] = density;
 		pa->eps[i] = eps;
 	}
+	/* A finite velocity can still carry an infinite energy (1e308 m/s):
+	 * the run would write frames that no reader takes. */
+	char why[400];
+	long bad = mrdem_energy_unbounded(s, pd->first, pd->first + pd->count, why, sizeof why);
+	if (bad >= 0)
+		return mrdem_yaml_err_at(&L->y, unpack_mark(pd->map), "%s: particle %ld: %s", what,
+					 bad, why);
 	return 0;
 }
 
