@@ -95,11 +95,13 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 		f->frames++;
 		f->total_frames++;
 	}
-	/* Checked whether taken or passed on: a tool never writes a contacts
-	 * record that names what its frame lacks, or one the next reader
-	 * cannot decode. */
+	/* Checked whether taken or passed on: a tool never uses or writes a
+	 * contacts record that names what its frame lacks, or one the next
+	 * reader cannot decode. One it drops (replaces, or reads past without
+	 * output) is no input of its. */
 	int framed = f->frames && !(f->no_absorb & MRDEM_TYPE_BIT(MRDEM_REC_FRAME));
-	if ((rec->type == MRDEM_REC_CONTACTS || rec->type == MRDEM_REC_GUESSES) &&
+	int used = (f->takes & bit) || (f->writing && !(f->replaces & bit));
+	if ((rec->type == MRDEM_REC_CONTACTS || rec->type == MRDEM_REC_GUESSES) && used &&
 	    mrdem_contacts_record_check(&f->scene, rec->type == MRDEM_REC_CONTACTS && framed,
 					rec, f->src))
 		return -1;
