@@ -50,6 +50,10 @@ spring stepped.mrd spring 0 (particles 77 and 1): particle a = 77 is not in the 
 fast pair.mrd particle 0 (id 0): its translational kinetic energy is not finite (mass 3.65871 kg, position \[-1.005, 0, 0\] m, velocity \[1e+308, 0, 0\] m/s
 CASES
 
+expect_success "a bad contacts record that a tool replaces is no input of it: mrdem-contact redoes it" '
+	$BAD tri pair.mrd bad.mrd && mrdem-contact bad.mrd -o redo.mrd && mrdem-stats redo.mrd >/dev/null &&
+	mrdem-info redo.mrd | grep -q "step 0: 1 contacts"'
+
 expect_success "a scene whose velocity carries an infinite energy is refused at its line" '
 	sed "s/velocity: \[1.0, 0, 0\]/velocity: [1.0e308, 0, 0]/" pair.yaml >fast.yaml &&
 	for t in mrdem-init mrdem-run; do
