@@ -54,6 +54,24 @@ static int side_problem(const struct mrdem_scene *s, const struct mrdem_id_index
 	return -1;
 }
 
+/* A contact exists where the halos overlap: its distance is at most
+ * eps_a + eps_b (a plane's halo is the setup's plane_epsilon), up to the
+ * rounding of the float kernels that measure it, relative to the sizes
+ * involved (1e-6: some ulps of a float). 1 with why when it is beyond. */
+static int beyond_halos(const struct mrdem_scene *s, const struct mrdem_contact *k, size_t ia,
+			size_t ib, char *why, size_t n)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	double eb = ib == MRDEM_NO_INDEX ? s->setup.plane_epsilon : p->eps[ib];
+	double rb = ib == MRDEM_NO_INDEX ? 0 : s->shapes[p->shape[ib]].bound_radius;
+	double halos = p->eps[ia] + eb, sizes = halos + s->shapes[p->shape[ia]].bound_radius + rb;
+	if (k->dist <= halos + 1e-6 * sizes)
+		return 0;
+	snprintf(why, n, "dist %.9g exceeds eps_a + eps_b = %.9g + %.9g = %.9g", k->dist,
+		 p->eps[ia], eb, halos);
+	return 1;
+}
+
 int mrdem_contacts_check_refs(const struct mrdem_scene *s, int frame,
 			      const struct mrdem_contacts *c, const struct mrdem_record *rec,
 			      const char *src)
@@ -75,6 +93,11 @@ int mrdem_contacts_check_refs(const struct mrdem_scene *s, int frame,
 		else if (k->a == k->b)
 			rc = mrdem_record_error(rec, src, "contact %zu pairs particle %llu with "
 						"itself", i, (unsigned long long)k->a);
+		else if (beyond_halos(s, k, ia, ib, why, sizeof why))
+			rc = mrdem_record_error(rec, src, "contact %zu (particles %llu and %llu): a "
+						"contact record beyond the halos: %s", i,
+						(unsigned long long)k->a, (unsigned long long)k->b,
+						why);
 	}
 	mrdem_id_index_release(&ix);
 	return rc;

@@ -1,6 +1,6 @@
 /* What contacts and history records name must exist in the frame they
  * follow: particles by id, planes of the setup, triangles of each
- * particle's shape. A decoder cannot tell (it sees one record); the scene
+ * particle's shape; and a contact lies within the two halos. A decoder cannot tell (it sees one record); the scene
  * the record arrives in can, so every reader checks them there: the
  * record filter (formats/stream/filter.h) for the tools, mrdem_scene_absorb
  * for history records, and mrdem-info's describer. Each check returns 0,

@@ -54,6 +54,18 @@ expect_success "a bad contacts record that a tool replaces is no input of it: mr
 	$BAD tri pair.mrd bad.mrd && mrdem-contact bad.mrd -o redo.mrd && mrdem-stats redo.mrd >/dev/null &&
 	mrdem-info redo.mrd | grep -q "step 0: 1 contacts"'
 
+# Halos 0.02 + 0.02: a record at 0.05 claims a contact that is not there;
+# one a float's rounding beyond 0.04 is the kernels' measure of one.
+expect_success "a contact record beyond the halos is refused by every reader" '
+	$BAD far pair.mrd bad.mrd 0.05 &&
+	for t in $READERS; do
+		o="-o out" && [ $t != mrdem-info ] || o=
+		rm -rf out && assert_exit 1 $t bad.mrd $o >/dev/null &&
+		assert_grep "bad.mrd: record [0-9]* (contacts) at byte [0-9]*: contact 0 (particles 0 and 1): a contact record beyond the halos: dist 0.05 exceeds eps_a + eps_b = 0.02 + 0.02 = 0.04" err &&
+		test ! -e out || { echo "($t)"; return 1; }
+	done &&
+	$BAD far pair.mrd edge.mrd 0.0400001 && mrdem-step edge.mrd >/dev/null'
+
 expect_success "a scene whose velocity carries an infinite energy is refused at its line" '
 	sed "s/velocity: \[1.0, 0, 0\]/velocity: [1.0e308, 0, 0]/" pair.yaml >fast.yaml &&
 	for t in mrdem-init mrdem-run; do
