@@ -573,11 +573,12 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	case MRDEM_REC_GUESSES:
 	case MRDEM_REC_CONTACTS: {
 		struct mrdem_contacts c;
-		if ((rc = mrdem_decode_contacts(rec, in->src, &c)) == 0 &&
-		    (rc = mrdem_contacts_check_refs(&in->scene, in->framed &&
-						    rec->type == MRDEM_REC_CONTACTS, &c, rec,
-						    in->src)) == 0) {
-			describe_contacts(in, &c);
+		if ((rc = mrdem_decode_contacts(rec, in->src, &c)) == 0) {
+			rc = mrdem_contacts_check_refs(&in->scene, in->framed &&
+						       rec->type == MRDEM_REC_CONTACTS, &c, rec,
+						       in->src);
+			if (rc == 0)
+				describe_contacts(in, &c);
 			mrdem_contacts_release(&c);
 		}
 		break;
