@@ -9,13 +9,13 @@
 
 #include "formats/foreign/scene_yaml.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
