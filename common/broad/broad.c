@@ -52,7 +52,7 @@ void mrdem_ipairs_push(struct mrdem_ipairs *p, size_t i, size_t j)
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 256;
-		p->ij = mrdem_xrealloc(p->ij, 2 * p->cap * sizeof *p->ij);
+		p->ij = mrdem_xrealloc_for(p->ij, p->cap, 2 * sizeof *p->ij, "candidate pairs");
 	}
 	p->ij[2 * p->n] = i;
 	p->ij[2 * p->n + 1] = j;
@@ -71,7 +71,7 @@ void mrdem_ipairs_concat(struct mrdem_ipairs *out, struct mrdem_ipairs *part, in
 	for (int t = 0; t < nparts; t++)
 		total += part[t].n;
 	if (total > out->cap) {
-		out->ij = mrdem_xrealloc(out->ij, 2 * total * sizeof *out->ij);
+		out->ij = mrdem_xrealloc_for(out->ij, total, 2 * sizeof *out->ij, "candidate pairs");
 		out->cap = total;
 	}
 	out->n = 0;
@@ -202,7 +202,7 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 		const size_t *ij = b->pairs.ij;
 		if (np > out->cap) {
 			out->cap = np > 2 * out->cap ? np : 2 * out->cap;
-			out->p = mrdem_xrealloc(out->p, out->cap * sizeof *out->p);
+			out->p = mrdem_xrealloc_for(out->p, out->cap, sizeof *out->p, "pairs");
 		}
 		for (; k < np; k++) {
 			/* the second ids lie all over the id array: fetch ahead */

@@ -197,7 +197,8 @@ static void grid_rows(const struct mrdem_grid *g, const double *pos, const doubl
 	do {                                                                              \
 		if ((j) > i && !mrdem_both_fixed(flags, i, (j))) {                        \
 			if (ncand == cap)                                                 \
-				cand = mrdem_xrealloc(cand, (cap *= 2) * sizeof *cand);   \
+				cand = mrdem_xrealloc_for(cand, cap *= 2, sizeof *cand,   \
+							  "candidates");                  \
 			cand[ncand++] = (j);                                              \
 		}                                                                         \
 	} while (0)

@@ -70,12 +70,13 @@ void mrdem_pair_keys_sort(struct mrdem_ipairs *out, struct mrdem_pair_keys *part
 	/* exact sizes (no doubling): memory per particle counts */
 	if (total + SHORT_ROW > scratch->col_cap) {
 		scratch->col_cap = total + SHORT_ROW;
-		scratch->col = mrdem_xrealloc(scratch->col, scratch->col_cap * sizeof *scratch->col);
+		scratch->col = mrdem_xrealloc_for(scratch->col, scratch->col_cap, sizeof *scratch->col,
+						  "candidate pairs");
 	}
 	/* the last row writes SHORT_ROW pairs from its start */
 	if (total + SHORT_ROW > out->cap) {
 		out->cap = total + SHORT_ROW;
-		out->ij = mrdem_xrealloc(out->ij, 2 * out->cap * sizeof *out->ij);
+		out->ij = mrdem_xrealloc_for(out->ij, out->cap, 2 * sizeof *out->ij, "candidate pairs");
 	}
 	size_t *start = scratch->start;
 	uint32_t *col = scratch->col;

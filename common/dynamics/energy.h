@@ -23,6 +23,16 @@ void mrdem_energy_compute(struct mrdem_energy *e, const struct mrdem_scene *s,
 			  const struct mrdem_bodies *b);
 /* Kinetic energy of free particle i, J. */
 double mrdem_energy_kinetic(const struct mrdem_scene *s, const struct mrdem_bodies *b, size_t i);
+/* The first free particle of frame particles [first, end) at which what
+ * mrdem_energy_compute sums (its kinetic and gravitational energy,
+ * momentum and angular momentum, or their sums over the range so far)
+ * leaves the doubles: a finite velocity of 1e308 m/s has an infinite
+ * energy, which every reader of the run's frames would refuse. Masses come
+ * from the densities, so frames that detection tools take (free particles
+ * of density 0) are measured too. Returns its index, with what is wrong in
+ * why[n], or -1. */
+long mrdem_energy_unbounded(const struct mrdem_scene *s, size_t first, size_t end, char *why,
+			    size_t n);
 /* translational + rotational + gravity + contact */
 double mrdem_energy_total(const struct mrdem_energy *e);
 

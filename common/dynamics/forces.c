@@ -50,19 +50,19 @@ void mrdem_forces_release(struct mrdem_forces *f)
 static void reserve(struct mrdem_forces *f, size_t n, size_t nc)
 {
 	if (n > f->cap) {
-		f->force = mrdem_xrealloc(f->force, 3 * n * sizeof *f->force);
-		f->torque = mrdem_xrealloc(f->torque, 3 * n * sizeof *f->torque);
+		f->force = mrdem_xrealloc_for(f->force, n, 3 * sizeof *f->force, "particles");
+		f->torque = mrdem_xrealloc_for(f->torque, n, 3 * sizeof *f->torque, "particles");
 		f->cap = n;
 	}
 	if (nc > f->ccap) {
-		f->ia = mrdem_xrealloc(f->ia, nc * sizeof *f->ia);
-		f->ib = mrdem_xrealloc(f->ib, nc * sizeof *f->ib);
-		f->cf = mrdem_xrealloc(f->cf, 3 * nc * sizeof *f->cf);
-		f->ce = mrdem_xrealloc(f->ce, nc * sizeof *f->ce);
-		f->ct = mrdem_xrealloc(f->ct, 3 * nc * sizeof *f->ct);
-		f->pfirst = mrdem_xrealloc(f->pfirst, (nc + 1) * sizeof *f->pfirst);
-		f->pmember = mrdem_xrealloc(f->pmember, nc * sizeof *f->pmember);
-		f->pspring = mrdem_xrealloc(f->pspring, nc * sizeof *f->pspring);
+		f->ia = mrdem_xrealloc_for(f->ia, nc, sizeof *f->ia, "contacts");
+		f->ib = mrdem_xrealloc_for(f->ib, nc, sizeof *f->ib, "contacts");
+		f->cf = mrdem_xrealloc_for(f->cf, nc, 3 * sizeof *f->cf, "contacts");
+		f->ce = mrdem_xrealloc_for(f->ce, nc, sizeof *f->ce, "contacts");
+		f->ct = mrdem_xrealloc_for(f->ct, nc, 3 * sizeof *f->ct, "contacts");
+		f->pfirst = mrdem_xrealloc_for(f->pfirst, nc + 1, sizeof *f->pfirst, "contacts");
+		f->pmember = mrdem_xrealloc_for(f->pmember, nc, sizeof *f->pmember, "contacts");
+		f->pspring = mrdem_xrealloc_for(f->pspring, nc, sizeof *f->pspring, "contacts");
 		f->ccap = nc;
 	}
 	f->n = n;

@@ -210,7 +210,7 @@ static void test_triangle(struct mrdem_analytic_scratch *w, const struct analyti
 	}
 	if (w->n == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 64;
-		w->hits = mrdem_xrealloc(w->hits, w->cap * sizeof *w->hits);
+		w->hits = mrdem_xrealloc_for(w->hits, w->cap, sizeof *w->hits, "triangle hits");
 	}
 	w->hits[w->n++] = h;
 }

@@ -199,17 +199,17 @@ static void merge_reserve(struct mrdem_merge_grid *m, size_t n)
 {
 	if (n <= m->cap)
 		return;
-	m->seed = mrdem_xrealloc(m->seed, 3 * n * sizeof *m->seed);
-	m->seed_col = mrdem_xrealloc(m->seed_col, 3 * n * sizeof *m->seed_col);
-	m->slot_group = mrdem_xrealloc(m->slot_group, n * sizeof *m->slot_group);
-	m->cand = mrdem_xrealloc(m->cand, n * sizeof *m->cand);
-	m->x = mrdem_xrealloc(m->x, 3 * n * sizeof *m->x);
-	m->mid = mrdem_xrealloc(m->mid, 3 * n * sizeof *m->mid);
-	m->dist = mrdem_xrealloc(m->dist, n * sizeof *m->dist);
-	m->keep = mrdem_xrealloc(m->keep, n * sizeof *m->keep);
-	m->key = mrdem_xrealloc(m->key, n * sizeof *m->key);
-	m->left = mrdem_xrealloc(m->left, n * sizeof *m->left);
-	m->odd = mrdem_xrealloc(m->odd, (n / 8 + 1) * sizeof *m->odd);
+	m->seed = mrdem_xrealloc_for(m->seed, n, 3 * sizeof *m->seed, "hits to merge");
+	m->seed_col = mrdem_xrealloc_for(m->seed_col, n, 3 * sizeof *m->seed_col, "hits to merge");
+	m->slot_group = mrdem_xrealloc_for(m->slot_group, n, sizeof *m->slot_group, "hits to merge");
+	m->cand = mrdem_xrealloc_for(m->cand, n, sizeof *m->cand, "hits to merge");
+	m->x = mrdem_xrealloc_for(m->x, n, 3 * sizeof *m->x, "hits to merge");
+	m->mid = mrdem_xrealloc_for(m->mid, n, 3 * sizeof *m->mid, "hits to merge");
+	m->dist = mrdem_xrealloc_for(m->dist, n, sizeof *m->dist, "hits to merge");
+	m->keep = mrdem_xrealloc_for(m->keep, n, sizeof *m->keep, "hits to merge");
+	m->key = mrdem_xrealloc_for(m->key, n, sizeof *m->key, "hits to merge");
+	m->left = mrdem_xrealloc_for(m->left, n, sizeof *m->left, "hits to merge");
+	m->odd = mrdem_xrealloc_for(m->odd, n / 8 + 1, sizeof *m->odd, "bytes of hit flags");
 	m->cap = n;
 }
 

@@ -179,7 +179,7 @@ struct mrdem_tri_hit *mrdem_tri_hits_push(struct mrdem_tri_hits *hits)
 {
 	if (hits->n == hits->cap) {
 		hits->cap = hits->cap ? 2 * hits->cap : 64;
-		hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
+		hits->h = mrdem_xrealloc_for(hits->h, hits->cap, sizeof *hits->h, "triangle hits");
 	}
 	return &hits->h[hits->n++];
 }
@@ -191,7 +191,7 @@ static void hits_reserve(struct mrdem_tri_hits *hits, size_t n)
 		return;
 	while (hits->cap - hits->n < n)
 		hits->cap = hits->cap ? 2 * hits->cap : 64;
-	hits->h = mrdem_xrealloc(hits->h, hits->cap * sizeof *hits->h);
+	hits->h = mrdem_xrealloc_for(hits->h, hits->cap, sizeof *hits->h, "triangle hits");
 }
 
 /* Lane l of block k as the hit of triangles ta, tb. */

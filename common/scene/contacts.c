@@ -20,7 +20,7 @@ struct mrdem_contact *mrdem_contacts_push(struct mrdem_contacts *c)
 {
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 64;
-		c->c = mrdem_xrealloc(c->c, c->cap * sizeof *c->c);
+		c->c = mrdem_xrealloc_for(c->c, c->cap, sizeof *c->c, "contacts");
 	}
 	struct mrdem_contact *k = &c->c[c->n++];
 	memset(k, 0, sizeof *k);

@@ -21,7 +21,7 @@ void mrdem_pairs_push(struct mrdem_pairs *p, uint64_t a, uint64_t b)
 {
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 64;
-		p->p = mrdem_xrealloc(p->p, p->cap * sizeof *p->p);
+		p->p = mrdem_xrealloc_for(p->p, p->cap, sizeof *p->p, "pairs");
 	}
 	p->p[p->n].a = a;
 	p->p[p->n++].b = b;

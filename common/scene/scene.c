@@ -87,15 +87,15 @@ void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap)
 {
 	if (cap <= p->cap)
 		return;
-	p->id = mrdem_xrealloc(p->id, cap * sizeof *p->id);
-	p->shape = mrdem_xrealloc(p->shape, cap * sizeof *p->shape);
-	p->flags = mrdem_xrealloc(p->flags, cap * sizeof *p->flags);
-	p->pos = mrdem_xrealloc(p->pos, cap * 3 * sizeof *p->pos);
-	p->quat = mrdem_xrealloc(p->quat, cap * 4 * sizeof *p->quat);
-	p->vel = mrdem_xrealloc(p->vel, cap * 3 * sizeof *p->vel);
-	p->angvel = mrdem_xrealloc(p->angvel, cap * 3 * sizeof *p->angvel);
-	p->density = mrdem_xrealloc(p->density, cap * sizeof *p->density);
-	p->eps = mrdem_xrealloc(p->eps, cap * sizeof *p->eps);
+	p->id = mrdem_xrealloc_for(p->id, cap, sizeof *p->id, "particles");
+	p->shape = mrdem_xrealloc_for(p->shape, cap, sizeof *p->shape, "particles");
+	p->flags = mrdem_xrealloc_for(p->flags, cap, sizeof *p->flags, "particles");
+	p->pos = mrdem_xrealloc_for(p->pos, cap, 3 * sizeof *p->pos, "particles");
+	p->quat = mrdem_xrealloc_for(p->quat, cap, 4 * sizeof *p->quat, "particles");
+	p->vel = mrdem_xrealloc_for(p->vel, cap, 3 * sizeof *p->vel, "particles");
+	p->angvel = mrdem_xrealloc_for(p->angvel, cap, 3 * sizeof *p->angvel, "particles");
+	p->density = mrdem_xrealloc_for(p->density, cap, sizeof *p->density, "particles");
+	p->eps = mrdem_xrealloc_for(p->eps, cap, sizeof *p->eps, "particles");
 	p->cap = cap;
 }
 
@@ -131,7 +131,7 @@ struct mrdem_spring *mrdem_history_push(struct mrdem_history *h)
 {
 	if (h->n == h->cap) {
 		h->cap = h->cap ? 2 * h->cap : 16;
-		h->s = mrdem_xrealloc(h->s, h->cap * sizeof *h->s);
+		h->s = mrdem_xrealloc_for(h->s, h->cap, sizeof *h->s, "contact springs");
 	}
 	struct mrdem_spring *sp = &h->s[h->n++];
 	memset(sp, 0, sizeof *sp);

@@ -122,6 +122,17 @@ void *mrdem_xmalloc_array(size_t n, size_t size)
 	return mrdem_xmalloc(n * size);
 }
 
+void *mrdem_xrealloc_for(void *p, size_t n, size_t size, const char *what)
+{
+	if (size && n > SIZE_MAX / size)
+		mrdem_die("%zu %s of %zu bytes overflow the address space", n, what, size);
+	void *q = realloc(p, n && size ? n * size : 1);
+	if (!q)
+		mrdem_die("out of memory allocating %zu bytes for %zu %s of %zu bytes", n * size, n,
+			  what, size);
+	return q;
+}
+
 char *mrdem_xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

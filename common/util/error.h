@@ -37,5 +37,14 @@ void *mrdem_xcalloc(size_t n, size_t size);
 void *mrdem_xrealloc(void *p, size_t size);
 void *mrdem_xmalloc_array(size_t n, size_t size);
 char *mrdem_xstrdup(const char *s);
+/* The same for the arrays that grow with the problem (contacts, pairs,
+ * hits, particles, frames): n elements of size bytes, for what, so that a
+ * failure says which structure asked and for how many ("out of memory
+ * allocating 8589934592 bytes for 97612346 contacts of 88 bytes"). */
+void *mrdem_xrealloc_for(void *p, size_t n, size_t size, const char *what);
+static inline void *mrdem_xmalloc_for(size_t n, size_t size, const char *what)
+{
+	return mrdem_xrealloc_for(NULL, n, size, what);
+}
 
 #endif

@@ -11,6 +11,7 @@
 #include "formats/foreign/describe.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_picard.h"
+#include "formats/stream/record_refs.h"
 #include "formats/stream/record_tree.h"
 
 void mrdem_describe_init(struct mrdem_describe *d, int json, int full)
@@ -529,6 +530,7 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 		in->segment = rec->segment;
 		mrdem_scene_release(&in->scene);
 		mrdem_scene_init(&in->scene);
+		in->framed = 0;
 		if (!in->json)
 			printf("stream %u (concatenated) starts before byte %llu\n", rec->segment + 1,
 			       (unsigned long long)rec->offset);
@@ -559,6 +561,7 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 			rc = -1;
 			break;
 		}
+		in->framed |= rec->type == MRDEM_REC_FRAME;
 		if (rec->type == MRDEM_REC_SETUP)
 			describe_setup(in, &in->scene.setup);
 		else if (rec->type == MRDEM_REC_CONTACT_MODEL)
@@ -597,7 +600,11 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	case MRDEM_REC_CONTACTS: {
 		struct mrdem_contacts c;
 		if ((rc = mrdem_decode_contacts(rec, in->src, &c)) == 0) {
-			describe_contacts(in, &c);
+			rc = mrdem_contacts_check_refs(&in->scene, in->framed &&
+						       rec->type == MRDEM_REC_CONTACTS, &c, rec,
+						       in->src);
+			if (rc == 0)
+				describe_contacts(in, &c);
 			mrdem_contacts_release(&c);
 		}
 		break;

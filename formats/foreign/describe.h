@@ -19,6 +19,7 @@ struct mrdem_describe {
 	struct mrdem_scene scene; /* setup and shapes so far */
 	uint64_t counts[MRDEM_REC_KNOWN_MAX + 2]; /* records by type; last: unknown */
 	unsigned segment;         /* stream of a concatenation being described */
+	int framed;               /* the scene holds a frame of this stream */
 };
 
 void mrdem_describe_init(struct mrdem_describe *d, int json, int full);

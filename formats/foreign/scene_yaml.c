@@ -9,16 +9,20 @@
 
 #include "formats/foreign/scene_yaml.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/broad/broad.h"
 #include "common/dynamics/contact_law.h"
+#include "common/dynamics/energy.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/geom/quat.h"
 #include "common/mesh/mesh.h"
@@ -367,6 +371,38 @@ static char *resolve_path(const struct loader *L, const char *file)
 	return p;
 }
 
+/* A mesh file's name for messages: as given, and as resolved when that
+ * differs (relative to the scene's directory). */
+static const char *file_names(char *buf, size_t n, const char *file, const char *path)
+{
+	if (strcmp(file, path))
+		snprintf(buf, n, "'%s' (resolved against the scene's directory: '%s')", file,
+			 path);
+	else
+		snprintf(buf, n, "'%s'", file);
+	return buf;
+}
+
+/* A mesh file must exist and be a regular file: open() of a FIFO waits for
+ * a writer, maybe forever, and a directory or device holds no mesh. */
+static int check_mesh_file(const struct loader *L, yaml_mark_t at, const char *what,
+			   const char *file, const char *path)
+{
+	struct stat st;
+	char names[2 * PATH_MAX + 64];
+	file_names(names, sizeof names, file, path);
+	if (stat(path, &st))
+		return mrdem_yaml_err_at(&L->y, at, "%s: mesh file %s: %s", what, names,
+					 strerror(errno));
+	if (S_ISREG(st.st_mode))
+		return 0;
+	const char *kind = S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			   S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			   S_ISSOCK(st.st_mode) ? "a socket" : "not a file";
+	return mrdem_yaml_err_at(&L->y, at, "%s: mesh file %s is %s, not a regular file", what,
+				 names, kind);
+}
+
 static const char *const shape_keys[] = {"sphere", "box", "cylinder", "plane", "mesh", "open",
 					 "shape", "analytic-sphere", "ellipsoid", "convex"};
 enum {
@@ -390,15 +426,20 @@ static int build_convex(const struct loader *L, const struct mrdem_yaml_keys *k,
 	}
 	struct mrdem_mesh in;
 	struct mrdem_tree *tree = NULL;
-	char *path = resolve_path(L, sp->file), *name = NULL;
+	char *path = resolve_path(L, sp->file), *name = NULL, names[2 * PATH_MAX + 64];
 	snprintf(what, sizeof what, "%s.convex.mesh '%s'", k->what, sp->file);
+	if (check_mesh_file(L, k->val[SH_CONVEX], k->what, sp->file, path)) {
+		free(path);
+		return -1;
+	}
 	rc = mrdem_shape_load(path, NULL, MRDEM_MESH_ALLOW_OPEN, &in, &name, &tree);
+	file_names(names, sizeof names, sp->file, path);
 	free(name);
 	free(path);
 	mrdem_tree_free(tree); /* of the mesh, not of its hull */
 	if (rc)
-		return mrdem_yaml_err_at(&L->y, k->val[SH_CONVEX], "%s: cannot load mesh file '%s'",
-					 k->what, sp->file);
+		return mrdem_yaml_err_at(&L->y, k->val[SH_CONVEX], "%s: cannot load mesh file %s",
+					 k->what, names);
 	rc = mrdem_hull(in.verts, in.nverts, what, m);
 	if (rc == 0 && !in.open && m->mass.volume > in.mass.volume * (1 + 1e-9))
 		mrdem_warning("%s is not convex (volume %.9g, its hull's %.9g): the shape is its "
@@ -436,7 +477,11 @@ static int build_mesh(const struct loader *L, const struct mrdem_yaml_keys *k,
 	default: {
 		/* A file: loaded and validated by formats/mesh_files. */
 		char *path = resolve_path(L, sp->file);
-		char *name = NULL;
+		char *name = NULL, names[2 * PATH_MAX + 64];
+		if (check_mesh_file(L, k->val[SH_MESH], k->what, sp->file, path)) {
+			free(path);
+			return -1;
+		}
 		rc = mrdem_shape_load(path, sp->select, sp->open ? MRDEM_MESH_ALLOW_OPEN : 0, m,
 				      &name, tree);
 		if (rc == 0 && *tree) {
@@ -444,12 +489,12 @@ static int build_mesh(const struct loader *L, const struct mrdem_yaml_keys *k,
 			*origin = mrdem_xmalloc(n);
 			snprintf(*origin, n, "%s (tree record of shape %s)", path, name);
 		}
+		file_names(names, sizeof names, sp->file, path);
 		free(name);
 		free(path);
 		if (rc)
 			return mrdem_yaml_err_at(&L->y, k->val[SH_MESH],
-						 "%s: cannot load mesh file '%s'", k->what,
-						 sp->file);
+						 "%s: cannot load mesh file %s", k->what, names);
 		break;
 	}
 	}
@@ -1104,6 +1149,13 @@ static int finish_item(struct loader *L, const struct pending *pd)
 		pa->density[i] = density;
 		pa->eps[i] = eps;
 	}
+	/* A finite velocity can still carry an infinite energy (1e308 m/s):
+	 * the run would write frames that no reader takes. */
+	char why[400];
+	long bad = mrdem_energy_unbounded(s, pd->first, pd->first + pd->count, why, sizeof why);
+	if (bad >= 0)
+		return mrdem_yaml_err_at(&L->y, unpack_mark(pd->map), "%s: particle %ld: %s", what,
+					 bad, why);
 	return 0;
 }
 

@@ -24,7 +24,7 @@ void mrdem_buf_reserve(struct mrdem_buf *b, size_t extra)
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->len + extra)
 		cap *= 2;
-	b->p = mrdem_xrealloc(b->p, cap);
+	b->p = mrdem_xrealloc_for(b->p, cap, 1, "bytes of a record");
 	b->cap = cap;
 }
 

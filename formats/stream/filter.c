@@ -4,6 +4,7 @@
 
 #include "common/scene/stats.h"
 #include "common/util/error.h"
+#include "formats/stream/record_refs.h"
 #include "formats/stream/records.h"
 
 void mrdem_filter_init(struct mrdem_filter *f, const char *tool)
@@ -94,6 +95,16 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 		f->frames++;
 		f->total_frames++;
 	}
+	/* Checked whether taken or passed on: a tool never uses or writes a
+	 * contacts record that names what its frame lacks, or one the next
+	 * reader cannot decode. One it drops (replaces, or reads past without
+	 * output) is no input of its. */
+	int framed = f->frames && !(f->no_absorb & MRDEM_TYPE_BIT(MRDEM_REC_FRAME));
+	int used = (f->takes & bit) || (f->writing && !(f->replaces & bit));
+	if ((rec->type == MRDEM_REC_CONTACTS || rec->type == MRDEM_REC_GUESSES) && used &&
+	    mrdem_contacts_record_check(&f->scene, rec->type == MRDEM_REC_CONTACTS && framed,
+					rec, f->src))
+		return -1;
 	int done = 0;
 	if ((f->takes & bit) && f->on_record) {
 		done = f->on_record(f, rec);

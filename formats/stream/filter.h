@@ -13,6 +13,10 @@
  *  - a stats record whose source is the tool's name is dropped (replaced);
  *  - setup, contact_model, mesh, tree, frame and history records are
  *    absorbed into f->scene unless their type is in `no_absorb`;
+ *  - contacts and guesses records that the tool takes or passes on are
+ *    decoded, and contacts checked against the frame they follow
+ *    (formats/stream/record_refs.h); one it drops (replaces, or reads past
+ *    without output) is not;
  *  - a type in `takes` goes to on_record, which returns 1 when it has
  *    written what it wants in its place (mrdem_filter_pass writes the
  *    record itself), 0 to let the filter go on, -1 on error;

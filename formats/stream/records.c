@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dynamics/energy.h"
 #include "common/geom/quat.h"
 #include "common/scene/id_index.h"
 #include "common/util/error.h"
 #include "formats/stream/meta.h"
+#include "formats/stream/record_refs.h"
 #include "formats/stream/record_tree.h"
 
 int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)
@@ -635,8 +637,18 @@ int mrdem_decode_contacts(const struct mrdem_record *rec, const char *src,
 		const struct mrdem_contact *k = &c->c[i];
 		double v[8] = {k->x[0], k->x[1], k->x[2], k->normal[0], k->normal[1], k->normal[2],
 			       k->dist, k->depth};
-		if (first_nonfinite(v, 8) >= 0) {
-			mrdem_record_error(rec, src, "contact %zu is not finite", i);
+		long bad = first_nonfinite(v, 8);
+		if (bad >= 0) {
+			const char *what = bad < 3 ? "point" : bad < 6 ? "normal" :
+					   bad < 7 ? "dist" : "depth";
+			const double *at = bad < 3 ? v : bad < 6 ? v + 3 : v + bad;
+			int dim = bad < 6 ? 3 : 1;
+			char val[96];
+			snprintf(val, sizeof val, dim == 3 ? "[%g, %g, %g]" : "%g", at[0],
+				 dim == 3 ? at[1] : 0, dim == 3 ? at[2] : 0);
+			mrdem_record_error(rec, src, "contact %zu (particles %llu and %llu): %s %s "
+					   "is not finite", i, (unsigned long long)k->a,
+					   (unsigned long long)k->b, what, val);
 			goto fail;
 		}
 	}
@@ -717,6 +729,10 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 						  "the frame of its step (the frame is of step "
 						  "%llu)", (unsigned long long)step,
 						  (unsigned long long)s->frame.step);
+		}
+		if (mrdem_history_check_refs(s, &h, rec, src)) {
+			mrdem_history_release(&h);
+			return -1;
 		}
 		mrdem_history_release(&s->frame.history);
 		s->frame.history = h;
@@ -801,6 +817,11 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		}
 		mrdem_frame_release(&s->frame);
 		s->frame = f;
+		char why[400];
+		long bad = mrdem_energy_unbounded(s, 0, s->frame.p.n, why, sizeof why);
+		if (bad >= 0)
+			return mrdem_record_error(rec, src, "particle %ld (id %llu): %s", bad,
+						  (unsigned long long)s->frame.p.id[bad], why);
 		return 1;
 	}
 	case MRDEM_REC_TREE:

@@ -464,7 +464,7 @@ int mrdem_reader_next(struct mrdem_reader *r, struct mrdem_record *rec)
 		size_t want = len - have > READ_SLICE ? READ_SLICE : (size_t)(len - have);
 		if (have + want > r->cap) {
 			r->cap = have + want;
-			r->buf = mrdem_xrealloc(r->buf, r->cap);
+			r->buf = mrdem_xrealloc_for(r->buf, r->cap, 1, "bytes of a record");
 		}
 		size_t got = read_bytes(r, r->buf + have, want);
 		have += got;
@@ -746,7 +746,8 @@ static int index_frame(struct mrdem_writer *w, const void *data, size_t len)
 		return -1;
 	if (w->nframes == w->frames_cap) {
 		w->frames_cap = w->frames_cap ? 2 * w->frames_cap : 64;
-		w->frames = mrdem_xrealloc(w->frames, w->frames_cap * sizeof *w->frames);
+		w->frames = mrdem_xrealloc_for(w->frames, w->frames_cap, sizeof *w->frames,
+					       "frame index entries");
 	}
 	struct mrdem_frame_pos *f = &w->frames[w->nframes++];
 	const unsigned char *p = data;

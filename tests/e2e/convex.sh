@@ -131,7 +131,7 @@ assert [x.kind for x in s.shapes] == [\"convex\", \"convex\", \"analytic-sphere\
 assert len(s.shapes[0].triangles) == 18 and len(s.shapes[1].vertices) == 6
 print(s.shapes[0].volume)"'
 
-bad_scene "missing file" 'shapes:\n  r: {convex: {mesh: nothere.obj}}\n' 'bad.yaml:2:.*cannot load mesh file .nothere.obj.'
+bad_scene "missing file" 'shapes:\n  r: {convex: {mesh: nothere.obj}}\n' 'bad.yaml:2:.*mesh file .nothere.obj.: No such file or directory'
 bad_scene "three points" 'shapes:\n  r: {convex: {points: [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}}\n' '3 points, a convex hull needs at least 4'
 bad_scene "three points, its line" 'shapes:\n  r: {convex: {points: [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}}\n' 'bad.yaml:2:15: shapes.r.convex.points: no convex polyhedron'
 bad_scene "coplanar points" 'shapes:\n  r: {convex: {points: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [2, 3, 0]]}}\n' 'shapes.r.convex.points: all points are coplanar'

@@ -126,6 +126,31 @@ assert 0 < gap < 2 * eps and 2.03 * math.sqrt(2) - (hi[0] - lo[0]) > 2 * eps, ga
 
 expect_success "rocks: mesh file found beside the scene from another directory" '
 	(cd / && mrdem-init "$EX/rocks.yaml" -o "$T/rocks.mrd") && mrdem-info --json --full rocks.mrd >rocks.json'
+# A mesh path is named as given and as resolved against the scene's
+# directory; anything but a regular file is refused before it is opened (a
+# FIFO without a writer would block open() for ever; timeout only guards
+# the test against that hang).
+expect_success "a missing mesh file is named as given and as resolved" '
+	mkdir -p sub && printf "shapes:\n  rock: {mesh: nothere.obj}\nparticles:\n  - {shape: rock, position: [0, 0, 0]}\ncontact: {model: paper}\n" >sub/m.yaml &&
+	for t in mrdem-init mrdem-run; do
+		assert_exit 1 $t sub/m.yaml -o out.mrd &&
+		assert_grep "^$t: error: sub/m.yaml:2:16: shapes.rock: mesh file .nothere.obj. (resolved against the scene.s directory: .sub/nothere.obj.): No such file or directory" err &&
+		test ! -e out.mrd && test "$(wc -l <err)" = 1 || return 1
+	done'
+expect_success "a mesh path that is a FIFO, a directory or a device is refused, naming it" '
+	mkdir -p sub && mkfifo sub/fifo.obj && mkdir -p sub/dir.obj &&
+	for f in fifo.obj:"a FIFO" dir.obj:"a directory" /dev/null:"a device"; do
+		printf "shapes:\n  r: {mesh: ${f%%:*}}\nparticles:\n  - {shape: r, position: [0, 0, 0]}\ncontact: {model: paper}\n" >sub/f.yaml &&
+		for t in mrdem-init mrdem-run; do
+			timeout 60 $t sub/f.yaml -o out.mrd 2>err; rc=$?
+			assert_eq $rc 1 "$t exit status ($f)" &&
+			assert_grep "sub/f.yaml:2:13: shapes.r: mesh file .*${f%%:*}.* is ${f#*:}, not a regular file" err &&
+			test ! -e out.mrd || return 1
+		done
+	done &&
+	printf "shapes:\n  r: {convex: {mesh: fifo.obj}}\nparticles:\n  - {shape: r, position: [0, 0, 0]}\ncontact: {model: paper}\n" >sub/c.yaml &&
+	timeout 60 mrdem-init sub/c.yaml -o out.mrd 2>err; assert_eq $? 1 "convex exit status" &&
+	assert_grep "sub/c.yaml:2:.*shapes.r: mesh file .fifo.obj. (resolved against the scene.s directory: .sub/fifo.obj.) is a FIFO, not a regular file" err'
 expect_success "rocks: jittered, rotated lattice of the OBJ rock above an analytic floor" '
 	json_check rocks.json "
 m = recs(\"mesh\")[0]

@@ -186,13 +186,15 @@ def main():
             for k in range(rng.randrange(1, 6)):
                 n = [rng.gauss(0, 1) for _ in range(3)]
                 ln = math.sqrt(sum(x * x for x in n))
-                # depth = eps_a + eps_b - dist, as for a frame's own contacts
+                # depth = eps_a + eps_b - dist, as for a frame's own contacts,
+                # within the halos (readers refuse a record beyond them)
                 eps_b = plane_epsilon if k == 0 else parts[k + 1]["eps"]
+                dist = 0.2 * k * (parts[k]["eps"] + eps_b)
                 cs.append({"a": parts[k]["id"], "b": PLANE_ID(0) if k == 0 else parts[k + 1]["id"],
                            "tri_a": k, "tri_b": 0xFFFFFFFF if k == 0 else 7 - k,
                            "x": [rng.uniform(-box, box) for _ in range(3)],
-                           "normal": [x / ln for x in n], "dist": 0.01 * k,
-                           "depth": parts[k]["eps"] + eps_b - 0.01 * k + (0.5 if a.bad_depth else 0)})
+                           "normal": [x / ln for x in n], "dist": dist,
+                           "depth": parts[k]["eps"] + eps_b - dist + (0.5 if a.bad_depth else 0)})
             stream += record(6, contacts_payload(step, cs))
             fr["contacts"] = cs
         stream += record(7, stats_payload("randscene", step, [("level0", 2.0 * f), ("level1", 3.0)]))

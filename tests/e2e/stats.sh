@@ -27,7 +27,8 @@ oct_ = R.octahedron("ball", 0.5, [0.0, 0.0, 0.0])
 def part(i, vel, w, fixed=False):
     return {"id": i, "shape": 0, "fixed": fixed, "pos": [1.0, -1.0, 2.0], "quat": [0.6, 0.8, 0.0, 0.0],
             "vel": vel, "angvel": w, "density": 3.0, "eps": 0.01}
-s = R.HEADER + R.record(1, R.setup_payload([], 0.01, (0.0, 0.0, -9.81)))
+# the plane that the contacts of step 10 name
+s = R.HEADER + R.record(1, R.setup_payload([((0.0, 0.0, 1.5), (0.0, 0.0, 1.0))], 0.01, (0.0, 0.0, -9.81)))
 s += R.record(2, R.mesh_payload(0, oct_))
 s += R.record(4, R.with_columns(R.frame_payload(0, 0.0, [part(7, [3.0, 4.0, 0.0], [0.0, 0.0, 2.0]),
                                           part(8, [100.0, 0, 0], [0, 0, 50.0], fixed=True)])))
