@@ -88,6 +88,7 @@ struct mrdem_setup {
 	double poisson;                  /* Poisson ratio nu (hertz) */
 	double tangential;               /* kt / kn (hooke) */
 	double rolling_friction;         /* rolling resistance coefficient mu_r, 0 = none */
+	double twisting_friction;        /* twisting resistance coefficient mu_t, 0 = none */
 	/* a setup record named a patch model and its contact_model record has
 	 * not arrived yet (stream reading) */
 	int model_pending;
@@ -138,7 +139,7 @@ struct mrdem_column {
 };
 enum { MRDEM_COLUMN_U32 = 1, MRDEM_COLUMN_U64 = 2, MRDEM_COLUMN_F64 = 3 };
 
-/* Tangential and rolling springs of one contact patch, kept from step to
+/* Tangential, rolling and twisting springs of one contact patch, kept from step to
  * step (hooke, hertz): the history of a frame is what the step from it
  * starts with (docs/dynamics.md, "Contact history"). */
 struct mrdem_spring {
@@ -146,6 +147,7 @@ struct mrdem_spring {
 	double anchor[3];     /* patch point in a's body frame (matching) */
 	double shear[3];      /* tangential spring displacement, world, m */
 	double roll[3];       /* rolling resistance torque on a, world, N m */
+	double twist;         /* twisting resistance torque on a about the normal, N m */
 };
 struct mrdem_history {
 	size_t n, cap;
