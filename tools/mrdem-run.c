@@ -32,8 +32,11 @@ static const char usage_head[] =
 	"forces per step, docs/dynamics.md). Writes the setup, the shapes\n"
 	"with their surrogate trees, and every --every steps a frame with its pairs,\n"
 	"contacts and statistics, flushed so a killed run keeps its frames. The last\n"
-	"frame is always written. A progress bar goes to standard error when it is a\n"
-	"terminal, and a summary at the end.\n"
+	"frame is always written. Frames hold velocities at their time: velocity\n"
+	"Verlet's are synchronised with the forces at the frame as it is written,\n"
+	"the half-step ones a resumed run goes on from in velocity_half and\n"
+	"angular_velocity_half (docs/dynamics.md). A progress bar goes to standard\n"
+	"error when it is a terminal, and a summary at the end.\n"
 	"\n"
 	"  -o FILE           output stream (default: standard output)\n"
 	"  --steps N         number of steps (default: the scene's time.steps)\n"
@@ -232,7 +235,8 @@ int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 			view.p.angvel = r->sim.stepper.sync.angvel;
 		}
 		extra = mrdem_xmalloc_array(fr->nextra + 2, sizeof *extra);
-		memcpy(extra, fr->extra, fr->nextra * sizeof *extra);
+		if (fr->nextra)
+			memcpy(extra, fr->extra, fr->nextra * sizeof *extra);
 		mrdem_half_step_columns(extra + fr->nextra, n, fr->p.vel, fr->p.angvel);
 		view.extra = extra;
 		view.nextra = fr->nextra + 2;

@@ -243,9 +243,9 @@ int mrdem_frame_half_step_velocities(const struct mrdem_frame *f, double *vel, d
 	if (at[0] < 0)
 		return 0;
 	double *dst[2] = {vel, angvel};
-	if (vel != f->p.vel)
+	if (f->p.n && vel != f->p.vel)
 		memcpy(vel, f->p.vel, 3 * f->p.n * sizeof *vel);
-	if (angvel != f->p.angvel)
+	if (f->p.n && angvel != f->p.angvel)
 		memcpy(angvel, f->p.angvel, 3 * f->p.n * sizeof *angvel);
 	for (size_t i = 0; i < f->p.n; i++)
 		if (f->p.flags[i] & MRDEM_PARTICLE_HALF_KICK)
