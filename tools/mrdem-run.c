@@ -32,8 +32,11 @@ static const char usage_head[] =
 	"forces per step, docs/dynamics.md). Writes the setup, the shapes\n"
 	"with their surrogate trees, and every --every steps a frame with its pairs,\n"
 	"contacts and statistics, flushed so a killed run keeps its frames. The last\n"
-	"frame is always written. A progress bar goes to standard error when it is a\n"
-	"terminal, and a summary at the end.\n"
+	"frame is always written. Frames hold velocities at their time: velocity\n"
+	"Verlet's are synchronised with the forces at the frame as it is written,\n"
+	"the half-step ones a resumed run goes on from in velocity_half and\n"
+	"angular_velocity_half (docs/dynamics.md). A progress bar goes to standard\n"
+	"error when it is a terminal, and a summary at the end.\n"
 	"\n"
 	"  -o FILE           output stream (default: standard output)\n"
 	"  --steps N         number of steps (default: the scene's time.steps)\n"
@@ -204,11 +207,47 @@ static void output_call(struct run *r)
 	r->log.calls[MRDEM_STAGE_IO_WAIT]++;
 }
 
-static int write_frame(struct run *r)
+int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 {
+	const struct mrdem_frame *fr = &r->scene.frame;
+	size_t n = fr->p.n;
+	int pending = 0;
+	for (size_t i = 0; i < n && !pending; i++)
+		pending = (fr->p.flags[i] & MRDEM_PARTICLE_HALF_KICK) != 0;
+	struct mrdem_frame view = *fr;
+	struct mrdem_column *extra = NULL;
+	double *sync = NULL;
+	if (pending && (c || r->fast)) {
+		/* velocities at the frame's time; the half-step ones the run
+		 * goes on from in two more columns */
+		if (r->fast) {
+			sync = mrdem_xmalloc_array(6 * n + 1, sizeof *sync);
+			if (mrdem_sphere_fast_synchronise(r->fast, sync, sync + 3 * n)) {
+				free(sync);
+				return -1;
+			}
+			view.p.vel = sync;
+			view.p.angvel = sync + 3 * n;
+		} else {
+			if (mrdem_stepper_synchronise(&r->sim.stepper, &r->scene, c, &r->opts.step))
+				return -1;
+			view.p.vel = r->sim.stepper.sync.vel;
+			view.p.angvel = r->sim.stepper.sync.angvel;
+		}
+		extra = mrdem_xmalloc_array(fr->nextra + 2, sizeof *extra);
+		if (fr->nextra)
+			memcpy(extra, fr->extra, fr->nextra * sizeof *extra);
+		mrdem_half_step_columns(extra + fr->nextra, n, fr->p.vel, fr->p.angvel);
+		view.extra = extra;
+		view.nextra = fr->nextra + 2;
+	}
 	struct out_mark t0 = output_begin();
-	int rc = mrdem_write_frame(&r->w, &r->scene.frame);
+	int rc = mrdem_write_frame(&r->w, &view);
 	output_done(r, t0);
+	if (extra)
+		mrdem_columns_release(extra + fr->nextra, 2);
+	free(extra);
+	free(sync);
 	if (rc)
 		return -1;
 	r->frames_written++;
@@ -293,7 +332,7 @@ static int simulate_fast(struct run *r)
 	r->frames_written = 1;
 	for (uint64_t i = 0;; i++) {
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
-		if (output && i > 0 && (write_frame(r) || mrdem_writer_flush(w)))
+		if (output && i > 0 && (run_write_frame(r, NULL) || mrdem_writer_flush(w)))
 			return -1;
 		if (stop_signal)
 			return interrupted(r);
@@ -328,11 +367,15 @@ static int simulate(struct run *r)
 		r->out_step = r->io_step = 0;
 		if (output && !r->via_pipes)
 			output_call(r);
-		if (output && i > 0 && write_frame(r))
-			return -1;
+		/* an interrupted run ends with the frame as the step left it */
 		if (stop_signal)
-			return interrupted(r);
-		if (r->via_pipes ? run_pipe_detect(r, output, i < r->steps) : mrdem_sim_detect(&r->sim))
+			return (i > 0 && run_write_frame(r, NULL)) ? -1 : interrupted(r);
+		/* frames are written after their contact search: the forces of its
+		 * contacts synchronise a Verlet frame's velocities */
+		if (r->via_pipes ? run_pipe_detect(r, output, output && i > 0, i < r->steps)
+				 : mrdem_sim_detect(&r->sim))
+			return -1;
+		if (output && i > 0 && !r->via_pipes && run_write_frame(r, &r->sim.contacts))
 			return -1;
 		t0 = output_begin();
 		rc = output && !r->via_pipes && write_detection(&r->sim, w);

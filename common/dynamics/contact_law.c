@@ -14,6 +14,8 @@ const char *mrdem_contact_model_invalid(const struct mrdem_setup *s)
 		return "restitution must be in (0, 1]";
 	if (!(s->rolling_friction >= 0) || !isfinite(s->rolling_friction))
 		return "rolling_friction must be finite and >= 0";
+	if (!(s->twisting_friction >= 0) || !isfinite(s->twisting_friction))
+		return "twisting_friction must be finite and >= 0";
 	if (s->force_model == MRDEM_FORCE_HOOKE) {
 		if (!(s->stiffness > 0) || !isfinite(s->stiffness))
 			return "hooke needs a positive stiffness kn";
@@ -30,7 +32,8 @@ const char *mrdem_contact_model_invalid(const struct mrdem_setup *s)
 }
 
 /* Rolling dashpot, fraction of critical (LIGGGHTS' default coefficient
- * of rolling viscous damping for epsd is 0.3). */
+ * of rolling viscous damping for epsd is 0.3); the twisting dashpot takes
+ * the same fraction. */
 #define ROLLING_DAMPING 0.3
 
 double mrdem_damping_ratio(double e)
@@ -66,12 +69,42 @@ static void spring_dashpot_law(const struct mrdem_setup *set, struct mrdem_patch
 	vec3_set(c->T, 0, 0, 0);
 	vec3_set(c->shear, 0, 0, 0);
 	vec3_set(c->roll, 0, 0, 0);
+	c->twist = 0;
 	c->energy = 0.5 * k * c->delta * c->delta;
 	double vtn = vec3_norm(vt);
 	if (set->friction > 0 && fn > 0 && vtn > 0) {
 		double ft = fmin(set->friction * fn, 2.0 * sqrt(k * m) * vtn);
 		vec3_axpy(c->F, c->F, -ft / vtn, vt);
 	}
+}
+
+/* Twisting resistance (torsional friction) at one patch: the rolling
+ * law's elastic-plastic spring-dashpot about the normal. A scalar torque
+ * M_t on a about n grows by -kw w_n dt with the relative spin w_n = w . n,
+ * kw = 2.25 kn mu_t^2 R*^2, up to |M_t| <= mu_t R* F_n (then the contact
+ * twists, plastic); while elastic a dashpot -C_w w_n with C_w =
+ * ROLLING_DAMPING 2 sqrt(I_t kw), I_t = 2/5 m_eff R*^2 the inertia of a
+ * sphere about its own axis. The spring is a scalar about the current
+ * normal, so it turns with the contact by itself. */
+static void twisting_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c,
+			 double kn, double fn)
+{
+	double mt = set->twisting_friction * c->r_eff;
+	if (!(mt > 0 && fn > 0)) {
+		c->twist = 0;
+		return;
+	}
+	double kw = 2.25 * kn * mt * mt, wn = vec3_dot(c->w, c->n);
+	double tmax = mt * fn, t = c->twist - kw * c->dt * wn;
+	if (fabs(t) > tmax) {
+		c->twist = copysign(tmax, t);
+		vec3_axpy(c->T, c->T, c->twist, c->n);
+	} else {
+		c->twist = t;
+		double cw = 2 * ROLLING_DAMPING * sqrt(0.4 * c->m_eff * c->r_eff * c->r_eff * kw);
+		vec3_axpy(c->T, c->T, t - cw * wn, c->n);
+	}
+	c->energy += 0.5 * c->twist * c->twist / kw;
 }
 
 void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c)
@@ -157,4 +190,5 @@ void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *
 	} else {
 		vec3_set(c->roll, 0, 0, 0);
 	}
+	twisting_law(set, c, kn, fn);
 }

@@ -3,7 +3,7 @@
  * kn) and hertz (Hertz-Mindlin from E and nu), both with damping from the
  * coefficient of restitution as LIGGGHTS and LAMMPS define it, a
  * tangential spring with Coulomb limit kept from step to step, and
- * optional elastic-plastic rolling resistance; and seed 004's
+ * optional elastic-plastic rolling and twisting resistance; and seed 004's
  * spring-dashpot (kn, gamma_n, regularised Coulomb friction, no springs).
  * Formulas and units: docs/dynamics.md, "Patch models". */
 #ifndef MRDEM_DYNAMICS_CONTACT_LAW_H
@@ -23,10 +23,11 @@ struct mrdem_patch_contact {
 	/* in: the springs of the last step; out: this step's */
 	double shear[3];   /* tangential displacement, m */
 	double roll[3];    /* rolling resistance torque on a, N m */
+	double twist;      /* twisting resistance torque on a about n, N m */
 	/* out */
 	double F[3];       /* force on a, N */
-	double T[3];       /* torque on a besides F's (rolling), N m */
-	double energy;     /* elastic energy of the normal and tangential springs, J */
+	double T[3];       /* torque on a besides F's (rolling, twisting), N m */
+	double energy;     /* elastic energy of the normal, tangential and twisting springs, J */
 };
 
 /* Normal damping ratio of a coefficient of restitution e in (0, 1]:

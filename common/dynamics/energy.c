@@ -107,7 +107,7 @@ void mrdem_energy_expectation(const struct mrdem_setup *s, int scheme, const cha
 {
 	int damped = (s->force_model == MRDEM_FORCE_SPRING_DASHPOT && s->damping > 0) ||
 		     (MRDEM_FORCE_MODEL_HAS_SPRINGS(s->force_model) &&
-		      (s->restitution < 1 || s->rolling_friction > 0));
+		      (s->restitution < 1 || s->rolling_friction > 0 || s->twisting_friction > 0));
 	int rubs = s->friction > 0;
 	*contacts = damped && rubs ? "contact damping and friction dissipate energy at every contact"
 		    : damped   ? "contact damping dissipates energy at every contact"

@@ -281,7 +281,19 @@ int mrdem_forces_of_frame(struct mrdem_forces *f, struct mrdem_bodies *b,
 {
 	if (mrdem_bodies_compute(b, s) || mrdem_id_index_build(ix, &s->frame.p))
 		return -1;
-	return mrdem_forces_compute(f, s, b, ix, c, s->setup.dt);
+	/* a synchronised Verlet frame: the step applies the forces at the
+	 * half-step velocities it keeps */
+	size_t n = s->frame.p.n;
+	double *half = mrdem_xmalloc_array(6 * n + 1, sizeof *half);
+	struct mrdem_scene view = *s;
+	int rc = mrdem_frame_half_step_velocities(&s->frame, half, half + 3 * n);
+	if (rc > 0) {
+		view.frame.p.vel = half;
+		view.frame.p.angvel = half + 3 * n;
+	}
+	rc = rc < 0 ? -1 : mrdem_forces_compute(f, &view, b, ix, c, s->setup.dt);
+	free(half);
+	return rc;
 }
 
 int mrdem_forces_add_guesses(struct mrdem_forces *f, const struct mrdem_scene *s,

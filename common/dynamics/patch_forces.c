@@ -553,6 +553,7 @@ static void patch_force(struct mrdem_forces *f, const struct mrdem_scene *s,
 	if (old) {
 		vec3_copy(pc.shear, old->shear);
 		vec3_copy(pc.roll, old->roll);
+		pc.twist = old->twist;
 	}
 	mrdem_patch_law(&s->setup, &pc);
 
@@ -572,6 +573,7 @@ static void patch_force(struct mrdem_forces *f, const struct mrdem_scene *s,
 	mat3_apply_transpose(out->anchor, r, rel);
 	vec3_copy(out->shear, pc.shear);
 	vec3_copy(out->roll, pc.roll);
+	out->twist = pc.twist;
 }
 
 static void update_smooth(struct mrdem_forces *f, const struct mrdem_scene *s)
@@ -619,7 +621,7 @@ void mrdem_patch_forces(struct mrdem_forces *f, const struct mrdem_scene *s,
 		patch_force(f, s, b, c, k, &pt[k], dt, old[k], &f->pspring[k]);
 	for (size_t k = 0; k < np; k++) {
 		const struct mrdem_spring *sp = &f->pspring[k];
-		if (vec3_norm2(sp->shear) > 0 || vec3_norm2(sp->roll) > 0)
+		if (vec3_norm2(sp->shear) > 0 || vec3_norm2(sp->roll) > 0 || sp->twist != 0)
 			*mrdem_history_push(&f->history) = *sp;
 	}
 	free(pt);

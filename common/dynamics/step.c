@@ -23,6 +23,7 @@ void mrdem_stepper_init(struct mrdem_stepper *st)
 	mrdem_bodies_init(&st->bodies);
 	mrdem_id_index_init(&st->index);
 	mrdem_forces_init(&st->forces);
+	mrdem_forces_init(&st->sync_forces);
 }
 
 void mrdem_stepper_release(struct mrdem_stepper *st)
@@ -30,6 +31,11 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 	mrdem_bodies_release(&st->bodies);
 	mrdem_id_index_release(&st->index);
 	mrdem_forces_release(&st->forces);
+	mrdem_forces_release(&st->sync_forces);
+	free(st->sync.flags);
+	free(st->sync.quat);
+	free(st->sync.vel);
+	free(st->sync.angvel);
 	free(st->kinetic);
 	mrdem_stepper_init(st);
 }
@@ -146,7 +152,8 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 		return mrdem_error("the contacts are for step %llu but the frame is at step %llu; "
 				   "contacts must be computed for the frame they step",
 				   (unsigned long long)c->step, (unsigned long long)fr->step);
-	if (normalise_orientations(p, fr->step) || mrdem_stepper_bind(st, s))
+	if (mrdem_frame_resume_half_step(fr) || normalise_orientations(p, fr->step) ||
+	    mrdem_stepper_bind(st, s))
 		return -1;
 	tf = mrdem_clock();
 	if (mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c, o->dt))
@@ -172,6 +179,43 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 		st->kinetic[i] = mrdem_energy_kinetic(s, &st->bodies, i);
 	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0 - tf;
 	st->log.calls[MRDEM_STAGE_INTEGRATE]++;
+	return 0;
+}
+
+int mrdem_stepper_synchronise(struct mrdem_stepper *st, const struct mrdem_scene *s,
+			      const struct mrdem_contacts *c, const struct mrdem_step_opts *o)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = p->n;
+	/* what begin does to the frame, on a copy of what it changes */
+	struct mrdem_particles *q = &st->sync;
+	if (n > q->cap) {
+		q->flags = mrdem_xrealloc(q->flags, n * sizeof *q->flags);
+		q->quat = mrdem_xrealloc(q->quat, 4 * n * sizeof *q->quat);
+		q->vel = mrdem_xrealloc(q->vel, 3 * n * sizeof *q->vel);
+		q->angvel = mrdem_xrealloc(q->angvel, 3 * n * sizeof *q->angvel);
+		q->cap = n;
+	}
+	q->n = n;
+	q->id = p->id;
+	q->shape = p->shape;
+	q->pos = p->pos;
+	q->density = p->density;
+	q->eps = p->eps;
+	memcpy(q->flags, p->flags, n * sizeof *q->flags);
+	memcpy(q->quat, p->quat, 4 * n * sizeof *q->quat);
+	memcpy(q->vel, p->vel, 3 * n * sizeof *q->vel);
+	memcpy(q->angvel, p->angvel, 3 * n * sizeof *q->angvel);
+	struct mrdem_scene view = *s;
+	view.frame.p = *q;
+	if (mrdem_step_opts_check(o, &s->setup, s->frame.step) ||
+	    normalise_orientations(&view.frame.p, s->frame.step) || mrdem_stepper_bind(st, &view) ||
+	    mrdem_forces_compute(&st->sync_forces, &view, &st->bodies, &st->index, c, o->dt))
+		return -1;
+	const double *F = st->sync_forces.force, *T = st->sync_forces.torque;
+	const struct mrdem_body *b = st->bodies.b;
+	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+		mrdem_integrate_close(&view.frame.p, i, &b[i], &F[3 * i], &T[3 * i], o->dt););
 	return 0;
 }
 

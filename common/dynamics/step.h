@@ -45,6 +45,9 @@ struct mrdem_stepper {
 	struct mrdem_bodies bodies;
 	struct mrdem_id_index index;
 	struct mrdem_forces forces;
+	/* mrdem_stepper_synchronise: the forces and the state it closes */
+	struct mrdem_forces sync_forces;
+	struct mrdem_particles sync;
 	double *kinetic;          /* per particle, before the step (guard) */
 	size_t kcap;
 	/* Account of the last step, about the state it started from (with
@@ -70,6 +73,15 @@ void mrdem_stepper_release(struct mrdem_stepper *st);
  * not be written. */
 int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 		       const struct mrdem_contacts *c, const struct mrdem_step_opts *o);
+
+/* The velocities of frame s synchronised with its positions: its pending
+ * Verlet half kicks (MRDEM_PARTICLE_HALF_KICK) closed with the forces of
+ * its contacts c, as the step from it will close them, in st->sync (vel,
+ * angvel and flags; the other arrays are s's). The frame stays as it is,
+ * so writing such a view changes nothing that follows. 0, or -1 with the
+ * step's message when the contacts are bad. */
+int mrdem_stepper_synchronise(struct mrdem_stepper *st, const struct mrdem_scene *s,
+			      const struct mrdem_contacts *c, const struct mrdem_step_opts *o);
 
 /* The parts of a step around the advance, for schemes whose advance needs
  * more than the contacts of the frame (implicit Euler, common/sim/picard.h):

@@ -1,5 +1,6 @@
 #include "common/scene/scene.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +51,9 @@ void mrdem_setup_default(struct mrdem_setup *s)
 	s->plane_epsilon = 0.01;
 	s->dt = 1e-4;
 	s->steps = 1000;
-	s->scheme = MRDEM_SCHEME_EXPLICIT_EULER;
+	/* second order and symplectic: explicit Euler adds energy at every
+	 * contact, so scenes that want it (the paper's) name it */
+	s->scheme = MRDEM_SCHEME_VELOCITY_VERLET;
 	s->output_every = 10;
 	s->restitution = 1.0;
 	s->poisson = 0.3;
@@ -159,6 +162,117 @@ void mrdem_frame_release(struct mrdem_frame *f)
 	free(f->extra);
 	f->nextra = 0;
 	f->extra = NULL;
+}
+
+/* Column data are little-endian, as in the stream. */
+static void put_f64le(unsigned char *b, double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, 8);
+	for (int k = 0; k < 8; k++)
+		b[k] = (unsigned char)(u >> (8 * k));
+}
+
+static double get_f64le(const unsigned char *b)
+{
+	uint64_t u = 0;
+	for (int k = 0; k < 8; k++)
+		u |= (uint64_t)b[k] << (8 * k);
+	double x;
+	memcpy(&x, &u, 8);
+	return x;
+}
+
+void mrdem_half_step_columns(struct mrdem_column cols[2], size_t n, const double *vel,
+			     const double *angvel)
+{
+	const char *names[2] = {MRDEM_COLUMN_VELOCITY_HALF, MRDEM_COLUMN_ANGVEL_HALF};
+	const double *src[2] = {vel, angvel};
+	for (int c = 0; c < 2; c++) {
+		cols[c].name = mrdem_xstrdup(names[c]);
+		cols[c].type = MRDEM_COLUMN_F64;
+		cols[c].components = 3;
+		cols[c].size = 3 * n * 8;
+		cols[c].data = mrdem_xmalloc(cols[c].size + 1);
+		for (size_t i = 0; i < 3 * n; i++)
+			put_f64le(cols[c].data + 8 * i, src[c][i]);
+	}
+}
+
+void mrdem_columns_release(struct mrdem_column *cols, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(cols[i].name);
+		free(cols[i].data);
+	}
+}
+
+/* The two columns' indices in f->extra (-1: none), checked. */
+static int half_step_columns_of(const struct mrdem_frame *f, long at[2])
+{
+	const char *names[2] = {MRDEM_COLUMN_VELOCITY_HALF, MRDEM_COLUMN_ANGVEL_HALF};
+	at[0] = at[1] = -1;
+	for (size_t k = 0; k < f->nextra; k++)
+		for (int c = 0; c < 2; c++)
+			if (!strcmp(f->extra[k].name, names[c]))
+				at[c] = (long)k;
+	if (at[0] < 0 && at[1] < 0)
+		return 0;
+	for (int c = 0; c < 2; c++) {
+		if (at[c] < 0)
+			return mrdem_error("frame of step %llu: column %s without %s",
+					   (unsigned long long)f->step, names[1 - c], names[c]);
+		const struct mrdem_column *x = &f->extra[at[c]];
+		if (x->type != MRDEM_COLUMN_F64 || x->components != 3 || x->size != 24 * f->p.n)
+			return mrdem_error("frame of step %llu: column %s must be f64 x 3",
+					   (unsigned long long)f->step, names[c]);
+		for (size_t i = 0; i < 3 * f->p.n; i++)
+			if (!isfinite(get_f64le(x->data + 8 * i)))
+				return mrdem_error("frame of step %llu: particle %llu: %s is not "
+						   "finite", (unsigned long long)f->step,
+						   (unsigned long long)f->p.id[i / 3], names[c]);
+	}
+	return 0;
+}
+
+int mrdem_frame_half_step_velocities(const struct mrdem_frame *f, double *vel, double *angvel)
+{
+	long at[2];
+	if (half_step_columns_of(f, at))
+		return -1;
+	if (at[0] < 0)
+		return 0;
+	double *dst[2] = {vel, angvel};
+	if (f->p.n && vel != f->p.vel)
+		memcpy(vel, f->p.vel, 3 * f->p.n * sizeof *vel);
+	if (f->p.n && angvel != f->p.angvel)
+		memcpy(angvel, f->p.angvel, 3 * f->p.n * sizeof *angvel);
+	for (size_t i = 0; i < f->p.n; i++)
+		if (f->p.flags[i] & MRDEM_PARTICLE_HALF_KICK)
+			for (int c = 0; c < 2; c++)
+				for (int k = 0; k < 3; k++)
+					dst[c][3 * i + k] =
+						get_f64le(f->extra[at[c]].data + 24 * i + 8 * k);
+	return 1;
+}
+
+int mrdem_frame_resume_half_step(struct mrdem_frame *f)
+{
+	long at[2];
+	int rc = mrdem_frame_half_step_velocities(f, f->p.vel, f->p.angvel);
+	if (rc <= 0)
+		return rc;
+	half_step_columns_of(f, at);
+	/* drop the two columns, keeping the others in their order */
+	size_t m = 0;
+	for (size_t k = 0; k < f->nextra; k++) {
+		if ((long)k == at[0] || (long)k == at[1])
+			mrdem_columns_release(&f->extra[k], 1);
+		else
+			f->extra[m++] = f->extra[k];
+	}
+	f->nextra = m;
+	return 0;
 }
 
 void mrdem_scene_init(struct mrdem_scene *s)

@@ -88,6 +88,7 @@ struct mrdem_setup {
 	double poisson;                  /* Poisson ratio nu (hertz) */
 	double tangential;               /* kt / kn (hooke) */
 	double rolling_friction;         /* rolling resistance coefficient mu_r, 0 = none */
+	double twisting_friction;        /* twisting resistance coefficient mu_t, 0 = none */
 	/* a setup record named a patch model and its contact_model record has
 	 * not arrived yet (stream reading) */
 	int model_pending;
@@ -138,7 +139,7 @@ struct mrdem_column {
 };
 enum { MRDEM_COLUMN_U32 = 1, MRDEM_COLUMN_U64 = 2, MRDEM_COLUMN_F64 = 3 };
 
-/* Tangential and rolling springs of one contact patch, kept from step to
+/* Tangential, rolling and twisting springs of one contact patch, kept from step to
  * step (hooke, hertz): the history of a frame is what the step from it
  * starts with (docs/dynamics.md, "Contact history"). */
 struct mrdem_spring {
@@ -146,6 +147,7 @@ struct mrdem_spring {
 	double anchor[3];     /* patch point in a's body frame (matching) */
 	double shear[3];      /* tangential spring displacement, world, m */
 	double roll[3];       /* rolling resistance torque on a, world, N m */
+	double twist;         /* twisting resistance torque on a about the normal, N m */
 };
 struct mrdem_history {
 	size_t n, cap;
@@ -195,6 +197,28 @@ size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t sha
 
 void mrdem_frame_init(struct mrdem_frame *f);
 void mrdem_frame_release(struct mrdem_frame *f);
+
+/* A frame written with synchronised velocities (mrdem-run) keeps the
+ * half-step velocities that its particles' pending Verlet kicks close from
+ * in two more columns, f64 x 3 each (docs/stream-format.md, "4 frame"), so
+ * a run resumed from it goes on with the same bits. */
+#define MRDEM_COLUMN_VELOCITY_HALF "velocity_half"
+#define MRDEM_COLUMN_ANGVEL_HALF "angular_velocity_half"
+/* cols[0], cols[1]: those columns holding vel and angvel (3n each);
+ * release them with mrdem_columns_release. */
+void mrdem_half_step_columns(struct mrdem_column cols[2], size_t n, const double *vel,
+			     const double *angvel);
+void mrdem_columns_release(struct mrdem_column *cols, size_t n);
+/* Put the half-step velocities of a synchronised frame back as the state
+ * of its particles that await their closing kick, and drop the two
+ * columns; a frame without them stays as it is. -1 with a message naming
+ * the column or particle when only one is there, one is not f64 x 3, or a
+ * value is not finite. */
+int mrdem_frame_resume_half_step(struct mrdem_frame *f);
+/* The velocities a step from f starts from, in vel and angvel (3n each):
+ * 1 when f carries the two columns, 0 (nothing written) when it does not,
+ * -1 as above. */
+int mrdem_frame_half_step_velocities(const struct mrdem_frame *f, double *vel, double *angvel);
 
 void mrdem_scene_init(struct mrdem_scene *s);
 void mrdem_scene_release(struct mrdem_scene *s);

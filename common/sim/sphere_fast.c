@@ -32,6 +32,7 @@ struct mrdem_sphere_fast {
 	double *x_built;       /* positions at the last build */
 	double *eps_grown;     /* scratch: halos grown by half the skin */
 	double *force, *torque;
+	uint64_t forces_at;    /* frame step + 1 whose forces force, torque hold; 0: none */
 	int built;
 	struct mrdem_sphere_fast_stats stats;
 };
@@ -314,11 +315,16 @@ static void integrate_sphere(struct mrdem_particles *p, size_t i, double inv_mas
 	p->flags[i] = fl | MRDEM_PARTICLE_HALF_KICK;
 }
 
-int mrdem_sphere_fast_step(struct mrdem_sphere_fast *f)
+/* The forces at the frame, once per frame: a step's, computed early when
+ * the frame is written synchronised. */
+static int forces_at_frame(struct mrdem_sphere_fast *f)
 {
 	struct mrdem_scene *s = f->s;
 	struct mrdem_particles *p = &s->frame.p;
-	double dt = s->setup.dt;
+	if (f->forces_at == s->frame.step + 1)
+		return 0;
+	if (!f->stats.steps && mrdem_frame_resume_half_step(&s->frame))
+		return -1;
 	if (list_stale(f) && build_list(f))
 		return -1;
 	f->stats.list_pairs += f->npairs;
@@ -327,6 +333,35 @@ int mrdem_sphere_fast_step(struct mrdem_sphere_fast *f)
 			quat_normalize(&p->quat[4 * i]);
 	if (forces(f))
 		return -1;
+	f->forces_at = s->frame.step + 1;
+	return 0;
+}
+
+int mrdem_sphere_fast_synchronise(struct mrdem_sphere_fast *f, double *vel, double *angvel)
+{
+	struct mrdem_particles *p = &f->s->frame.p;
+	if (forces_at_frame(f))
+		return -1;
+	double h = 0.5 * f->s->setup.dt;
+	memcpy(vel, p->vel, 3 * p->n * sizeof *vel);
+	memcpy(angvel, p->angvel, 3 * p->n * sizeof *angvel);
+	for (size_t i = 0; i < p->n; i++)
+		if ((p->flags[i] & MRDEM_PARTICLE_HALF_KICK) && !(p->flags[i] & MRDEM_PARTICLE_FIXED)) {
+			vec3_axpy(&vel[3 * i], &vel[3 * i], h * f->inv_mass[i], &f->force[3 * i]);
+			vec3_axpy(&angvel[3 * i], &angvel[3 * i], h * f->inv_inertia[i],
+				  &f->torque[3 * i]);
+		}
+	return 0;
+}
+
+int mrdem_sphere_fast_step(struct mrdem_sphere_fast *f)
+{
+	struct mrdem_scene *s = f->s;
+	struct mrdem_particles *p = &s->frame.p;
+	double dt = s->setup.dt;
+	if (forces_at_frame(f))
+		return -1;
+	f->forces_at = 0;
 	for (size_t i = 0; i < p->n; i++)
 		integrate_sphere(p, i, f->inv_mass[i], f->inv_inertia[i], &f->force[3 * i],
 				 &f->torque[3 * i], dt);

@@ -44,6 +44,11 @@ void mrdem_sphere_fast_free(struct mrdem_sphere_fast *f);
 /* One velocity Verlet step of the frame (step and time advance).
  * Returns 0, or -1 with a message (non-finite force). */
 int mrdem_sphere_fast_step(struct mrdem_sphere_fast *f);
+/* The frame's velocities synchronised with its positions in vel and
+ * angvel (3n each): pending half kicks closed with the forces at the
+ * frame, which the next step then uses as they are. 0, or -1 with a
+ * message. */
+int mrdem_sphere_fast_synchronise(struct mrdem_sphere_fast *f, double *vel, double *angvel);
 void mrdem_sphere_fast_get_stats(const struct mrdem_sphere_fast *f,
 				 struct mrdem_sphere_fast_stats *out);
 

@@ -99,7 +99,8 @@ static void describe_contact_model(struct mrdem_describe *in, const struct mrdem
 			printf("Young's modulus %g Pa, Poisson ratio %g", s->young, s->poisson);
 		else
 			printf("kt/kn %g", s->tangential);
-		printf(", rolling friction %g\n", s->rolling_friction);
+		printf(", rolling friction %g, twisting friction %g\n", s->rolling_friction,
+		       s->twisting_friction);
 		return;
 	}
 	struct mrdem_json *j = &in->j;
@@ -113,13 +114,15 @@ static void describe_contact_model(struct mrdem_describe *in, const struct mrdem
 		mrdem_json_kv_num(j, "tangential", s->tangential);
 	}
 	mrdem_json_kv_num(j, "rolling_friction", s->rolling_friction);
+	mrdem_json_kv_num(j, "twisting_friction", s->twisting_friction);
 }
 
 static void describe_history(struct mrdem_describe *in, const struct mrdem_frame *f)
 {
 	const struct mrdem_history *h = &f->history;
-	double smax = 0, rmax = 0;
+	double smax = 0, rmax = 0, tmax = 0;
 	for (size_t i = 0; i < h->n; i++) {
+		tmax = fmax(tmax, fabs(h->s[i].twist));
 		double s = 0, r = 0;
 		for (int k = 0; k < 3; k++) {
 			s += h->s[i].shear[k] * h->s[i].shear[k];
@@ -130,7 +133,8 @@ static void describe_history(struct mrdem_describe *in, const struct mrdem_frame
 	}
 	if (!in->json) {
 		printf("  step %llu: %zu contact springs, longest tangential %g m, largest rolling "
-		       "torque %g N m\n", (unsigned long long)f->step, h->n, sqrt(smax), sqrt(rmax));
+		       "torque %g N m, largest twisting torque %g N m\n", (unsigned long long)f->step,
+		       h->n, sqrt(smax), sqrt(rmax), tmax);
 		return;
 	}
 	struct mrdem_json *j = &in->j;
@@ -138,6 +142,7 @@ static void describe_history(struct mrdem_describe *in, const struct mrdem_frame
 	mrdem_json_kv_uint(j, "springs", h->n);
 	mrdem_json_kv_num(j, "max_shear", sqrt(smax));
 	mrdem_json_kv_num(j, "max_roll", sqrt(rmax));
+	mrdem_json_kv_num(j, "max_twist", tmax);
 	if (!in->full)
 		return;
 	mrdem_json_key(j, "springs_list");
@@ -149,6 +154,7 @@ static void describe_history(struct mrdem_describe *in, const struct mrdem_frame
 		mrdem_json_kv_nums(j, "anchor", h->s[i].anchor, 3);
 		mrdem_json_kv_nums(j, "shear", h->s[i].shear, 3);
 		mrdem_json_kv_nums(j, "roll", h->s[i].roll, 3);
+		mrdem_json_kv_num(j, "twist", h->s[i].twist);
 		mrdem_json_end_object(j);
 	}
 	mrdem_json_end_array(j);

@@ -666,10 +666,11 @@ static int parse_shapes(struct loader *L)
 /* Enum names: the one table of each, in common/scene/scene.h. */
 static const char *const contact_keys[] = {
 	"epsilon", "epsilon_abs", "stiffness", "model", "damping", "friction", "plane_epsilon",
-	"broad", "restitution", "young", "poisson", "tangential", "rolling_friction"};
+	"broad", "restitution", "young", "poisson", "tangential", "rolling_friction",
+	"twisting_friction"};
 enum {
 	C_EPS, C_EPS_ABS, C_STIFFNESS, C_MODEL, C_DAMPING, C_FRICTION, C_PLANE_EPS, C_BROAD,
-	C_RESTITUTION, C_YOUNG, C_POISSON, C_TANGENTIAL, C_ROLLING, C_N
+	C_RESTITUTION, C_YOUNG, C_POISSON, C_TANGENTIAL, C_ROLLING, C_TWISTING, C_N
 };
 
 /* Keys that only some models read: giving one to another model is an
@@ -683,6 +684,7 @@ static int check_model_keys(struct loader *L, const struct mrdem_yaml_keys *k)
 		{C_DAMPING, 1u << MRDEM_FORCE_SPRING_DASHPOT},
 		{C_RESTITUTION, 1u << MRDEM_FORCE_HOOKE | 1u << MRDEM_FORCE_HERTZ},
 		{C_ROLLING, 1u << MRDEM_FORCE_HOOKE | 1u << MRDEM_FORCE_HERTZ},
+		{C_TWISTING, 1u << MRDEM_FORCE_HOOKE | 1u << MRDEM_FORCE_HERTZ},
 		{C_TANGENTIAL, 1u << MRDEM_FORCE_HOOKE},
 		{C_YOUNG, 1u << MRDEM_FORCE_HERTZ},
 		{C_POISSON, 1u << MRDEM_FORCE_HERTZ},
@@ -757,7 +759,7 @@ static int parse_contact(struct loader *L)
 		if (mrdem_yaml_number(&L->y, k.cur, &x))
 			return -1;
 		int nonneg = id == C_DAMPING || id == C_FRICTION || id == C_TANGENTIAL ||
-			     id == C_ROLLING;
+			     id == C_ROLLING || id == C_TWISTING;
 		if (id == C_POISSON) {
 			if (!(x > -1 && x < 0.5))
 				return mrdem_yaml_err(&L->y, "%s: must be in (-1, 0.5), got %s", k.cur,
@@ -785,6 +787,7 @@ static int parse_contact(struct loader *L)
 		case C_POISSON: st->poisson = x; break;
 		case C_TANGENTIAL: st->tangential = x; break;
 		case C_ROLLING: st->rolling_friction = x; break;
+		case C_TWISTING: st->twisting_friction = x; break;
 		}
 	}
 	if (r < 0 || mrdem_yaml_exclusive(&L->y, &k, C_EPS, C_EPS_ABS))

@@ -1,7 +1,7 @@
 /* The records of the patch force models (docs/stream-format.md):
  * contact_model (MRDEM_REC_CONTACT_MODEL), the parameters of hooke and
  * hertz that the setup record has no room for, right after the setup;
- * history (MRDEM_REC_HISTORY), the tangential and rolling springs a frame's
+ * history (MRDEM_REC_HISTORY), the tangential, rolling and twisting springs a frame's
  * contacts carry into the next step, right after the frame. */
 #ifndef MRDEM_FORMATS_RECORD_MECHANICS_H
 #define MRDEM_FORMATS_RECORD_MECHANICS_H

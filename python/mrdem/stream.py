@@ -409,11 +409,13 @@ def _decode(rtype, payload, version, where):
         return params
     if rtype == HISTORY:
         step, n = c.take("QQ")
+        # springs of 88 bytes, or of 96 with the twisting torque
+        twist = n > 0 and (len(payload) - 16) // n == 96
         springs = []
         for _ in range(n):
             a, b = c.take("QQ")
             springs.append({"a": a, "b": b, "anchor": c.take("3d"), "shear": c.take("3d"),
-                            "roll": c.take("3d")})
+                            "roll": c.take("3d"), "twist": c.one("d") if twist else 0.0})
         c.done()
         return step, springs
     return None

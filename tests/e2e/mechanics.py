@@ -379,6 +379,53 @@ def case_rolling_resistance():
           "comes to rest")
 
 
+def case_twisting_resistance():
+    """A ball spinning about the vertical on flat ground: with twisting
+    resistance mu_t the spin slows at mu_t R* m g / I_z (the torque mu_t R*
+    F_n at the limit) and stops, the energy only falling; without it (and
+    with rolling resistance, which acts across the normal only) it spins on."""
+    mu_t, w0 = 0.1, 0.5
+    rest = 4150 * G / 4.2e7
+
+    def spin(name, twisting):
+        scene = ("shapes:\n" + BALL % 1280 + "particles:\n"
+                 "  - {shape: ball, position: [0, 0, %.6f], orientation: %s, "
+                 "angular_velocity: [0, 0, %g], epsilon_abs: 0.01, density: 1000}\n"
+                 % (1.02 - rest, quat(12), w0) +
+                 "planes:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\ngravity: [0, 0, -9.81]\n"
+                 "contact: {model: hooke, stiffness: 4.2e7, restitution: 0.5, friction: 0.5, "
+                 "rolling_friction: 0.05%s, plane_epsilon: 0.01}\n" % twisting +
+                 "time: {dt: 5.0e-5, steps: 20000, scheme: velocity-verlet}\n"
+                 "output: {every: 200}\n")
+        return run(name, scene)
+
+    s = spin("twisting-resistance", ", twisting_friction: %g" % mu_t)
+    sh = s.shapes[0]
+    alpha_ref = -mu_t * 1.0 * G * sh.volume / sh.inertia[2]  # R* = 1: the ball's sphere
+    fr = [f for f in s.frames if f["angular_velocity"][0][2] > 0.1 * w0 and f.time > 0.02]
+    t = [f.time for f in fr]
+    w = [f["angular_velocity"][0][2] for f in fr]
+    tm, wm = sum(t) / len(t), sum(w) / len(w)
+    alpha = (sum((a - tm) * (b - wm) for a, b in zip(t, w)) /
+             sum((a - tm) ** 2 for a in t))
+    end = s.frames[-1]
+    e = [x["energy_total"] for x in steps_of(s)]
+    rise = max(b - a for a, b in zip(e, e[1:]))
+    erot0 = 0.5 * 1000 * sh.inertia[2] * w0 * w0
+    print("# twisting resistance %g: spin slows at %.5f rad/s2, expected %.5f (%.2f %%); "
+          "after %g s w_z = %.2e rad/s; largest rise of the total energy between frames %.2e J "
+          "(spin energy %.3g J)" % (mu_t, alpha, alpha_ref, 100 * (alpha / alpha_ref - 1),
+                                    end.time, end["angular_velocity"][0][2], rise, erot0))
+    check(abs(alpha / alpha_ref - 1) < 0.02, "spin slows at mu_t R* m g / I_z within 2 %")
+    check(abs(end["angular_velocity"][0][2]) < 1e-3, "the spin stops")
+    check(e[-1] < e[0] - 0.9 * erot0 and rise < 1e-3 * erot0,
+          "the spin's energy is dissipated, never created")
+    s = spin("no-twisting-resistance", "")
+    wz = s.frames[-1]["angular_velocity"][0][2]
+    print("# without twisting resistance: w_z = %.6f rad/s after %g s" % (wz, s.frames[-1].time))
+    check(abs(wz / w0 - 1) < 0.01, "without it the ball spins on")
+
+
 def _frames_only(s, frames):
     t = mrdem.Stream()
     t.frames = frames
@@ -511,6 +558,7 @@ CASES = {
     "rolling": case_rolling,
     "sliding-threshold": case_sliding_threshold,
     "rolling-resistance": case_rolling_resistance,
+    "twisting-resistance": case_twisting_resistance,
     "box-sticks": lambda *scheme: case_box_sticks(*scheme),
     "box-rests-flat": case_box_rests_flat,
     "liggghts": case_liggghts,

@@ -31,23 +31,25 @@ expect_success "undamped frictionless pairs at offsets 0 to 0.9: kinetic energy 
 expect_success "rolling down 20 degrees: (5/7) g sin(theta) within 1 %" "python3 '$M' rolling"
 expect_success "rolling or slipping either side of tan(theta) = 3.5 mu" "python3 '$M' sliding-threshold"
 expect_success "rolling resistance: a ball slows at (5/7) mu_r g and stops" "python3 '$M' rolling-resistance"
+expect_success "twisting resistance: a spinning ball slows at mu_t R* m g / I_z and stops; without it spins on" \
+	"python3 '$M' twisting-resistance"
 expect_success "a box on 15 degrees with mu 0.5 stays (tangential history), slides at 35" \
 	"python3 '$M' box-sticks"
 expect_success "a box dropped tilted comes to rest flat" "python3 '$M' box-rests-flat"
 
-# Three balls rolling and colliding on a slope with friction and rolling
-# resistance: springs in every step's history record.
+# Three balls rolling, spinning and colliding on a slope with friction,
+# rolling and twisting resistance: springs in every step's history record.
 cat >springs.yaml <<'Y'
 shapes:
   ball: {sphere: {triangles: 320, radius: 0.5}}
 particles:
   - {shape: ball, position: [0, 0, 0.5075], velocity: [1, 0, 0], angular_velocity: [0, 2, 0], density: 1000}
-  - {shape: ball, position: [1.2, 0.3, 0.5075], density: 1000}
+  - {shape: ball, position: [1.2, 0.3, 0.5075], angular_velocity: [0, 0, 3], density: 1000}
   - {shape: ball, position: [2.4, -0.2, 0.5075], velocity: [-0.5, 0, 0], density: 1000}
 planes:
   - {point: [0, 0, 0], normal: [0, 0, 1]}
 gravity: [0.5, 0, -9.81]
-contact: {model: hooke, stiffness: 2.0e6, restitution: 0.4, friction: 0.4, rolling_friction: 0.02, epsilon_abs: 0.005, plane_epsilon: 0.005}
+contact: {model: hooke, stiffness: 2.0e6, restitution: 0.4, friction: 0.4, rolling_friction: 0.02, twisting_friction: 0.02, epsilon_abs: 0.005, plane_epsilon: 0.005}
 time: {dt: 1.0e-4, steps: 400, scheme: velocity-verlet}
 output: {every: 50}
 Y
@@ -66,11 +68,28 @@ for i, r in enumerate(R):
     if r["type"] == "history":
         assert R[i - 1]["type"] == "frame" and R[i - 1]["step"] == r["step"]
 h = H[-1]
-assert h["springs"] >= 3 and h["max_shear"] > 0 and h["max_roll"] > 0, h
+assert h["springs"] >= 3 and h["max_shear"] > 0 and h["max_roll"] > 0 and h["max_twist"] > 0, h
 ids = [(s["a"], s["b"]) for s in h["springs_list"]]
 assert ids == sorted(ids), ids
-print("# last frame: %d springs, longest %.3g m, largest rolling torque %.3g N m"
-      % (h["springs"], h["max_shear"], h["max_roll"]))
+print("# last frame: %d springs, longest %.3g m, largest rolling torque %.3g N m, twisting %.3g N m"
+      % (h["springs"], h["max_shear"], h["max_roll"], h["max_twist"]))
+PY'
+
+expect_success "without twisting_friction the contact_model and history records keep the layout of readers before it" '
+	sed "s/ twisting_friction: 0.02,//" springs.yaml >untwisted.yaml && ! grep -q twisting untwisted.yaml &&
+	mrdem-run -q untwisted.yaml --steps 100 -o u.mrd &&
+	python3 - u.mrd s.mrd <<PY
+import struct, sys
+sys.path.insert(0, "$TOP/tests/lib")
+import mrdem_stream as ms
+for path, twisted in zip(sys.argv[1:], (False, True)):
+    R = [(t, p) for t, _f, p, _v in ms.mrdem.records(open(path, "rb").read())]
+    model = next(p for t, p in R if t == 14)
+    assert (b"twisting_friction" in model) == twisted, path
+    widths = {(len(p) - 16) // struct.unpack_from("<QQ", p)[1] for t, p in R
+              if t == 15 and struct.unpack_from("<QQ", p)[1]}
+    assert widths == ({96} if twisted else {88}), (path, widths)
+print("# springs of 88 bytes without twisting resistance, 96 with it")
 PY'
 
 expect_success "springs: through the tools (--via-pipes) the same bytes as in process" '
@@ -142,7 +161,9 @@ def write(name, recs):
     open(name, "wb").write(gzip.compress(ms.finish(data)))
 k = max(i for i, (t, p) in enumerate(R) if t == 15)
 step, n = struct.unpack_from("<QQ", R[k][1])
-springs = [R[k][1][16 + 88 * i:16 + 88 * (i + 1)] for i in range(n)]
+w = (len(R[k][1]) - 16) // n  # 96 bytes: twisted springs
+assert w == 96, w
+springs = [R[k][1][16 + w * i:16 + w * (i + 1)] for i in range(n)]
 keys = [struct.unpack_from("<QQ", x) for x in springs]
 j = next(i for i in range(n - 1) if keys[i] != keys[i + 1])
 springs[j], springs[j + 1] = springs[j + 1], springs[j]

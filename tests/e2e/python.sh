@@ -114,4 +114,47 @@ for bad in (12, None):
         assert str(e) == want + type(bad).__name__, e
 PY'
 
+# Free fall with velocity Verlet (exact for a constant force): the frames'
+# velocity is g t at their time, the half-step velocity the run resumes
+# from g (t - dt/2), and a run resumed from a frame goes on bit for bit.
+cat >fall.yaml <<'Y'
+shapes: {ball: {sphere: {triangles: 80, radius: 0.5}}}
+particles: [{shape: ball, position: [0, 0, 100]}, {shape: ball, position: [5, 0, 100], fixed: true}]
+gravity: [0, 0, -10]
+contact: {model: hooke, stiffness: 1.0e6, restitution: 0.5}
+time: {dt: 1.0e-3, steps: 400}
+output: {every: 100}
+Y
+expect_success "velocity Verlet frames: f[\"velocity\"] at the frame's time, velocity_half half a step back" '
+	mrdem-run -q fall.yaml -o fall.mrd && mrdem-run -q fall.yaml --steps 200 -o f1.mrd &&
+	mrdem-run -q f1.mrd --steps 200 -o f2.mrd &&
+	python3 - <<PY
+import mrdem
+s = mrdem.read("fall.mrd")
+assert s.setup["scheme"] == "velocity-verlet", s.setup["scheme"]
+for f in s.frames[1:]:
+    vz, hz = f["velocity"][0][2], f["velocity_half"][0][2]
+    assert abs(vz + 10 * f.time) < 1e-9 and abs(hz + 10 * (f.time - 5e-4)) < 1e-9, (f.time, vz, hz)
+    assert f["flags"][0] == 2 and f["velocity"][1] == (0, 0, 0), f["flags"]
+print("# %d frames: v = g t, half-step v = g (t - dt/2)" % (len(s.frames) - 1))
+a, b = s.frames[-1], mrdem.read("f2.mrd").frames[-1]
+assert a.step == b.step == 400
+for col in ("position", "velocity", "angular_velocity", "velocity_half", "angular_velocity_half"):
+    assert list(a[col]) == list(b[col]), col
+PY'
+
+expect_success "a frame with velocity_half but not angular_velocity_half is refused by the next step" '
+	python3 - <<PY &&
+import gzip, sys
+sys.path.insert(0, "$TOP/tests/lib")
+import mrdem_stream as ms
+R = [(t, p) for t, _f, p, _v in ms.mrdem.records(open("f1.mrd", "rb").read()) if t not in (8, 9, 10)]
+R = [(t, p.replace(b"angular_velocity_half", b"angular_velocity_halg")) for t, p in R]
+open("onehalf.mrd", "wb").write(gzip.compress(ms.finish(ms.HEADER + b"".join(ms.record(t, p) for t, p in R))))
+PY
+	assert_exit 1 mrdem-run -q onehalf.mrd --steps 1 -o x.mrd &&
+	assert_grep "frame of step 200: column velocity_half without angular_velocity_half" err && test ! -e x.mrd &&
+	assert_exit 1 mrdem-step onehalf.mrd -o y.mrd &&
+	assert_grep "column velocity_half without angular_velocity_half" err && test ! -e y.mrd'
+
 done_testing

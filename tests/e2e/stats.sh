@@ -117,4 +117,21 @@ expect_failure "nothing to tabulate" 'mrdem-stats "$G/good-mesh.mrd"'
 expect_success "--help prints usage" 'mrdem-stats --help | grep -q "usage: mrdem-stats"'
 expect_failure "two inputs" 'mrdem-stats "$G/good-scene.mrd" "$G/good-scene.mrd"'
 
+# A ball bouncing under gravity with velocity Verlet: mrdem-run writes
+# frames with velocities synchronised with their positions, so the kinetic
+# energy of a frame is the one the step's stats record reports for it.
+expect_success "velocity Verlet: a frame's kinetic energy is the step's energy_kinetic" '
+	mrdem-run -q "$TOP/examples/sphere-on-plane.yaml" --steps 3000 --every 100 -o vv.mrd &&
+	mrdem-info --json vv.mrd | grep -q "\"scheme\": \"velocity-verlet\"" &&
+	mrdem-stats vv.mrd >vv.csv &&
+	python3 - vv.csv <<PY
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["energy_kinetic"] and r["kinetic"]]
+assert len(rows) >= 30, len(rows)
+worst = max(abs(float(r["kinetic"]) - float(r["energy_kinetic"])) /
+            max(float(r["energy_kinetic"]), 1e-300) for r in rows)
+print("# %d rows: largest relative difference %.3g" % (len(rows), worst))
+assert worst < 1e-12, worst
+PY'
+
 done_testing

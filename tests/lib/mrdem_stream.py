@@ -87,16 +87,35 @@ def _walk(data):
 
 def records(data, everything=False):
     """(type, payload) of each record, read by the project's Python package
-    (python/mrdem); frames in the fixed column order. Meta, index and end
-    records are left out unless everything is set."""
+    (python/mrdem); frames in the fixed column order, without the columns
+    after the fixed ones (velocity_half, angular_velocity_half of a
+    synchronised Verlet frame). Meta, index and end records are left out
+    unless everything is set."""
     for rtype, _flags, payload, _version in mrdem.records(bytes(data)):
         if rtype in (META, INDEX, END) and not everything:
             continue
         if rtype == 4:
-            if payload[24:24 + len(COLUMN_TABLE)] != COLUMN_TABLE:
-                raise ValueError("frame columns differ from this helper's fixed order")
-            payload = payload[:24] + payload[24 + len(COLUMN_TABLE):]
+            payload = _fixed_columns(payload)
         yield rtype, payload
+
+
+def _fixed_columns(payload):
+    """A frame payload with the fixed columns only, in the fixed order."""
+    if payload[24:24 + len(COLUMN_TABLE)] == COLUMN_TABLE:
+        return payload[:24] + payload[24 + len(COLUMN_TABLE):]
+    (n,) = struct.unpack_from("<Q", payload, 16)
+    (ncols,) = struct.unpack_from("<I", payload, 24)
+    pos, cols = 28, []
+    for _ in range(ncols):
+        (ln,) = struct.unpack_from("<I", payload, pos)
+        name = payload[pos + 4:pos + 4 + ln].decode()
+        t, k = struct.unpack_from("<II", payload, pos + 4 + ln)
+        cols.append((name, t, k))
+        pos += 12 + ln
+    if cols[:len(COLUMNS)] != COLUMNS:
+        raise ValueError("frame columns differ from this helper's fixed order")
+    size = sum(n * k * (4 if t == 1 else 8) for _name, t, k in COLUMNS)
+    return payload[:24] + payload[pos:pos + size]
 
 
 @contextlib.contextmanager
@@ -119,8 +138,8 @@ def same_content(a, b):
     def content(path):
         with open(path, "rb") as f:
             data = f.read()
-        with named(path):
-            return [(t, p) for t, p in records(data, everything=True)
+        with named(path):  # frames as written: columns beyond the fixed ones too
+            return [(t, p) for t, _f, p, _v in mrdem.records(bytes(data))
                     if t not in (META, INDEX, END)]
     ra, rb = content(a), content(b)
     for k, (x, y) in enumerate(zip(ra, rb)):

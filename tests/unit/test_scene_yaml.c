@@ -261,7 +261,7 @@ static void test_defaults_and_derived(void)
 		       s.setup.friction == 0.5 && s.setup.plane_epsilon == 0.004,
 	       "contact model parameters");
 	tap_ok(s.setup.stiffness == 1000 && s.setup.dt == 1e-4 && s.setup.steps == 1000 &&
-		       s.setup.scheme == MRDEM_SCHEME_EXPLICIT_EULER && s.setup.output_every == 10 &&
+		       s.setup.scheme == MRDEM_SCHEME_VELOCITY_VERLET && s.setup.output_every == 10 &&
 		       s.setup.gravity[2] == 0 && s.setup.nplanes == 0,
 	       "setup defaults");
 	mrdem_scene_release(&s);

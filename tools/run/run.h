@@ -53,12 +53,18 @@ struct run {
 	double t_loop, out_step, io_step; /* output CPU and I/O wait of the step */
 };
 
+/* The current frame to the output, its pending Verlet half kicks closed
+ * with the forces of its contacts c (NULL: as it is) or on the sphere fast
+ * path (docs/output.md, "Velocities"). 0 or -1 (mrdem-run.c). */
+int run_write_frame(struct run *r, const struct mrdem_contacts *c);
+
 /* --via-pipes (via_pipes.c). run_pipe_detect: mrdem-pairs | mrdem-contact
- * on the current frame, its records to the output when output is set; with
+ * on the current frame, the frame (when frame is set, synchronised with the
+ * contacts found) and then its records to the output when output is set; with
  * step, the step's mrdem-step is started on the same bytes.
  * run_pipe_advance: that step (and the Picard iterations of implicit
  * Euler), the next frame read back. */
-int run_pipe_detect(struct run *r, int output, int step);
+int run_pipe_detect(struct run *r, int output, int frame, int step);
 int run_pipe_advance(struct run *r, int output);
 
 /* Reporting (report.c): a step's counters into the run's sums, the progress

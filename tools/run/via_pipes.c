@@ -145,7 +145,31 @@ static char **step_tool(struct run *r, const char *in, const char *out, char *bu
  * (into next.mrd) reads the same bytes as they come: it starts and decodes
  * the frame during the search instead of after it, and this driver reads
  * det.mrd while it steps (pipe_advance waits for it). */
-int run_pipe_detect(struct run *r, int output, int step)
+/* The frame to the output, synchronised with the contacts in det.mrd. */
+static int write_frame_with(struct run *r, const char *det)
+{
+	struct mrdem_reader rd;
+	struct mrdem_record rec;
+	struct mrdem_contacts c;
+	int rc, found = 0;
+	if (mrdem_reader_open(&rd, det, 0))
+		return -1;
+	mrdem_contacts_init(&c);
+	while ((rc = mrdem_reader_next(&rd, &rec)) == 1)
+		if (rec.type == MRDEM_REC_CONTACTS) {
+			if (mrdem_decode_contacts(&rec, rd.name, &c)) {
+				rc = -1;
+				break;
+			}
+			found = 1;
+		}
+	mrdem_reader_close(&rd);
+	rc = rc < 0 || run_write_frame(r, found ? &c : NULL) ? -1 : 0;
+	mrdem_contacts_release(&c);
+	return rc;
+}
+
+int run_pipe_detect(struct run *r, int output, int frame, int step)
 {
 	char state[PATH_MAX + 16], det[PATH_MAX + 16], next[PATH_MAX + 16], *cbuf[16], *sbuf[24];
 	tool_chain_path(&r->chain, state, sizeof state, "state.mrd");
@@ -160,7 +184,8 @@ int run_pipe_detect(struct run *r, int output, int step)
 			  state, NULL };
 	if (!step) {
 		char **tools[] = { pairs, contact_tool(r, h, det, cbuf) };
-		return tools_run(&r->chain, tools, 2) || read_back(r, det, output, NULL, NULL);
+		return tools_run(&r->chain, tools, 2) || (frame && write_frame_with(r, det)) ||
+		       read_back(r, det, output, NULL, NULL);
 	}
 	char **tools[] = { pairs, contact_tool(r, h, NULL, cbuf) };
 	int from[2], to[2];
@@ -180,7 +205,8 @@ int run_pipe_detect(struct run *r, int output, int step)
 	close(to[0]);
 	rc = rc || tool_pump(from[0], "mrdem-contact", det, to[1]);
 	close(from[0]);
-	rc = tools_wait(tools, 2, pid) || rc || read_back(r, det, output, NULL, NULL);
+	rc = tools_wait(tools, 2, pid) || rc || (frame && write_frame_with(r, det)) ||
+	     read_back(r, det, output, NULL, NULL);
 	/* After a failed detection mrdem-step goes before it sees the end of
 	 * its input: its error would only repeat the detection's. */
 	if (rc && r->step_pid > 0)
