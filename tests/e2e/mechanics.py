@@ -295,6 +295,10 @@ def fit_acceleration(s, skip=0.25):
     return 2 * b[2] / a[2][2]
 
 
+# inscribed() of the 1,280-triangle unit icosphere, to place it at rest
+INSPHERE_1280 = 0.99547163
+
+
 def inscribed(sh):
     """The radius of the sphere about the centre of mass that touches the
     mesh's nearest face plane (the patch models' smooth sphere of an
@@ -391,7 +395,7 @@ def case_twisting_resistance():
         scene = ("shapes:\n" + BALL % 1280 + "particles:\n"
                  "  - {shape: ball, position: [0, 0, %.6f], orientation: %s, "
                  "angular_velocity: [0, 0, %g], epsilon_abs: 0.01, density: 1000}\n"
-                 % (1.02 - rest, quat(12), w0) +
+                 % (INSPHERE_1280 + 0.02 - rest, quat(12), w0) +
                  "planes:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\ngravity: [0, 0, -9.81]\n"
                  "contact: {model: hooke, stiffness: 4.2e7, restitution: 0.5, friction: 0.5, "
                  "rolling_friction: 0.05%s, plane_epsilon: 0.01}\n" % twisting +
@@ -401,7 +405,8 @@ def case_twisting_resistance():
 
     s = spin("twisting-resistance", ", twisting_friction: %g" % mu_t)
     sh = s.shapes[0]
-    alpha_ref = -mu_t * 1.0 * G * sh.volume / sh.inertia[2]  # R* = 1: the ball's sphere
+    # R*: the radius of the sphere its contacts are measured on
+    alpha_ref = -mu_t * inscribed(sh) * G * sh.volume / sh.inertia[2]
     fr = [f for f in s.frames if f["angular_velocity"][0][2] > 0.1 * w0 and f.time > 0.02]
     t = [f.time for f in fr]
     w = [f["angular_velocity"][0][2] for f in fr]
