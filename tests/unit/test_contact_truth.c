@@ -33,6 +33,7 @@
 #include "common/util/rng.h"
 #include "formats/foreign/mesh_files.h"
 #include "tests/lib/tap.h"
+#include "tests/lib/tree_shapes.h"
 
 /* ---- the reference distance */
 
@@ -193,30 +194,6 @@ static double mesh_distance(const struct world *a, const struct world *b, double
 
 /* ---- the shapes */
 
-static void add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *m)
-{
-	struct mrdem_tree_params p;
-	struct mrdem_tree *t;
-	mrdem_tree_params_default(&p);
-	if (mrdem_tree_build(m, &p, &t))
-		mrdem_die("cannot build the tree of %s", name);
-	uint32_t i = mrdem_scene_add_shape(s, name, m);
-	s->shapes[i].tree = t;
-}
-
-static void add_sphere(struct mrdem_scene *s, const char *name, uint32_t tris, double radius,
-		       double noise, double stretch, uint64_t seed)
-{
-	struct mrdem_sphere_opts o;
-	struct mrdem_mesh m;
-	mrdem_sphere_opts_default(&o);
-	o.triangles = tris, o.radius = radius, o.noise = noise, o.stretch = stretch, o.seed = seed;
-	mrdem_mesh_init(&m);
-	if (mrdem_mesh_sphere(&m, &o))
-		mrdem_die("cannot make %s", name);
-	add_shape(s, name, &m);
-}
-
 static void add_box(struct mrdem_scene *s, const char *name, double x, double y, double z,
 		    unsigned div)
 {
@@ -225,7 +202,7 @@ static void add_box(struct mrdem_scene *s, const char *name, double x, double y,
 	mrdem_mesh_init(&m);
 	if (mrdem_mesh_box(&m, size, div))
 		mrdem_die("cannot make %s", name);
-	add_shape(s, name, &m);
+	ts_add_shape(s, name, &m);
 }
 
 static void add_cylinder(struct mrdem_scene *s, const char *name, double r, double h,
@@ -235,20 +212,20 @@ static void add_cylinder(struct mrdem_scene *s, const char *name, double r, doub
 	mrdem_mesh_init(&m);
 	if (mrdem_mesh_cylinder(&m, r, h, seg))
 		mrdem_die("cannot make %s", name);
-	add_shape(s, name, &m);
+	ts_add_shape(s, name, &m);
 }
 
 static void make_shapes(struct mrdem_scene *s, const char *rock)
 {
 	/* the pair the trouble was first seen on, then the rest */
-	add_sphere(s, "noisy-1224", 1224, 0.45, 1.4, 1, 2);
-	add_sphere(s, "noisy-1280", 1280, 0.5, 1.3, 1, 7);
-	add_sphere(s, "noisy-80", 80, 0.5, 2.0, 1, 3);
-	add_sphere(s, "noisy-320", 320, 0.5, 1.1, 1, 4);
-	add_sphere(s, "noisy-5120", 5120, 0.5, 1.2, 1, 5);
-	add_sphere(s, "stretched", 1280, 0.3, 1, 2.5, 1);
-	add_sphere(s, "ico-320", 320, 0.5, 1, 1, 1);
-	add_sphere(s, "ico-1280", 1280, 0.5, 1, 1, 1);
+	ts_add_sphere(s, "noisy-1224", 1224, 0.45, 1.4, 1, 2);
+	ts_add_sphere(s, "noisy-1280", 1280, 0.5, 1.3, 1, 7);
+	ts_add_sphere(s, "noisy-80", 80, 0.5, 2.0, 1, 3);
+	ts_add_sphere(s, "noisy-320", 320, 0.5, 1.1, 1, 4);
+	ts_add_sphere(s, "noisy-5120", 5120, 0.5, 1.2, 1, 5);
+	ts_add_sphere(s, "stretched", 1280, 0.3, 1, 2.5, 1);
+	ts_add_sphere(s, "ico-320", 320, 0.5, 1, 1, 1);
+	ts_add_sphere(s, "ico-1280", 1280, 0.5, 1, 1, 1);
 	add_box(s, "box-1", 1, 0.8, 0.6, 1);
 	add_box(s, "box-8", 0.6, 0.6, 0.6, 8);
 	add_box(s, "wall", 2, 2, 0.2, 1);
@@ -260,7 +237,7 @@ static void make_shapes(struct mrdem_scene *s, const char *rock)
 	if (mrdem_mesh_read_obj(rock, &m) || mrdem_mesh_validate(&m, 0, rock))
 		mrdem_die("cannot read %s", rock);
 	mrdem_mesh_mass(&m, &m.mass);
-	add_shape(s, "rock", &m);
+	ts_add_shape(s, "rock", &m);
 }
 
 /* ---- one trial */

@@ -36,33 +36,7 @@
 #include "common/util/rng.h"
 #include "tests/lib/merge_reference.h"
 #include "tests/lib/tap.h"
-
-static void add_shape(struct mrdem_scene *s, const char *name, struct mrdem_mesh *m)
-{
-	struct mrdem_tree_params p;
-	struct mrdem_tree *t;
-	mrdem_tree_params_default(&p);
-	if (mrdem_tree_build(m, &p, &t))
-		mrdem_die("cannot build the tree of %s", name);
-	uint32_t i = mrdem_scene_add_shape(s, name, m);
-	s->shapes[i].tree = t;
-}
-
-static void add_sphere(struct mrdem_scene *s, const char *name, uint32_t tris, double noise,
-		       double stretch, uint64_t seed)
-{
-	struct mrdem_sphere_opts o;
-	struct mrdem_mesh m;
-	mrdem_sphere_opts_default(&o);
-	o.triangles = tris;
-	o.noise = noise;
-	o.stretch = stretch;
-	o.seed = seed;
-	mrdem_mesh_init(&m);
-	if (mrdem_mesh_sphere(&m, &o))
-		mrdem_die("cannot make %s", name);
-	add_shape(s, name, &m);
-}
+#include "tests/lib/tree_shapes.h"
 
 /* A box with a square notch cut out of one edge: the L-shaped polygon
  * (0,0) (2,0) (2,1) (1,1) (1,2) (0,2) extruded along z by 1, its top and
@@ -93,7 +67,7 @@ static void add_notched_box(struct mrdem_scene *s)
 	}
 	if (mrdem_mesh_validate(&m, 0, "notched box"))
 		mrdem_die("notched box is not a valid mesh");
-	add_shape(s, "notched-box", &m);
+	ts_add_shape(s, "notched-box", &m);
 }
 
 static int contact_ok(const struct mrdem_contact *c, double cut)
@@ -296,8 +270,8 @@ static void one_group_poses(int quick)
 {
 	struct mrdem_scene s;
 	mrdem_scene_init(&s);
-	add_sphere(&s, "latlong", 1224, 1.0, 1.0, 1);
-	add_sphere(&s, "ico", 1280, 1.0, 1.0, 1);
+	ts_add_sphere(&s, "latlong", 1224, 1.0, 1.0, 1.0, 1);
+	ts_add_sphere(&s, "ico", 1280, 1.0, 1.0, 1.0, 1);
 	struct mrdem_particles *p = &s.frame.p;
 	mrdem_particles_push(p, 1, 0);
 	mrdem_particles_push(p, 2, 0);
@@ -385,15 +359,15 @@ int main(void)
 	int quick = getenv("MRDEM_ASAN") != NULL;
 	struct mrdem_scene s;
 	mrdem_scene_init(&s);
-	add_sphere(&s, "noisy", 320, 1.3, 1.0, 11);
-	add_sphere(&s, "spiky", 320, 2.2, 1.0, 12); /* strong noise: concave */
-	add_sphere(&s, "stretched", 80, 1.1, 2.6, 13);
+	ts_add_sphere(&s, "noisy", 320, 1.0, 1.3, 1.0, 11);
+	ts_add_sphere(&s, "spiky", 320, 1.0, 2.2, 1.0, 12); /* strong noise: concave */
+	ts_add_sphere(&s, "stretched", 80, 1.0, 1.1, 2.6, 13);
 	double size[3] = {1.0, 2.0, 0.5};
 	struct mrdem_mesh box;
 	mrdem_mesh_init(&box);
 	if (mrdem_mesh_box(&box, size, 4))
 		mrdem_die("cannot make box");
-	add_shape(&s, "box", &box);
+	ts_add_shape(&s, "box", &box);
 	add_notched_box(&s);
 	double radius[8];
 	for (uint32_t i = 0; i < s.nshapes; i++)
