@@ -45,7 +45,10 @@ static const char usage_middle[] =
 	"  --broad M         broad phase: sap, mr, mmr, grid or brute (default: the\n"
 	"                    scene's contact.broad, else grid); all give the same pairs\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
-	"                    kinetic and contact energy before it (default 1; 0: off)\n";
+	"                    kinetic and contact energy before it (default 1; 0: off)\n"
+	"  --allow-overlap   start even when the initial overlaps hold more energy than\n"
+	"                    the scene's kinetic and potential energy (as the scene key\n"
+	"                    contact.allow_overlap: true)\n";
 static const char usage_tail[] =
 	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
 	"                    through real pipes, implicit Euler once per Picard\n"
@@ -65,6 +68,17 @@ static const char usage_tail[] =
 	"                    written frame (not with --via-pipes)\n"
 	"  -q, --quiet       no progress bar and no summary (--log-view still prints)\n"
 	"  -h, --help        show this help\n"
+	"\n"
+	"A start at step 0 (a YAML scene, or a stream at its first frame) is searched\n"
+	"for contacts first: overlaps deeper than 0.5 of the two halos are reported,\n"
+	"and a start whose contact energy exceeds its kinetic energy plus gravity's\n"
+	"potential energy above the lowest particle is refused (exit 1, no output)\n"
+	"unless allowed; the summary names the start's contact energy. Besides the\n"
+	"per-step energy bound, the run stops (exit 1, naming the step and particle,\n"
+	"the output ending with the frame before that step) when the energy grows\n"
+	"beyond the bound over a window of steps, a particle moves further than its\n"
+	"halo in one step, or a particle leaves the scene's bounds (docs/dynamics.md,\n"
+	"\"Stability guard\").\n"
 	"\n"
 	"The hierarchy defaults to surrogate here: shapes without a tree get one\n"
 	"built first (docs/surrogate-trees.md), for multiscale too.\n"
@@ -396,6 +410,7 @@ struct options {
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
 	int via_pipes, quiet, help, log_view, fast_spheres, general_path, contact_given;
+	int allow_overlap;
 };
 
 /* Options into o (reset first). Returns 0, or the exit status 2 for a
@@ -404,7 +419,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
 	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW,
-	       OPT_FAST_SPHERES, OPT_GENERAL_PATH };
+	       OPT_FAST_SPHERES, OPT_GENERAL_PATH, OPT_ALLOW_OVERLAP };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -413,6 +428,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"broad", required_argument, NULL, OPT_BROAD},
 		{"max-energy-growth", required_argument, NULL, OPT_GROWTH},
 		{"via-pipes", no_argument, NULL, OPT_PIPES},
+		{"allow-overlap", no_argument, NULL, OPT_ALLOW_OVERLAP},
 		{"picard-tol", required_argument, NULL, OPT_PICARD},
 		{"picard-max", required_argument, NULL, OPT_PICARD},
 		{"picard-retries", required_argument, NULL, OPT_PICARD},
@@ -447,6 +463,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_BROAD: o->broad = optarg; break;
 		case OPT_GROWTH: o->growth = optarg; break;
 		case OPT_PIPES: o->via_pipes = 1; break;
+		case OPT_ALLOW_OVERLAP: o->allow_overlap = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
 		case OPT_FAST_SPHERES: o->fast_spheres = 1; break;
 		case OPT_GENERAL_PATH: o->general_path = 1; break;
@@ -517,6 +534,7 @@ static int apply_options(struct run *r, const struct options *o)
 	r->via_pipes = o->via_pipes;
 	r->log_view = o->log_view;
 	r->quiet = o->quiet;
+	r->allow_overlap = o->allow_overlap || r->scene.setup.allow_overlap;
 	mrdem_sim_opts_default(&r->opts, &r->scene.setup);
 	r->opts.contact = o->contact;
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_AUTO)
@@ -583,10 +601,31 @@ static int apply_options(struct run *r, const struct options *o)
 	return 0;
 }
 
+/* The start's contacts and their energy, for the summary; at step 0 its
+ * overlaps are reported, and refused when they would throw the particles
+ * apart (common/sim/overlap.h). Before any output. */
+static int check_start(struct run *r, const char *scene)
+{
+	if (mrdem_overlap_measure(&r->scene, &r->opts, &r->start))
+		return -1;
+	r->have_start = 1;
+	if (r->scene.frame.step != 0 || !r->start.deep)
+		return 0;
+	char what[512];
+	mrdem_overlap_describe(&r->start, what, sizeof what);
+	if (!mrdem_overlap_excessive(&r->start) || r->allow_overlap) {
+		mrdem_warning("%s: %s", scene, what);
+		return 0;
+	}
+	return mrdem_error("%s: %s: the first steps would throw the particles apart; move them "
+			   "apart, or give --allow-overlap (scene key contact.allow_overlap: true) "
+			   "if the overlap is intended", scene, what);
+}
+
 /* Simulate into the output stream, with a summary. Returns 0 or -1. */
 static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 {
-	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts))
+	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts) || check_start(r, scene))
 		return -1;
 	if (r->via_pipes && tool_chain_open(&r->chain, argv[0]))
 		return -1;

@@ -158,6 +158,12 @@ void run_summary(struct run *r)
 	fprintf(stderr, "mrdem-run: %llu steps in %.3f s (%.3g ms per step), %llu frames to %s\n",
 		(unsigned long long)r->nsteps, wall, 1e3 * wall / n,
 		(unsigned long long)r->frames_written, r->out ? r->out : "standard output");
+	if (r->have_start)
+		fprintf(stderr, "  start: %zu contact(s), contact energy %.4g J against %.4g J kinetic "
+			"and %.4g J potential (gravity above the lowest particle); %zu overlap(s) "
+			"deeper than %g of the halos\n", r->start.contacts, r->start.contact_energy,
+			r->start.kinetic, r->start.potential, r->start.deep,
+			MRDEM_OVERLAP_DEEP_FRACTION);
 	if (r->fast) {
 		struct mrdem_sphere_fast_stats st;
 		mrdem_sphere_fast_get_stats(r->fast, &st);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/sim/overlap.h"
 #include "common/sim/simulation.h"
 #include "common/sim/sphere_fast.h"
 #include "common/util/stages.h"
@@ -21,7 +22,10 @@ struct run {
 	struct mrdem_writer w;
 	const char *out;
 	uint64_t steps, every;
-	int via_pipes, quiet, progress, log_view;
+	int via_pipes, quiet, progress, log_view, allow_overlap;
+	/* the start's contacts and energies (check_start) */
+	struct mrdem_overlap start;
+	int have_start;
 	/* the sphere fast path (--fast-spheres, or chosen by itself: fast_auto),
 	 * its skin */
 	struct mrdem_sphere_fast *fast;
