@@ -192,7 +192,8 @@ static void catch_stop_signals(void)
 /* ---- the run */
 
 /* Output: the thread's CPU time writing is the output stage, the rest of
- * the wall time waiting for the pipe or disk (I/O wait). */
+ * its wall time off the CPU is output_wait (blocked on the pipe or disk,
+ * or waiting for a CPU: the thread CPU clock cannot tell them apart). */
 struct out_mark {
 	double wall, cpu;
 };
@@ -207,15 +208,15 @@ static void output_done(struct run *r, struct out_mark m)
 	double wall = mrdem_clock() - m.wall;
 	double cpu = fmax(0.0, fmin(mrdem_thread_cpu_clock() - m.cpu, wall));
 	r->out_step += cpu;
-	r->io_step += wall - cpu;
+	r->wait_step += wall - cpu;
 	r->log.seconds[MRDEM_STAGE_OUTPUT] += cpu;
-	r->log.seconds[MRDEM_STAGE_IO_WAIT] += wall - cpu;
+	r->log.seconds[MRDEM_STAGE_OUTPUT_WAIT] += wall - cpu;
 }
 
 static void output_call(struct run *r)
 {
 	r->log.calls[MRDEM_STAGE_OUTPUT]++;
-	r->log.calls[MRDEM_STAGE_IO_WAIT]++;
+	r->log.calls[MRDEM_STAGE_OUTPUT_WAIT]++;
 }
 
 static int write_frame(struct run *r)
@@ -258,7 +259,7 @@ static int write_log_stats(struct run *r, double t_iter)
 	struct mrdem_stats st;
 	struct mrdem_stage_log l = r->sim.log;
 	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
-	l.seconds[MRDEM_STAGE_IO_WAIT] = r->io_step;
+	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
 	mrdem_stats_init(&st, "mrdem-run", r->sim.log.calls[MRDEM_STAGE_INTEGRATE] ?
 			 r->sim.stepper.step : r->scene.frame.step);
 	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
@@ -339,7 +340,7 @@ static int simulate(struct run *r)
 	for (uint64_t i = 0;; i++) {
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
 		double t_iter = mrdem_clock();
-		r->out_step = r->io_step = 0;
+		r->out_step = r->wait_step = 0;
 		if (output && !r->via_pipes)
 			output_call(r);
 		if (output && i > 0 && write_frame(r))

@@ -99,7 +99,8 @@ void run_log_view(const struct run *r)
 		"'other' add up to it. Calls: broad phase runs; pairs searched; kernel batches\n"
 		"(and plane pairs); fallback blocks; pairs' contact points; narrow phases;\n"
 		"force evaluations; steps; output steps. output is the CPU time writing,\n"
-		"io_wait the rest of its wall time (blocked on a full pipe or a slow disk).\n\n",
+		"output_wait the rest of its wall time, off the CPU: blocked on a full pipe or a\n"
+		"slow disk, or waiting for a CPU that other threads or processes hold.\n\n",
 		(unsigned long long)r->nsteps, r->t_loop, 1e3 * r->t_loop / n, omp_get_max_threads(),
 		mrdem_scheme_name(r->opts.step.scheme));
 	fprintf(stderr, "%-12s %12s %12s %12s %8s\n", "Stage", "Calls", "Time (s)", "ms/step",

@@ -54,7 +54,7 @@ struct run {
 	/* stages of the whole run, with the output stage of this driver; the
 	 * loop's wall time; output seconds of the step under way */
 	struct mrdem_stage_log log;
-	double t_loop, out_step, io_step; /* output CPU and I/O wait of the step */
+	double t_loop, out_step, wait_step; /* output CPU and off-CPU time of the step */
 };
 
 /* --via-pipes (via_pipes.c). run_pipe_detect: mrdem-pairs | mrdem-contact
