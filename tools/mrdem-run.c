@@ -286,13 +286,86 @@ static int interrupted(struct run *r)
 	return mrdem_writer_flush(&r->w) ? -1 : 0;
 }
 
-/* What a run that stops now leaves: the output appears once a step is
- * done (mrdem_writer_publish), so a scene that fails its first step leaves
- * none, and an older file at that path as it was. */
-static const char *kept(const struct run *r)
+/* The state of a frame that was not written, kept through the step from
+ * it: a step that fails leaves its frame half advanced, and the output
+ * ends with the frame the step started from. */
+static void save_frame(struct run *r)
 {
-	return mrdem_writer_published(&r->w) ? "the frames before it are in the output" :
-						 "no output written";
+	const struct mrdem_particles *p = &r->scene.frame.p;
+	struct saved_frame *sv = &r->saved;
+	size_t n = p->n;
+	if (n > sv->cap) {
+		sv->flags = mrdem_xrealloc(sv->flags, n * sizeof *sv->flags);
+		sv->state = mrdem_xrealloc(sv->state, 13 * n * sizeof *sv->state);
+		sv->cap = n;
+	}
+	memcpy(sv->flags, p->flags, n * sizeof *p->flags);
+	memcpy(sv->state, p->pos, 3 * n * sizeof(double));
+	memcpy(sv->state + 3 * n, p->quat, 4 * n * sizeof(double));
+	memcpy(sv->state + 7 * n, p->vel, 3 * n * sizeof(double));
+	memcpy(sv->state + 10 * n, p->angvel, 3 * n * sizeof(double));
+	const struct mrdem_history *h = &r->scene.frame.history;
+	sv->history.n = 0;
+	for (size_t k = 0; k < h->n; k++)
+		*mrdem_history_push(&sv->history) = h->s[k];
+	sv->step = r->scene.frame.step;
+	sv->time = r->scene.frame.time;
+}
+
+static void restore_frame(struct run *r)
+{
+	struct mrdem_particles *p = &r->scene.frame.p;
+	const struct saved_frame *sv = &r->saved;
+	size_t n = p->n;
+	memcpy(p->flags, sv->flags, n * sizeof *p->flags);
+	memcpy(p->pos, sv->state, 3 * n * sizeof(double));
+	memcpy(p->quat, sv->state + 3 * n, 4 * n * sizeof(double));
+	memcpy(p->vel, sv->state + 7 * n, 3 * n * sizeof(double));
+	memcpy(p->angvel, sv->state + 10 * n, 3 * n * sizeof(double));
+	struct mrdem_history *h = &r->scene.frame.history;
+	h->n = 0;
+	for (size_t k = 0; k < sv->history.n; k++)
+		*mrdem_history_push(h) = sv->history.s[k];
+	r->scene.frame.step = sv->step;
+	r->scene.frame.time = sv->time;
+}
+
+/* A step failed (the stepper's guard, the run's guards or a tool): end the
+ * output with the frame the step started from (restored unless it was
+ * written already) and say where the run stopped. The output appears once
+ * a step is done (mrdem_writer_publish), so a scene that fails its first
+ * step leaves none, and an older file at that path as it was. */
+static int stopped(struct run *r, uint64_t step, double time, int written)
+{
+	const char *what = "no output written";
+	if (mrdem_writer_published(&r->w)) {
+		what = "the output ends with the frame at its start";
+		if (!written) {
+			restore_frame(r);
+			if (write_frame(r) || mrdem_writer_flush(&r->w))
+				what = "the frame at its start could not be written";
+		}
+	}
+	mrdem_error("stopped at step %llu (t = %.9g s); %s", (unsigned long long)step, time, what);
+	return -1;
+}
+
+/* The run's guards on the step just taken (common/sim/run_guard.h): the
+ * energies of the state it started from, then the motion to the frame it
+ * reached. */
+static int guard_step(struct run *r, uint64_t step)
+{
+	if (r->fast)
+		return mrdem_run_guard_motion(&r->guard, &r->scene, step, r->saved_time,
+					      r->opts.step.dt);
+	const struct mrdem_energy *en = &r->sim.stepper.energy;
+	double kin = en->translational + en->rotational, grav = en->gravity, con = en->contact;
+	if (r->via_pipes)
+		kin = r->pipe_energy[0], grav = r->pipe_energy[1], con = r->pipe_energy[2];
+	if ((!r->via_pipes || r->pipe_have_energy) &&
+	    mrdem_run_guard_energy(&r->guard, &r->scene, step, r->saved_time, kin, grav, con))
+		return -1;
+	return mrdem_run_guard_motion(&r->guard, &r->scene, step, r->saved_time, r->opts.step.dt);
 }
 
 /* --fast-spheres: the loop of simulate on the sphere fast path, frames
@@ -315,11 +388,11 @@ static int simulate_fast(struct run *r)
 		if (i == r->steps)
 			return mrdem_writer_flush(w) ? -1 : 0;
 		uint64_t step = r->scene.frame.step;
-		if (mrdem_sphere_fast_step(r->fast)) {
-			mrdem_error("stopped at step %llu (t = %.9g s); %s", (unsigned long long)step,
-				    r->scene.frame.time, kept(r));
-			return -1;
-		}
+		r->saved_time = r->scene.frame.time;
+		if (!output)
+			save_frame(r);
+		if (mrdem_sphere_fast_step(r->fast) || guard_step(r, step))
+			return stopped(r, step, r->saved_time, output);
 		r->nsteps++;
 		if (mrdem_writer_publish(w))
 			return -1;
@@ -364,14 +437,17 @@ static int simulate(struct run *r)
 			return rc ? -1 : 0;
 		}
 		uint64_t step = r->scene.frame.step;
+		r->saved_time = r->scene.frame.time;
+		if (!output)
+			save_frame(r);
+		r->pipe_have_energy = 0;
 		if (r->via_pipes ? run_pipe_advance(r, output) : mrdem_sim_advance(&r->sim)) {
 			if (stop_signal) /* the tools of --via-pipes got the signal too */
-				mrdem_error("interrupted during step %llu", (unsigned long long)step);
-			else
-				mrdem_error("stopped at step %llu (t = %.9g s); %s",
-					    (unsigned long long)step, r->scene.frame.time, kept(r));
-			return -1;
+				return mrdem_error("interrupted during step %llu", (unsigned long long)step);
+			return stopped(r, step, r->saved_time, output);
 		}
+		if (guard_step(r, step))
+			return stopped(r, step, r->saved_time, output);
 		if (mrdem_writer_publish(w))
 			return -1;
 		if (!r->via_pipes) {
@@ -640,6 +716,8 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		mrdem_writer_abort(&r->w);
 		return -1;
 	}
+	mrdem_run_guard_init(&r->guard, &r->scene, r->opts.step.dt, r->steps,
+			     r->fast ? 0 : r->opts.step.max_energy_growth);
 	r->t0 = mrdem_clock();
 	int rc = r->fast ? simulate_fast(r) : simulate(r);
 	r->t_loop = mrdem_clock() - r->t0;
@@ -685,6 +763,10 @@ int main(int argc, char **argv)
 	mrdem_buf_release(&r.fronts);
 	mrdem_sim_release(&r.sim);
 	mrdem_sphere_fast_free(r.fast);
+	mrdem_run_guard_release(&r.guard);
+	free(r.saved.flags);
+	free(r.saved.state);
+	mrdem_history_release(&r.saved.history);
 	mrdem_scene_release(&r.scene);
 	if (stop_signal)
 		return 128 + stop_signal;
