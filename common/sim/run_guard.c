@@ -159,8 +159,8 @@ int mrdem_run_guard_energy(struct mrdem_run_guard *g, const struct mrdem_scene *
 		size_t j = g->head;
 		const struct mrdem_particles *p = &s->frame.p;
 		size_t f = fastest(p);
-		return mrdem_error("step %llu (t = %g s): the kinetic and gravitational energy grew by "
-				   "%.4g J over the %llu "
+		return mrdem_error("step %llu (t = %g s): the kinetic and gravitational energy grew "
+				   "beyond the total energy by %.4g J over the %llu "
 				   "steps since step %llu, more than %g times the %.4g J of kinetic, "
 				   "contact and potential energy (above the lowest particle) there (plus %.4g J that gravity can add over %zu "
 				   "steps); fastest particle %llu (%.4g m/s); reduce the time step",
@@ -170,14 +170,15 @@ int mrdem_run_guard_energy(struct mrdem_run_guard *g, const struct mrdem_scene *
 				   g->gravity_allowance, W, (unsigned long long)p->id[f],
 				   sqrt(vec3_norm2(&p->vel[3 * f])));
 	}
-	double key = e + g->growth * avail;
+	/* the contact energy at j may all turn into motion: growth is beyond it */
+	double key = e + contact + g->growth * avail;
 	/* candidates with keys at or above the new one can never be the minimum again */
 	while (g->n && g->key[(g->head + g->n - 1) % W] >= key)
 		g->n--;
 	size_t t = (g->head + g->n) % W;
 	g->step[t] = step;
 	g->key[t] = key;
-	g->e[t] = e;
+	g->e[t] = e + contact;
 	g->s[t] = avail;
 	g->n++;
 	return 0;

@@ -46,13 +46,15 @@ int mrdem_run_guard_motion(const struct mrdem_run_guard *g, const struct mrdem_s
 			   uint64_t step, double time, double dt);
 
 /* The energies of the state at the start of step `step`, in step order:
- * kinetic, gravitational (-sum m g . x) and contact energy. With E =
- * kinetic + gravitational (the motion's, as in the stepper's one-step
- * bound: contact energy is room to move, not growth) and A = kinetic +
- * contact + gravity's potential energy above the lowest free particle's
+ * kinetic K, gravitational G (-sum m g . x) and contact energy C. With A =
+ * K + C + gravity's potential energy above the lowest free particle's
  * centre of s's frame (the energy the scene has to move with), fails when
- * E exceeds E_j + R A_j + the gravity allowance for a step j of the
- * window, naming the fastest particle of s's frame. */
+ * (K + G)_n - (K + G + C)_j > R A_j + the gravity allowance for a step j
+ * of the window: the motion gained more than the total energy at j and R
+ * times what was free to move then. The contact energy at n is left out
+ * (as in the stepper's one-step bound): it is room to move, and a contact
+ * model's account of it must not stop a run whose motion is sound. Names
+ * the fastest particle of s's frame. */
 int mrdem_run_guard_energy(struct mrdem_run_guard *g, const struct mrdem_scene *s, uint64_t step,
 			   double time, double kinetic, double gravity, double contact);
 
