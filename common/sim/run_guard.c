@@ -85,17 +85,16 @@ int mrdem_run_guard_motion(const struct mrdem_run_guard *g, const struct mrdem_s
 			continue;
 		const double *x = &p->pos[3 * i];
 		unsigned long long id = (unsigned long long)p->id[i];
-		/* the fastest point of the particle, against its halo */
+		/* the centre's travel against the halo (spin is left out: a
+		 * spinning particle's rim moves, but its reach does not grow) */
 		double v = sqrt(vec3_norm2(&p->vel[3 * i]));
-		double w = sqrt(vec3_norm2(&p->angvel[3 * i]));
-		double reach = (v + w * s->shapes[p->shape[i]].bound_radius) * dt;
+		double reach = v * dt;
 		if (reach > p->eps[i])
 			return mrdem_error("step %llu (t = %g s): particle %llu moves %.4g m in one step "
-					   "(speed %.4g m/s, spin %.4g rad/s), more than its halo %.4g m: "
-					   "contacts would be passed over; the time step %g s is too "
-					   "large for this motion, or the state diverged",
-					   (unsigned long long)step, time, id, reach, v, w,
-					   p->eps[i], dt);
+					   "(speed %.4g m/s), more than its halo %.4g m: contacts would "
+					   "be passed over; the time step %g s is too large for this "
+					   "motion, or the state diverged",
+					   (unsigned long long)step, time, id, reach, v, p->eps[i], dt);
 		long k = solid_side(&s->setup, x);
 		if (k >= 0)
 			return mrdem_error("step %llu (t = %g s): particle %llu left the scene through "
