@@ -126,8 +126,9 @@ static size_t fastest(const struct mrdem_particles *p)
 	return best;
 }
 
-/* Gravity's potential energy above the lowest free particle's centre,
- * from gravity = sum m |g| h_i. */
+/* Gravity's potential energy above the lowest point of any particle's
+ * bounding sphere, fixed ones included (the floor a slope or a box of
+ * meshes gives), from gravity = sum m |g| h_i. */
 static double potential_above_lowest(const struct mrdem_run_guard *g,
 				     const struct mrdem_scene *s, double gravity)
 {
@@ -136,8 +137,8 @@ static double potential_above_lowest(const struct mrdem_run_guard *g,
 	if (!(gn > 0) || !(g->mass > 0))
 		return 0;
 	for (size_t i = 0; i < p->n; i++)
-		if (!is_fixed(p, i))
-			hmin = fmin(hmin, -vec3_dot(&p->pos[3 * i], s->setup.gravity) / gn);
+		hmin = fmin(hmin, -vec3_dot(&p->pos[3 * i], s->setup.gravity) / gn -
+				      s->shapes[p->shape[i]].bound_radius - p->eps[i]);
 	return fmax(0.0, gravity - g->mass * gn * hmin);
 }
 
@@ -161,7 +162,7 @@ int mrdem_run_guard_energy(struct mrdem_run_guard *g, const struct mrdem_scene *
 		return mrdem_error("step %llu (t = %g s): the kinetic and gravitational energy grew "
 				   "beyond the total energy by %.4g J over the %llu "
 				   "steps since step %llu, more than %g times the %.4g J of kinetic, "
-				   "contact and potential energy (above the lowest particle) there (plus %.4g J that gravity can add over %zu "
+				   "contact and potential energy (above the lowest particle's bottom) there (plus %.4g J that gravity can add over %zu "
 				   "steps); fastest particle %llu (%.4g m/s); reduce the time step",
 				   (unsigned long long)step, time, e - g->e[j],
 				   (unsigned long long)(step - g->step[j]),

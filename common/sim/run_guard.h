@@ -47,8 +47,9 @@ int mrdem_run_guard_motion(const struct mrdem_run_guard *g, const struct mrdem_s
 
 /* The energies of the state at the start of step `step`, in step order:
  * kinetic K, gravitational G (-sum m g . x) and contact energy C. With A =
- * K + C + gravity's potential energy above the lowest free particle's
- * centre of s's frame (the energy the scene has to move with), fails when
+ * K + C + gravity's potential energy above the lowest point of any
+ * particle's bounding sphere in s's frame, fixed ones included (the
+ * energy the scene has to move with), fails when
  * (K + G)_n - (K + G + C)_j > R A_j + the gravity allowance for a step j
  * of the window: the motion gained more than the total energy at j and R
  * times what was free to move then. The contact energy at n is left out
