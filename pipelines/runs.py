@@ -53,8 +53,8 @@ def timing(log, name):
         sys.exit("runs.py: no --log-view report in %s" % name)
     n, loop, threads = int(m.group(1)), float(m.group(2)), int(m.group(3))
     stage = lambda s: re.search(r"^%s\s+\d+\s+([0-9.e+-]+)" % s, log, re.M)
-    out, wait, picard = stage("output"), stage("io_wait"), stage("picard")
-    writing = sum(float(m.group(1)) for m in (out, wait) if m)  # CPU and I/O wait
+    out, wait, picard = stage("output"), stage("output_wait"), stage("picard")
+    writing = sum(float(m.group(1)) for m in (out, wait) if m)  # CPU and off-CPU wait
     per = lambda s: 1e3 * s / max(n, 1)
     rss = re.search(r"^  peak resident memory: ([0-9.]+) MB", log, re.M)
     return {"steps_run": n, "loop_ms": per(loop),
@@ -77,7 +77,7 @@ def load(dirname, scene, scheme, hierarchy, method, steps):
                      for row in csv.DictReader(f)
                      if row.get("step") and int(row["step"]) < steps and row.get("time")]
     t = sorted(1e3 * ((x.get("time_step") or 0) - (x.get("time_output") or 0) -
-                      (x.get("time_io_wait") or 0)) for x in r["rows"])
+                      (x.get("time_output_wait") or 0)) for x in r["rows"])
     r["median_ms"] = (t[(len(t) - 1) // 2] + t[len(t) // 2]) / 2 if t else None
     return r
 

@@ -6,13 +6,14 @@ to DIR/NAME/scene.yaml where that file differs (so its age says when the
 scene last changed).
 
   particle-particle    two spheres of 1,280 triangles already inside each
-                       other's halo, approaching head-on (Tables 4, 5, 6)
+                       other's halo, approaching head-on (Tables 4, 5, 6;
+                       the overlap is the paper's, so allow_overlap)
   particle-particle-T  the same with spheres of T triangles (scaling.py)
   particle-on-plane    a sphere of 1,280 triangles reaching a tilted plane
                        mesh of 512 triangles (Tables 4, 5, 6)
   scaled-S-T           a sphere of 80 triangles and unit diameter pressed
                        onto a fixed sphere S times its diameter of T triangles
-                       (Tables 7: T = 80; 8: T = 80 * S^2)
+                       (Tables 7: T = 80; 8: T = 80 * S^2), allow_overlap
   lattice-X-Y-Z        Sec. 6.7's lattice (examples/lattice-24576.yaml) cut
                        to X x Y x Z spheres of 1,224 triangles, at rest,
                        axis neighbours' halos barely overlapping (Table 9)
@@ -35,7 +36,7 @@ _PARTICLE_PARTICLE = """shapes:
 particles:
   - {shape: ball, position: [-1.005, 0, 0], velocity: [0.5, 0, 0]}
   - {shape: ball, position: [1.005, 0, 0], velocity: [-0.5, 0, 0]}
-contact: {model: paper, epsilon: 0.01, stiffness: 1000}
+contact: {model: paper, epsilon: 0.01, stiffness: 1000, allow_overlap: true}
 time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
 output: {every: 1}
 """
@@ -65,7 +66,7 @@ _SCALED = """shapes:
 particles:
   - {shape: small, position: [%(x0).12g, 0, 0], velocity: [0.1, 0, 0]}
   - {shape: large, position: [%(x1).12g, 0, 0], fixed: true}
-contact: {model: paper, epsilon: 0.01, stiffness: 100}
+contact: {model: paper, epsilon: 0.01, stiffness: 100, allow_overlap: true}
 time: {dt: 1.0e-4, steps: %(steps)d, scheme: %(scheme)s}
 output: {every: 1}
 """

@@ -62,7 +62,11 @@ def run(scene, scheme, dt):
     if p.returncode != 0:
         m = re.search(r"error: (step \d+ \(t = [^)]*\)): (.*)", p.stderr)
         what = m.group(2) if m else p.stderr.strip().splitlines()[-1]
-        r["why"] = ("%s: %s" % (m.group(1), "energy guard" if "energy grew" in what else
+        r["why"] = ("%s: %s" % (m.group(1), "energy window guard" if " over the " in what and
+                                "energy grew" in what else
+                                "energy guard" if "energy grew" in what else
+                                "speed guard" if "more than its halo" in what else
+                                "bounds guard" if "left the scene" in what else
                                 "Picard failed" if "Picard" in what else what[:60])
                     if m else what[:80])
         return r

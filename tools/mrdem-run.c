@@ -48,7 +48,12 @@ static const char usage_middle[] =
 	"  --broad M         broad phase: sap, mr, mmr, grid or brute (default: the\n"
 	"                    scene's contact.broad, else grid); all give the same pairs\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
-	"                    kinetic and contact energy before it (default 1; 0: off)\n";
+	"                    kinetic and contact energy before it, or the last 1000\n"
+	"                    steps more than X times the kinetic, contact and potential\n"
+	"                    energy at their start (default 1; 0: both off)\n"
+	"  --allow-overlap   start even when the initial overlaps hold more energy than\n"
+	"                    the scene's kinetic and potential energy (as the scene key\n"
+	"                    contact.allow_overlap: true)\n";
 static const char usage_tail[] =
 	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
 	"                    through real pipes, implicit Euler once per Picard\n"
@@ -68,6 +73,17 @@ static const char usage_tail[] =
 	"                    written frame (not with --via-pipes)\n"
 	"  -q, --quiet       no progress bar and no summary (--log-view still prints)\n"
 	"  -h, --help        show this help\n"
+	"\n"
+	"A start at step 0 (a YAML scene, or a stream at its first frame) is searched\n"
+	"for contacts first: overlaps deeper than 0.5 of the two halos are reported,\n"
+	"and a start whose contact energy exceeds its kinetic energy plus gravity's\n"
+	"potential energy above the lowest particle is refused (exit 1, no output)\n"
+	"unless allowed; the summary names the start's contact energy. Besides the\n"
+	"per-step energy bound, the run stops when the energy grows beyond the bound\n"
+	"over a window of steps, a particle moves further than its halo in one step,\n"
+	"or a particle leaves the scene's bounds (docs/dynamics.md, \"Stability\n"
+	"guard\"): exit 1, the step and particle named, and the output ends with the\n"
+	"frame that step started from.\n"
 	"\n"
 	"The hierarchy defaults to surrogate here: shapes without a tree get one\n"
 	"built first (docs/surrogate-trees.md), for multiscale too.\n"
@@ -181,7 +197,8 @@ static void catch_stop_signals(void)
 /* ---- the run */
 
 /* Output: the thread's CPU time writing is the output stage, the rest of
- * the wall time waiting for the pipe or disk (I/O wait). */
+ * its wall time off the CPU is output_wait (blocked on the pipe or disk,
+ * or waiting for a CPU: the thread CPU clock cannot tell them apart). */
 struct out_mark {
 	double wall, cpu;
 };
@@ -196,15 +213,15 @@ static void output_done(struct run *r, struct out_mark m)
 	double wall = mrdem_clock() - m.wall;
 	double cpu = fmax(0.0, fmin(mrdem_thread_cpu_clock() - m.cpu, wall));
 	r->out_step += cpu;
-	r->io_step += wall - cpu;
+	r->wait_step += wall - cpu;
 	r->log.seconds[MRDEM_STAGE_OUTPUT] += cpu;
-	r->log.seconds[MRDEM_STAGE_IO_WAIT] += wall - cpu;
+	r->log.seconds[MRDEM_STAGE_OUTPUT_WAIT] += wall - cpu;
 }
 
 static void output_call(struct run *r)
 {
 	r->log.calls[MRDEM_STAGE_OUTPUT]++;
-	r->log.calls[MRDEM_STAGE_IO_WAIT]++;
+	r->log.calls[MRDEM_STAGE_OUTPUT_WAIT]++;
 }
 
 int run_write_frame(struct run *r, const struct mrdem_contacts *c)
@@ -283,7 +300,7 @@ static int write_log_stats(struct run *r, double t_iter)
 	struct mrdem_stats st;
 	struct mrdem_stage_log l = r->sim.log;
 	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
-	l.seconds[MRDEM_STAGE_IO_WAIT] = r->io_step;
+	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
 	mrdem_stats_init(&st, "mrdem-run", r->sim.log.calls[MRDEM_STAGE_INTEGRATE] ?
 			 r->sim.stepper.step : r->scene.frame.step);
 	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
@@ -310,13 +327,86 @@ static int interrupted(struct run *r)
 	return mrdem_writer_flush(&r->w) ? -1 : 0;
 }
 
-/* What a run that stops now leaves: the output appears once a step is
- * done (mrdem_writer_publish), so a scene that fails its first step leaves
- * none, and an older file at that path as it was. */
-static const char *kept(const struct run *r)
+/* The state of a frame that was not written, kept through the step from
+ * it: a step that fails leaves its frame half advanced, and the output
+ * ends with the frame the step started from. */
+static void save_frame(struct run *r)
 {
-	return mrdem_writer_published(&r->w) ? "the frames before it are in the output" :
-						 "no output written";
+	const struct mrdem_particles *p = &r->scene.frame.p;
+	struct saved_frame *sv = &r->saved;
+	size_t n = p->n;
+	if (n > sv->cap) {
+		sv->flags = mrdem_xrealloc(sv->flags, n * sizeof *sv->flags);
+		sv->state = mrdem_xrealloc(sv->state, 13 * n * sizeof *sv->state);
+		sv->cap = n;
+	}
+	memcpy(sv->flags, p->flags, n * sizeof *p->flags);
+	memcpy(sv->state, p->pos, 3 * n * sizeof(double));
+	memcpy(sv->state + 3 * n, p->quat, 4 * n * sizeof(double));
+	memcpy(sv->state + 7 * n, p->vel, 3 * n * sizeof(double));
+	memcpy(sv->state + 10 * n, p->angvel, 3 * n * sizeof(double));
+	const struct mrdem_history *h = &r->scene.frame.history;
+	sv->history.n = 0;
+	for (size_t k = 0; k < h->n; k++)
+		*mrdem_history_push(&sv->history) = h->s[k];
+	sv->step = r->scene.frame.step;
+	sv->time = r->scene.frame.time;
+}
+
+static void restore_frame(struct run *r)
+{
+	struct mrdem_particles *p = &r->scene.frame.p;
+	const struct saved_frame *sv = &r->saved;
+	size_t n = p->n;
+	memcpy(p->flags, sv->flags, n * sizeof *p->flags);
+	memcpy(p->pos, sv->state, 3 * n * sizeof(double));
+	memcpy(p->quat, sv->state + 3 * n, 4 * n * sizeof(double));
+	memcpy(p->vel, sv->state + 7 * n, 3 * n * sizeof(double));
+	memcpy(p->angvel, sv->state + 10 * n, 3 * n * sizeof(double));
+	struct mrdem_history *h = &r->scene.frame.history;
+	h->n = 0;
+	for (size_t k = 0; k < sv->history.n; k++)
+		*mrdem_history_push(h) = sv->history.s[k];
+	r->scene.frame.step = sv->step;
+	r->scene.frame.time = sv->time;
+}
+
+/* A step failed (the stepper's guard, the run's guards or a tool): end the
+ * output with the frame the step started from (restored unless it was
+ * written already) and say where the run stopped. The output appears once
+ * a step is done (mrdem_writer_publish), so a scene that fails its first
+ * step leaves none, and an older file at that path as it was. */
+static int stopped(struct run *r, uint64_t step, double time, int written)
+{
+	const char *what = "no output written";
+	if (mrdem_writer_published(&r->w)) {
+		what = "the output ends with the frame at its start";
+		if (!written) {
+			restore_frame(r);
+			if (write_frame(r) || mrdem_writer_flush(&r->w))
+				what = "the frame at its start could not be written";
+		}
+	}
+	mrdem_error("stopped at step %llu (t = %.9g s); %s", (unsigned long long)step, time, what);
+	return -1;
+}
+
+/* The run's guards on the step just taken (common/sim/run_guard.h): the
+ * energies of the state it started from, then the motion to the frame it
+ * reached. */
+static int guard_step(struct run *r, uint64_t step)
+{
+	if (r->fast)
+		return mrdem_run_guard_motion(&r->guard, &r->scene, step, r->saved_time,
+					      r->opts.step.dt);
+	const struct mrdem_energy *en = &r->sim.stepper.energy;
+	double kin = en->translational + en->rotational, grav = en->gravity, con = en->contact;
+	if (r->via_pipes)
+		kin = r->pipe_energy[0], grav = r->pipe_energy[1], con = r->pipe_energy[2];
+	if ((!r->via_pipes || r->pipe_have_energy) &&
+	    mrdem_run_guard_energy(&r->guard, &r->scene, step, r->saved_time, kin, grav, con))
+		return -1;
+	return mrdem_run_guard_motion(&r->guard, &r->scene, step, r->saved_time, r->opts.step.dt);
 }
 
 /* --fast-spheres: the loop of simulate on the sphere fast path, frames
@@ -339,11 +429,11 @@ static int simulate_fast(struct run *r)
 		if (i == r->steps)
 			return mrdem_writer_flush(w) ? -1 : 0;
 		uint64_t step = r->scene.frame.step;
-		if (mrdem_sphere_fast_step(r->fast)) {
-			mrdem_error("stopped at step %llu (t = %.9g s); %s", (unsigned long long)step,
-				    r->scene.frame.time, kept(r));
-			return -1;
-		}
+		r->saved_time = r->scene.frame.time;
+		if (!output)
+			save_frame(r);
+		if (mrdem_sphere_fast_step(r->fast) || guard_step(r, step))
+			return stopped(r, step, r->saved_time, output);
 		r->nsteps++;
 		if (mrdem_writer_publish(w))
 			return -1;
@@ -364,7 +454,7 @@ static int simulate(struct run *r)
 	for (uint64_t i = 0;; i++) {
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
 		double t_iter = mrdem_clock();
-		r->out_step = r->io_step = 0;
+		r->out_step = r->wait_step = 0;
 		if (output && !r->via_pipes)
 			output_call(r);
 		/* an interrupted run ends with the frame as the step left it */
@@ -392,14 +482,17 @@ static int simulate(struct run *r)
 			return rc ? -1 : 0;
 		}
 		uint64_t step = r->scene.frame.step;
+		r->saved_time = r->scene.frame.time;
+		if (!output)
+			save_frame(r);
+		r->pipe_have_energy = 0;
 		if (r->via_pipes ? run_pipe_advance(r, output) : mrdem_sim_advance(&r->sim)) {
 			if (stop_signal) /* the tools of --via-pipes got the signal too */
-				mrdem_error("interrupted during step %llu", (unsigned long long)step);
-			else
-				mrdem_error("stopped at step %llu (t = %.9g s); %s",
-					    (unsigned long long)step, r->scene.frame.time, kept(r));
-			return -1;
+				return mrdem_error("interrupted during step %llu", (unsigned long long)step);
+			return stopped(r, step, r->saved_time, output);
 		}
+		if (guard_step(r, step))
+			return stopped(r, step, r->saved_time, output);
 		if (mrdem_writer_publish(w))
 			return -1;
 		if (!r->via_pipes) {
@@ -439,6 +532,7 @@ struct options {
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
 	int via_pipes, quiet, help, log_view, fast_spheres, general_path, contact_given;
+	int allow_overlap;
 };
 
 /* Options into o (reset first). Returns 0, or the exit status 2 for a
@@ -447,7 +541,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 {
 	enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
 	       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW,
-	       OPT_FAST_SPHERES, OPT_GENERAL_PATH };
+	       OPT_FAST_SPHERES, OPT_GENERAL_PATH, OPT_ALLOW_OVERLAP };
 	static const struct option longopts[] = {
 		{"steps", required_argument, NULL, OPT_STEPS},
 		{"every", required_argument, NULL, OPT_EVERY},
@@ -456,6 +550,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{"broad", required_argument, NULL, OPT_BROAD},
 		{"max-energy-growth", required_argument, NULL, OPT_GROWTH},
 		{"via-pipes", no_argument, NULL, OPT_PIPES},
+		{"allow-overlap", no_argument, NULL, OPT_ALLOW_OVERLAP},
 		{"picard-tol", required_argument, NULL, OPT_PICARD},
 		{"picard-max", required_argument, NULL, OPT_PICARD},
 		{"picard-retries", required_argument, NULL, OPT_PICARD},
@@ -490,6 +585,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_BROAD: o->broad = optarg; break;
 		case OPT_GROWTH: o->growth = optarg; break;
 		case OPT_PIPES: o->via_pipes = 1; break;
+		case OPT_ALLOW_OVERLAP: o->allow_overlap = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
 		case OPT_FAST_SPHERES: o->fast_spheres = 1; break;
 		case OPT_GENERAL_PATH: o->general_path = 1; break;
@@ -560,6 +656,7 @@ static int apply_options(struct run *r, const struct options *o)
 	r->via_pipes = o->via_pipes;
 	r->log_view = o->log_view;
 	r->quiet = o->quiet;
+	r->allow_overlap = o->allow_overlap || r->scene.setup.allow_overlap;
 	mrdem_sim_opts_default(&r->opts, &r->scene.setup);
 	r->opts.contact = o->contact;
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_AUTO)
@@ -626,10 +723,31 @@ static int apply_options(struct run *r, const struct options *o)
 	return 0;
 }
 
+/* The start's contacts and their energy, for the summary; at step 0 its
+ * overlaps are reported, and refused when they would throw the particles
+ * apart (common/sim/overlap.h). Before any output. */
+static int check_start(struct run *r, const char *scene)
+{
+	if (mrdem_overlap_measure(&r->scene, &r->opts, &r->start))
+		return -1;
+	r->have_start = 1;
+	if (r->scene.frame.step != 0 || !r->start.deep)
+		return 0;
+	char what[512];
+	mrdem_overlap_describe(&r->start, what, sizeof what);
+	if (!mrdem_overlap_excessive(&r->start) || r->allow_overlap) {
+		mrdem_warning("%s: %s", scene, what);
+		return 0;
+	}
+	return mrdem_error("%s: %s: the first steps would throw the particles apart; move them "
+			   "apart, or give --allow-overlap (scene key contact.allow_overlap: true) "
+			   "if the overlap is intended", scene, what);
+}
+
 /* Simulate into the output stream, with a summary. Returns 0 or -1. */
 static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 {
-	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts))
+	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts) || check_start(r, scene))
 		return -1;
 	if (r->via_pipes && tool_chain_open(&r->chain, argv[0]))
 		return -1;
@@ -643,6 +761,8 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		mrdem_writer_abort(&r->w);
 		return -1;
 	}
+	mrdem_run_guard_init(&r->guard, &r->scene, r->opts.step.dt, r->steps,
+			     r->fast ? 0 : r->opts.step.max_energy_growth);
 	r->t0 = mrdem_clock();
 	int rc = r->fast ? simulate_fast(r) : simulate(r);
 	r->t_loop = mrdem_clock() - r->t0;
@@ -688,6 +808,10 @@ int main(int argc, char **argv)
 	mrdem_buf_release(&r.fronts);
 	mrdem_sim_release(&r.sim);
 	mrdem_sphere_fast_free(r.fast);
+	mrdem_run_guard_release(&r.guard);
+	free(r.saved.flags);
+	free(r.saved.state);
+	mrdem_history_release(&r.saved.history);
 	mrdem_scene_release(&r.scene);
 	if (stop_signal)
 		return 128 + stop_signal;

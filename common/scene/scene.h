@@ -101,6 +101,10 @@ struct mrdem_setup {
 	 * contact.broad: a choice of algorithm, not of physics (every method
 	 * gives the same pairs), so streams do not carry it */
 	int broad;
+	/* a scene file's contact.allow_overlap: its start may hold overlaps
+	 * with more energy than the scene's (common/sim/overlap.h); a check of
+	 * the scene file only, so streams do not carry it */
+	int allow_overlap;
 	uint32_t nplanes;
 	struct mrdem_plane *planes;
 };

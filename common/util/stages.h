@@ -21,9 +21,10 @@ enum mrdem_stage {
 	MRDEM_STAGE_INTEGRATE, /* half kicks, energies, advance, guard */
 	MRDEM_STAGE_OUTPUT,    /* encoding, compressing and writing records (the
 				* driver): its thread's CPU time */
-	MRDEM_STAGE_IO_WAIT,   /* the rest of the output's wall time: off the CPU,
-				* blocked on a full pipe or a slow disk (or
-				* preempted by other processes) */
+	MRDEM_STAGE_OUTPUT_WAIT, /* the rest of the output's wall time, off the
+				* CPU: blocked on a full pipe or a slow disk,
+				* or runnable and waiting for a CPU (the two
+				* are not told apart) */
 	MRDEM_STAGE_PICARD,    /* implicit Euler: the Picard loop as a whole */
 	MRDEM_STAGES
 };
@@ -38,7 +39,7 @@ struct mrdem_stage_log {
 };
 
 /* "broad", "search", "kernels", "fallback", "merge", "parallel", "forces",
- * "integrate", "output", "io_wait", "picard" (stats name time_<name>). */
+ * "integrate", "output", "output_wait", "picard" (stats name time_<name>). */
 const char *mrdem_stage_name(int stage);
 void mrdem_stage_log_add(struct mrdem_stage_log *dst, const struct mrdem_stage_log *src);
 

@@ -667,10 +667,10 @@ static int parse_shapes(struct loader *L)
 static const char *const contact_keys[] = {
 	"epsilon", "epsilon_abs", "stiffness", "model", "damping", "friction", "plane_epsilon",
 	"broad", "restitution", "young", "poisson", "tangential", "rolling_friction",
-	"twisting_friction"};
+	"twisting_friction", "allow_overlap"};
 enum {
 	C_EPS, C_EPS_ABS, C_STIFFNESS, C_MODEL, C_DAMPING, C_FRICTION, C_PLANE_EPS, C_BROAD,
-	C_RESTITUTION, C_YOUNG, C_POISSON, C_TANGENTIAL, C_ROLLING, C_TWISTING, C_N
+	C_RESTITUTION, C_YOUNG, C_POISSON, C_TANGENTIAL, C_ROLLING, C_TWISTING, C_ALLOW_OVERLAP, C_N
 };
 
 /* Keys that only some models read: giving one to another model is an
@@ -753,6 +753,11 @@ static int parse_contact(struct loader *L)
 		if (id == C_BROAD) {
 			if (mrdem_yaml_enum(&L->y, k.cur, mrdem_broad_method_names,
 					    MRDEM_BROAD_NMETHODS, &st->broad))
+				return -1;
+			continue;
+		}
+		if (id == C_ALLOW_OVERLAP) {
+			if (mrdem_yaml_bool(&L->y, k.cur, &st->allow_overlap))
 				return -1;
 			continue;
 		}

@@ -6,6 +6,7 @@
 # describe the shapes, and bad scenes and shape records are refused.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
+# Every kind of pair in contact from the start, some deep (allow_overlap).
 cat >mixed.yaml <<'Y'
 shapes:
   ball: {analytic-sphere: {radius: 0.01}}
@@ -22,7 +23,7 @@ particles:
 planes:
   - {point: [0, 0, 0], normal: [0, 0, 1]}
 gravity: [0, 0, -9.81]
-contact: {model: spring-dashpot, stiffness: 2000, damping: 50, friction: 0.4, plane_epsilon: 0.0002}
+contact: {model: spring-dashpot, stiffness: 2000, damping: 50, friction: 0.4, plane_epsilon: 0.0002, allow_overlap: true}
 time: {dt: 2.0e-5, steps: 200, scheme: velocity-verlet}
 output: {every: 20}
 Y

@@ -26,6 +26,7 @@ with open("rock.obj", "w") as f:
     f.writelines("f %d %d %d\n" % (a + 1, b + 1, c + 1) for a, b, c in F)
 PY
 
+# Every kind of pair in contact from the start, some deep (allow_overlap).
 cat >rocks.yaml <<'Y'
 shapes:
   rock: {convex: {mesh: rock.obj}}
@@ -43,7 +44,7 @@ particles:
 planes:
   - {point: [0, 0, 0], normal: [0, 0, 1]}
 gravity: [0, 0, -9.81]
-contact: {model: hooke, stiffness: 2000, restitution: 0.5, friction: 0.3, plane_epsilon: 0.0002}
+contact: {model: hooke, stiffness: 2000, restitution: 0.5, friction: 0.3, plane_epsilon: 0.0002, allow_overlap: true}
 time: {dt: 2.0e-5, steps: 40, scheme: velocity-verlet}
 output: {every: 20}
 Y

@@ -21,7 +21,7 @@ particles:
 planes:
   - {point: [0, 0, 0], normal: [0, 0.05, 1]}
 gravity: [0, 0, -9.81]
-contact: {model: paper, epsilon: 0.02, stiffness: 1000}
+contact: {model: paper, epsilon: 0.02, stiffness: 1000, allow_overlap: true}
 time: {dt: 1.0e-3, steps: 4, scheme: implicit-euler}
 output: {every: 2}
 Y

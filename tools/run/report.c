@@ -99,7 +99,8 @@ void run_log_view(const struct run *r)
 		"'other' add up to it. Calls: broad phase runs; pairs searched; kernel batches\n"
 		"(and plane pairs); fallback blocks; pairs' contact points; narrow phases;\n"
 		"force evaluations; steps; output steps. output is the CPU time writing,\n"
-		"io_wait the rest of its wall time (blocked on a full pipe or a slow disk).\n\n",
+		"output_wait the rest of its wall time, off the CPU: blocked on a full pipe or a\n"
+		"slow disk, or waiting for a CPU that other threads or processes hold.\n\n",
 		(unsigned long long)r->nsteps, r->t_loop, 1e3 * r->t_loop / n, omp_get_max_threads(),
 		mrdem_scheme_name(r->opts.step.scheme));
 	fprintf(stderr, "%-12s %12s %12s %12s %8s\n", "Stage", "Calls", "Time (s)", "ms/step",
@@ -158,6 +159,12 @@ void run_summary(struct run *r)
 	fprintf(stderr, "mrdem-run: %llu steps in %.3f s (%.3g ms per step), %llu frames to %s\n",
 		(unsigned long long)r->nsteps, wall, 1e3 * wall / n,
 		(unsigned long long)r->frames_written, r->out ? r->out : "standard output");
+	if (r->have_start)
+		fprintf(stderr, "  start: %zu contact(s), contact energy %.4g J against %.4g J kinetic "
+			"and %.4g J potential (gravity above the lowest particle); %zu overlap(s) "
+			"deeper than %g of the halos\n", r->start.contacts, r->start.contact_energy,
+			r->start.kinetic, r->start.potential, r->start.deep,
+			MRDEM_OVERLAP_DEEP_FRACTION);
 	if (r->fast) {
 		struct mrdem_sphere_fast_stats st;
 		mrdem_sphere_fast_get_stats(r->fast, &st);

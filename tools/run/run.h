@@ -7,12 +7,24 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/sim/overlap.h"
+#include "common/sim/run_guard.h"
 #include "common/sim/simulation.h"
 #include "common/sim/sphere_fast.h"
 #include "common/util/stages.h"
 #include "formats/stream/bytes.h"
 #include "formats/stream/stream.h"
 #include "tools/run/tool_chain.h"
+
+/* A frame's state kept through the step from it (mrdem-run.c). */
+struct saved_frame {
+	size_t cap;
+	uint32_t *flags;
+	double *state;            /* pos, quat, vel, angvel: 13 per particle */
+	struct mrdem_history history;
+	uint64_t step;
+	double time;
+};
 
 struct run {
 	struct mrdem_scene scene;
@@ -21,7 +33,17 @@ struct run {
 	struct mrdem_writer w;
 	const char *out;
 	uint64_t steps, every;
-	int via_pipes, quiet, progress, log_view;
+	int via_pipes, quiet, progress, log_view, allow_overlap;
+	/* the start's contacts and energies (check_start) */
+	struct mrdem_overlap start;
+	int have_start;
+	/* the run's guards, the state of the step under way, and (--via-pipes)
+	 * the energies of its start from mrdem-step's stats record */
+	struct mrdem_run_guard guard;
+	struct saved_frame saved;
+	double saved_time;
+	int pipe_have_energy;
+	double pipe_energy[3];    /* kinetic, gravitational, contact */
 	/* the sphere fast path (--fast-spheres, or chosen by itself: fast_auto),
 	 * its skin */
 	struct mrdem_sphere_fast *fast;
@@ -50,7 +72,7 @@ struct run {
 	/* stages of the whole run, with the output stage of this driver; the
 	 * loop's wall time; output seconds of the step under way */
 	struct mrdem_stage_log log;
-	double t_loop, out_step, io_step; /* output CPU and I/O wait of the step */
+	double t_loop, out_step, wait_step; /* output CPU and off-CPU time of the step */
 };
 
 /* The current frame to the output, its pending Verlet half kicks closed

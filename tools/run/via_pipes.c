@@ -3,6 +3,7 @@
  * (tool_chain.c), with the frame handed over and read back through files
  * in the run's scratch directory. Bit for bit the step in process. */
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,21 @@ static int write_state(struct run *r, const char *path)
  * the output when the frame is written. An implicit step's file says
  * whether the step goes on (a picard record: *more) and holds the fronts
  * to carry on. */
+/* The energies of the step's start from mrdem-step's stats record, for the
+ * run's energy guard (the in-process run takes them from the stepper). */
+static void take_energies(struct run *r, const struct mrdem_stats *st)
+{
+	double v[3] = {NAN, NAN, NAN};
+	static const char *const names[3] = {"energy_kinetic", "energy_gravity", "energy_contact"};
+	for (size_t i = 0; i < st->n; i++)
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(st->names[i], names[k]))
+				v[k] = st->values[i];
+	r->pipe_have_energy = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+	for (int k = 0; k < 3; k++)
+		r->pipe_energy[k] = v[k];
+}
+
 static int read_back(struct run *r, const char *path, int output, const char *only_source,
 		     int *more)
 {
@@ -65,14 +81,19 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 				break;
 			}
 			int copy = output;
-			if (copy && only_source) {
+			if (only_source && rec.type == MRDEM_REC_STATS) {
 				struct mrdem_stats st;
-				if (rec.type != MRDEM_REC_STATS || mrdem_decode_stats(&rec, rd.name, &st)) {
+				if (mrdem_decode_stats(&rec, rd.name, &st)) {
 					rc = -1;
 					break;
 				}
-				copy = !strcmp(st.source, only_source);
+				copy = copy && !strcmp(st.source, only_source);
+				if (!strcmp(st.source, "mrdem-step"))
+					take_energies(r, &st);
 				mrdem_stats_release(&st);
+			} else if (only_source && copy) {
+				rc = -1;
+				break;
 			}
 			if (copy && mrdem_writer_put_record(&r->w, &rec)) {
 				rc = -1;
