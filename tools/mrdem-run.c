@@ -224,6 +224,18 @@ static void output_call(struct run *r)
 	r->log.calls[MRDEM_STAGE_OUTPUT_WAIT]++;
 }
 
+/* Frame fr into the output as it is. */
+static int write_frame_as_is(struct run *r, const struct mrdem_frame *fr)
+{
+	struct out_mark t0 = output_begin();
+	int rc = mrdem_write_frame(&r->w, fr);
+	output_done(r, t0);
+	if (rc)
+		return -1;
+	r->frames_written++;
+	return 0;
+}
+
 int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 {
 	const struct mrdem_frame *fr = &r->scene.frame;
@@ -258,17 +270,12 @@ int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 		view.extra = extra;
 		view.nextra = fr->nextra + 2;
 	}
-	struct out_mark t0 = output_begin();
-	int rc = mrdem_write_frame(&r->w, &view);
-	output_done(r, t0);
+	int rc = write_frame_as_is(r, &view);
 	if (extra)
 		mrdem_columns_release(extra + fr->nextra, 2);
 	free(extra);
 	free(sync);
-	if (rc)
-		return -1;
-	r->frames_written++;
-	return 0;
+	return rc;
 }
 
 /* The pairs, contacts and stats records of the current frame's detection,
@@ -383,7 +390,10 @@ static int stopped(struct run *r, uint64_t step, double time, int written)
 		what = "the output ends with the frame at its start";
 		if (!written) {
 			restore_frame(r);
-			if (write_frame(r) || mrdem_writer_flush(&r->w))
+			/* its velocities as the step took them (half a step
+			 * behind under Verlet, flag bit 1): the forces that would
+			 * synchronise them are those of the failed step */
+			if (write_frame_as_is(r, &r->scene.frame) || mrdem_writer_flush(&r->w))
 				what = "the frame at its start could not be written";
 		}
 	}
