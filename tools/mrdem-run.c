@@ -80,8 +80,9 @@ static const char usage_tail[] =
 	"potential energy above the lowest particle is refused (exit 1, no output)\n"
 	"unless allowed; the summary names the start's contact energy. Besides the\n"
 	"per-step energy bound, the run stops when the energy grows beyond the bound\n"
-	"over a window of steps, a particle moves further than its halo in one step,\n"
-	"or a particle leaves the scene's bounds (docs/dynamics.md, \"Stability\n"
+	"over a window of steps, a particle moves further than its halo in one step\n"
+	"(explicit schemes: implicit Euler searches where its steps go), or a\n"
+	"particle leaves the scene's bounds (docs/dynamics.md, \"Stability\n"
 	"guard\"): exit 1, the step and particle named, and the output ends with the\n"
 	"frame that step started from.\n"
 	"\n"
@@ -773,6 +774,8 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	}
 	mrdem_run_guard_init(&r->guard, &r->scene, r->opts.step.dt, r->steps,
 			     r->fast ? 0 : r->opts.step.max_energy_growth);
+	/* the scheme this run steps with, --scheme included */
+	r->guard.speed_on = r->opts.step.scheme != MRDEM_SCHEME_IMPLICIT_EULER;
 	r->t0 = mrdem_clock();
 	int rc = r->fast ? simulate_fast(r) : simulate(r);
 	r->t_loop = mrdem_clock() - r->t0;

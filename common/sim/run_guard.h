@@ -26,6 +26,7 @@ struct mrdem_run_guard {
 	double mass;              /* of the free particles, kg */
 	double gravity_allowance; /* W sum m |g|^2 dt^2 / 2, J */
 	int energy_on;            /* the window applies (no fixed particle moves) */
+	int speed_on;             /* the speed bound applies (explicit schemes) */
 	/* sliding minimum of E_j + R A_j over the last MRDEM_GUARD_WINDOW steps:
 	 * a ring of candidates with increasing keys */
 	size_t head, n;
@@ -34,7 +35,10 @@ struct mrdem_run_guard {
 };
 
 /* Bounds of the run that starts at s's frame and takes `steps` steps of
- * dt, with the energy window's bound growth (0 disables it). */
+ * dt, with the energy window's bound growth (0 disables it). The speed
+ * bound holds for every scheme but implicit Euler, whose Picard iterations
+ * search the contacts of the state a step reaches: its steps may cross a
+ * halo, which is what makes them large (docs/dynamics.md). */
 void mrdem_run_guard_init(struct mrdem_run_guard *g, const struct mrdem_scene *s, double dt,
 			  uint64_t steps, double growth);
 void mrdem_run_guard_release(struct mrdem_run_guard *g);

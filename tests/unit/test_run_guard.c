@@ -95,6 +95,11 @@ static void test_speed(void)
 	if (!tap_ok(rc == -1 && strstr(msg, "step 12 (t = 0.012 s): particle 8 moves 0.0101 m in "
 				       "one step (speed 10.1 m/s), more than its halo 0.01 m"), "10.1 mm per step: particle 8 is too fast"))
 		tap_diag("message: %s", msg);
+	mrdem_run_guard_release(&g);
+	s.setup.scheme = MRDEM_SCHEME_IMPLICIT_EULER;
+	mrdem_run_guard_init(&g, &s, 1e-3, 100, 1.0);
+	tap_ok(motion(&g, &s, &cap, &msg) == 0,
+	       "implicit Euler: 10.1 mm per step passes (its Picard iterations search where it goes)");
 	s.frame.p.vel[3 * 1 + 1] = 5;
 	s.frame.p.angvel[3 * 1 + 2] = 100; /* its rim: 50 m/s */
 	tap_ok(motion(&g, &s, &cap, &msg) == 0, "spin does not count: the centre moves 5 mm");
