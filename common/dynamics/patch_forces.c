@@ -427,7 +427,7 @@ struct patch {
  * a plane mesh, over the edge between two of its triangles), the records
  * but the nearest measure to the edge of a triangle that is not the
  * closest, along a tilted normal that pushed the ball sideways and fed it
- * energy (issue 9). They are set apart (d = +inf, no weight); ties keep
+ * energy. They are set apart (d = +inf, no weight); ties keep
  * the first. */
 static void drop_dominated(struct smooth_record *sm, size_t m)
 {

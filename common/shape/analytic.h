@@ -1,5 +1,5 @@
 /* Analytic shape kinds: spheres and ellipsoids given by their semi-axes
- * instead of a triangle mesh (issue 12).
+ * instead of a triangle mesh.
  *
  * An analytic shape is centred at its centre of mass (the shape frame's
  * origin) with its semi-axes along the shape frame's x, y, z axes; a sphere

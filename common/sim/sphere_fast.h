@@ -1,4 +1,4 @@
-/* The fast path for scenes of analytic spheres only (issue 12): the
+/* The fast path for scenes of analytic spheres only: the
  * seed-004 spring-dashpot model with Coulomb friction and velocity Verlet,
  * without contact records, particle ids or tree searches. Each step runs
  * over a Verlet list, the broad phase's pairs (mr or grid method, any
