@@ -32,7 +32,7 @@ if len(sys.argv) > 4:  # only particle 0, its vertex down, gap above the plane z
     scene["particles"] = [{"shape": "ball", "position": [0, 0, 1 + gap],
                            "orientation": turn(u, [0, 0, -1]), "epsilon_abs": ea}]
     scene["planes"] = [{"point": [0, 0, 0], "normal": [0, 0, 1]}]
-    scene["contact"] = {"model": "paper", "plane_epsilon": eb}
+    scene["contact"] = {"model": "paper", "plane_epsilon": eb, "allow_overlap": True}
 json.dump(scene, open("scene.json", "w"))
 PY
 }
@@ -121,7 +121,7 @@ expect_success "records pass through; same bytes for 1 and 2 threads" '
 shapes: {ball: {sphere: {triangles: 320}}}
 particles:
   - lattice: {shape: ball, origin: [0, 0, 0], count: [3, 2, 2], spacing: [2.002, 2.003, 2.001], epsilon_abs: 0.004}
-contact: {model: paper}
+contact: {model: paper, allow_overlap: true}
 EOF
 	mrdem-init lat.yaml -o lat.mrd &&
 	OMP_NUM_THREADS=1 mrdem-contact lat.mrd -o one.mrd && OMP_NUM_THREADS=2 mrdem-contact lat.mrd -o two.mrd &&
@@ -176,7 +176,7 @@ particles:
   - {shape: ball, position: [2.02, 0.3, 0.1], orientation: [0.9233805168766388, 0.10259783520851541, 0.3077935056255462, 0.20519567041703082]}
 planes:
   - {point: [0, 0, -1.01], normal: [0, 0.1, 0.99498743710662]}
-contact: {model: paper, epsilon: 0.03, plane_epsilon: 0.03}
+contact: {model: paper, epsilon: 0.03, plane_epsilon: 0.03, allow_overlap: true}
 Y
 cat >merge.py <<'PY'
 import json, subprocess, sys

@@ -48,11 +48,10 @@ expect_success "two overlaps are counted as pairs, however many contact records 
 	assert_exit 1 mrdem-init two.yaml -o out.mrd && cat err &&
 	assert_grep ": 2 initial overlap(s) deeper" err'
 
-expect_success "--allow-overlap and contact.allow_overlap start it, with the report as a warning" '
+expect_success "--allow-overlap and contact.allow_overlap start it: mrdem-init does not search, mrdem-run reports a warning" '
 	scene 0.02 2 0 >deep.yaml && scene 0.02 2 0 "allow_overlap: true" >key.yaml &&
-	mrdem-init --allow-overlap deep.yaml -o a.mrd 2>a.err && cat a.err &&
-	assert_grep "warning: deep.yaml: 1 initial overlap(s)" a.err &&
-	mrdem-init key.yaml -o k.mrd 2>k.err && assert_grep "warning: key.yaml: 1 initial" k.err &&
+	mrdem-init --allow-overlap deep.yaml -o a.mrd 2>a.err && cat a.err && ! test -s a.err &&
+	mrdem-init key.yaml -o k.mrd 2>k.err && ! test -s k.err &&
 	mrdem-run --allow-overlap deep.yaml -o r.mrd 2>r.err && cat r.err &&
 	assert_grep "warning: deep.yaml: 1 initial overlap" r.err &&
 	assert_grep "^  start: [0-9]* contact(s), contact energy [1-9][0-9.e+]* J against 0 J kinetic and [0-9.]* J potential" r.err &&

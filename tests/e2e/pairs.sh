@@ -139,7 +139,7 @@ shapes:
   ball: {sphere: {triangles: 80, radius: 1.0}}
 particles:
   - lattice: {shape: ball, origin: [0, 0, 0], count: [4, 3, 2], spacing: [2, 2, 2]}
-contact: {model: paper, epsilon: 0.01}
+contact: {model: paper, epsilon: 0.01, allow_overlap: true}
 YAML
 		mrdem-init lat.yaml | mrdem-pairs | mrdem-info --json --full >l.info &&
 		assert_eq "$(json_get l.info "[len(r[\"list\"]) for r in d[\"records\"] if r[\"type\"]==\"pairs\"]")" "[46]" "face neighbours of a 4x3x2 lattice"'
@@ -152,7 +152,7 @@ fi
 # which structure asked for how much (ASan reserves more than that).
 if [ -z "${MRDEM_ASAN:-}" ]; then
 	expect_success "an allocation failure names the structure and the count that asked for it" '
-		printf "shapes:\n  ball: {analytic-sphere: {radius: 1.0}}\nparticles:\n  - lattice: {shape: ball, count: [20, 20, 10], spacing: [0.001, 0.001, 0.001]}\ncontact: {model: paper}\n" >lump.yaml &&
+		printf "shapes:\n  ball: {analytic-sphere: {radius: 1.0}}\nparticles:\n  - lattice: {shape: ball, count: [20, 20, 10], spacing: [0.001, 0.001, 0.001]}\ncontact: {model: paper, allow_overlap: true}\n" >lump.yaml &&
 		mrdem-init lump.yaml -o lump.mrd &&
 		(ulimit -v 250000 && OMP_NUM_THREADS=1 mrdem-pairs lump.mrd -o out.mrd) 2>err; rc=$?
 		assert_eq $rc 1 "exit status" && test ! -e out.mrd &&
