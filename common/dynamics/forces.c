@@ -126,7 +126,7 @@ static int resolve(size_t *ia_out, size_t *ib_out, const struct mrdem_scene *s,
 				   contact_name(name, sizeof name, k, c), c->depth, epssum - c->dist);
 	/* the narrow phase records triangles within the halos only: a record
 	 * beyond them would be a force at a distance, wherever it came from */
-	if (check_depth && c->dist > epssum + DEPTH_TOL * epssum + 1e-12)
+	if (check_depth && c->dist > mrdem_contact_reach(s, ia, ib))
 		return mrdem_error("%s: distance %g is beyond the halos (eps_a + eps_b = %g)",
 				   contact_name(name, sizeof name, k, c), c->dist, epssum);
 	if ((s->setup.force_model == MRDEM_FORCE_SPRING ||

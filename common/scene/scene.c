@@ -380,3 +380,13 @@ double mrdem_particle_mass(const struct mrdem_scene *s, size_t i)
 		return 0.0;
 	return p->density[i] * s->shapes[p->shape[i]].mesh.mass.volume;
 }
+
+double mrdem_contact_reach(const struct mrdem_scene *s, size_t ia, size_t ib)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	int plane = ib == SIZE_MAX;
+	double eb = plane ? s->setup.plane_epsilon : p->eps[ib];
+	double rb = plane ? 0 : s->shapes[p->shape[ib]].bound_radius;
+	double halos = p->eps[ia] + eb;
+	return halos + 1e-6 * (halos + s->shapes[p->shape[ia]].bound_radius + rb);
+}

@@ -235,6 +235,13 @@ void mrdem_scene_shape_changed(struct mrdem_scene *s, uint32_t i);
  * mrdem_analytic_check); mass properties in closed form. Returns its index. */
 uint32_t mrdem_scene_add_analytic(struct mrdem_scene *s, const char *name, int kind,
 				  const double axes[3]);
+/* The farthest a contact record between particles ia and ib of the frame
+ * (ib SIZE_MAX, i.e. MRDEM_NO_INDEX: the setup's planes) may reach: the
+ * halos eps_a + eps_b (a plane's is plane_epsilon), plus the rounding of
+ * the float kernels that measure it, relative to the sizes involved
+ * (1e-6: some ulps of a float). A record beyond it is a bug wherever it
+ * came from: the readers of streams and the forces refuse it. */
+double mrdem_contact_reach(const struct mrdem_scene *s, size_t ia, size_t ib);
 /* Make mesh shape i convex: its features from its mesh, which must be
  * closed and convex (common/shape/convex.h). Returns 0, or -1 with a
  * message starting with what. */

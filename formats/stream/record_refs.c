@@ -54,21 +54,17 @@ static int side_problem(const struct mrdem_scene *s, const struct mrdem_id_index
 	return -1;
 }
 
-/* A contact exists where the halos overlap: its distance is at most
- * eps_a + eps_b (a plane's halo is the setup's plane_epsilon), up to the
- * rounding of the float kernels that measure it, relative to the sizes
- * involved (1e-6: some ulps of a float). 1 with why when it is beyond. */
+/* A contact exists where the halos overlap (mrdem_contact_reach). 1 with
+ * why when it is beyond. */
 static int beyond_halos(const struct mrdem_scene *s, const struct mrdem_contact *k, size_t ia,
 			size_t ib, char *why, size_t n)
 {
 	const struct mrdem_particles *p = &s->frame.p;
-	double eb = ib == MRDEM_NO_INDEX ? s->setup.plane_epsilon : p->eps[ib];
-	double rb = ib == MRDEM_NO_INDEX ? 0 : s->shapes[p->shape[ib]].bound_radius;
-	double halos = p->eps[ia] + eb, sizes = halos + s->shapes[p->shape[ia]].bound_radius + rb;
-	if (k->dist <= halos + 1e-6 * sizes)
+	if (k->dist <= mrdem_contact_reach(s, ia, ib))
 		return 0;
+	double eb = ib == MRDEM_NO_INDEX ? s->setup.plane_epsilon : p->eps[ib];
 	snprintf(why, n, "dist %.9g exceeds eps_a + eps_b = %.9g + %.9g = %.9g", k->dist,
-		 p->eps[ia], eb, halos);
+		 p->eps[ia], eb, p->eps[ia] + eb);
 	return 1;
 }
 
