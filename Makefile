@@ -23,7 +23,7 @@ CFLAGS  := $(OPT) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 LDFLAGS := -fopenmp $(SAN) $(EXTRA_LDFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm
 
-LIB_SRC   := $(sort $(wildcard common/*/*.c formats/*/*.c))
+LIB_SRC   := $(sort $(wildcard common/*/*.c common/narrow/*/*.c formats/*/*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libmrdem.a
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
@@ -32,7 +32,7 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
-HEADERS   := $(sort $(wildcard common/*/*.h formats/*/*.h))
+HEADERS   := $(sort $(wildcard common/*/*.h common/narrow/*/*.h formats/*/*.h))
 MANS      := $(TOOL_SRC:tools/%.c=$(BUILD)/man/%.1)
 VERSION   := 2.0
 

@@ -31,7 +31,7 @@
 
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
-#include "common/narrow/convex_track.h"
+#include "common/narrow/analytic/convex_track.h"
 #include "common/shape/ellipsoid.h"
 #include "common/shape/gjk.h"
 #include "common/util/error.h"

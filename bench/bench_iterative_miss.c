@@ -18,7 +18,7 @@
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
-#include "common/narrow/tri_batch.h"
+#include "common/narrow/tri/tri_batch.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
 

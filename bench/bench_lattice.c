@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/sim/simulation.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"

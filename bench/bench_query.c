@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/util/simd.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"

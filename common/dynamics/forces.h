@@ -97,7 +97,7 @@ int mrdem_forces_of_frame(struct mrdem_forces *f, struct mrdem_bodies *b,
 
 /* Add damped force guesses of multiscale Picard (paper Alg. 6, remark 5)
  * to the forces of the last mrdem_forces_compute: each guess is a contact
- * of two surrogate triangles (common/narrow/particle_contacts.h), its halo
+ * of two surrogate triangles (common/narrow/contacts/particle_contacts.h), its halo
  * depth + dist those of the two nodes; its force is the contact law's for
  * that overlap times damping (0 < damping <= 1). Guesses store no energy
  * and do not count as active contacts. */

@@ -45,6 +45,11 @@ struct mrdem_shape {
 #define MRDEM_PLANE_ID(k) (UINT64_MAX - (uint64_t)(k))
 #define MRDEM_PLANE_ID_MIN (UINT64_MAX - UINT32_MAX)
 
+/* Whether id names an analytic plane, and which (the inverse of
+ * MRDEM_PLANE_ID; mrdem_plane_index is meaningful only for plane ids). */
+static inline int mrdem_is_plane_id(uint64_t id) { return id >= MRDEM_PLANE_ID_MIN; }
+static inline uint32_t mrdem_plane_index(uint64_t id) { return (uint32_t)(UINT64_MAX - id); }
+
 struct mrdem_plane {
 	double point[3];
 	double normal[3];         /* unit, pointing into the free half-space */

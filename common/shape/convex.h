@@ -1,7 +1,7 @@
 /* The convex shape kind: a convex polyhedron kept as its closed triangle
  * mesh (the hull, common/shape/hull.h), so every mesh path works on it
  * unchanged, plus its features for closest-feature tracking
- * (common/narrow/convex_track.h): vertices, edges and faces, where
+ * (common/narrow/analytic/convex_track.h): vertices, edges and faces, where
  * coplanar triangles are merged into one polygonal face and the edges
  * between them are not features.
  *

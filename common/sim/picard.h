@@ -17,7 +17,7 @@
  * to a limit. Formulas, weights and defaults: docs/dynamics.md.
  *
  * With the multiscale hierarchy (Alg. 6) the search of every iteration runs
- * on per-pair fronts (common/narrow/front_search.h) that start where the
+ * on per-pair fronts (common/narrow/search/front_search.h) that start where the
  * last step left them (warm start, the default) or at the roots (cold
  * start, the paper's Alg. 6), unfold at most one
  * level per iteration and narrow again; node pairs in contact add damped
@@ -32,7 +32,7 @@
 #include "common/broad/broad.h"
 #include "common/dynamics/forces.h"
 #include "common/dynamics/rigid_body.h"
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/scene/contacts.h"
 #include "common/scene/id_index.h"
 #include "common/scene/pairs.h"

@@ -7,7 +7,7 @@
 
 #include "common/broad/broad.h"
 #include "common/dynamics/step.h"
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/scene/scene.h"
 #include "common/tree/tree.h"
 #include "common/scene/contacts.h"

@@ -5,7 +5,7 @@
  * method gives the same list) with every halo grown by half a skin,
  * rebuilt only when a particle has moved half the skin since the last
  * build; a pair of the list is in contact by the closed form of
- * common/narrow/analytic_contacts.c, and its force is the spring-dashpot
+ * common/narrow/analytic/analytic_contacts.c, and its force is the spring-dashpot
  * law of common/dynamics/contact_law.c (one patch per sphere pair),
  * written out, summed in the same (pair) order, then the
  * particles are integrated by the same calls as the general path's

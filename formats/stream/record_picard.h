@@ -8,7 +8,7 @@
 #define MRDEM_FORMATS_RECORD_PICARD_H
 
 #include "common/dynamics/step.h"
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/sim/picard.h"
 #include "formats/stream/bytes.h"
 #include "formats/stream/stream.h"

@@ -16,7 +16,7 @@
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"
 #include "common/mesh/mesh.h"
-#include "common/narrow/tri_distance_ref.h"
+#include "common/narrow/tri/tri_distance_ref.h"
 #include "common/shape/convex.h"
 #include "common/shape/hull.h"
 #include "common/util/error.h"

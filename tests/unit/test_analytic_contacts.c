@@ -21,7 +21,7 @@
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/shape/ellipsoid.h"
 #include "common/shape/gjk.h"
 #include "common/tree/tree.h"

@@ -26,7 +26,7 @@
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/scene/id_index.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/convex_track.h"
+#include "common/narrow/analytic/convex_track.h"
 #include "tests/lib/convex_tumble.h"
 #include "tests/lib/tap.h"
 

@@ -1,5 +1,5 @@
 /* The hit sort of the tree search (mrdem_search_sort_hits in
- * common/narrow/search_scratch.h) against qsort: random hits, sorted from
+ * common/narrow/search/search_scratch.h) against qsort: random hits, sorted from
  * a first index on, must come out in (ta, tb) order, ties in their order
  * of arrival, every field carried along, the hits before first untouched.
  * Triangle indices from a few bits up to 31 bits each, so that both of its
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/search_scratch.h"
-#include "common/narrow/tri_batch.h"
+#include "common/narrow/search/search_scratch.h"
+#include "common/narrow/tri/tri_batch.h"
 #include "common/util/rng.h"
 #include "tests/lib/tap.h"
 

@@ -1,4 +1,4 @@
-/* Batched narrow phase (common/narrow/tri_batch.h): the flat search, the
+/* Batched narrow phase (common/narrow/tri/tri_batch.h): the flat search, the
  * index-pair batches and the one-pair wrappers give the same bits for the
  * same pair; contacts come sorted and match the double reference outside
  * the float band; per-triangle halos; counters; options. Two
@@ -12,10 +12,10 @@
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
 #include "common/util/simd.h"
-#include "common/narrow/tri_batch.h"
-#include "common/narrow/tri_distance.h"
-#include "common/narrow/tri_distance_ref.h"
-#include "common/narrow/tri_intersect.h"
+#include "common/narrow/tri/tri_batch.h"
+#include "common/narrow/tri/tri_distance.h"
+#include "common/narrow/tri/tri_distance_ref.h"
+#include "common/narrow/tri/tri_intersect.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"
 #include "tests/lib/tap.h"

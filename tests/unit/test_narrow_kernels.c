@@ -25,8 +25,8 @@
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/util/simd.h"
-#include "common/narrow/tri_block.h"
-#include "common/narrow/tri_distance_ref.h"
+#include "common/narrow/tri/tri_block.h"
+#include "common/narrow/tri/tri_distance_ref.h"
 #include "tests/lib/tap.h"
 #include "common/util/rng.h"
 

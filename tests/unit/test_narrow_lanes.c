@@ -1,5 +1,5 @@
 /* A pair's result must not depend on the block, lane or group it landed
- * in (common/narrow/tri_block.h): every pair of 128 random ones, run in
+ * in (common/narrow/tri/tri_block.h): every pair of 128 random ones, run in
  * blocks of 1 to 128 pairs at many offsets (so at every lane, in whole
  * groups and in padded last groups), must give the same status, squared
  * distance and points, bit for bit, as in a block of whole groups, for the
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/tri_block.h"
+#include "common/narrow/tri/tri_block.h"
 #include "common/util/rng.h"
 #include "common/util/simd.h"
 #include "tests/lib/tap.h"

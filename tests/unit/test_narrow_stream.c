@@ -1,5 +1,5 @@
 /* The leaf-pair stream of the tree search (mrdem_tri_stream_leaves in
- * common/narrow/tri_batch.h) against an independent reference: the
+ * common/narrow/tri/tri_batch.h) against an independent reference: the
  * sphere pruning of the tree search written out pair by pair with
  * mrdem_spheres_apart, and the surviving index pairs through
  * mrdem_tri_pairs_hits. Random clusters of small triangles in leaves of 1
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/search_scratch.h"
+#include "common/narrow/search/search_scratch.h"
 #include "common/util/simd.h"
-#include "common/narrow/tri_batch.h"
+#include "common/narrow/tri/tri_batch.h"
 #include "common/util/rng.h"
 #include "tests/lib/tap.h"
 

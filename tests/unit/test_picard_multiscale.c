@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 #include "common/sim/simulation.h"
 #include "common/util/error.h"
 #include "formats/foreign/scene_yaml.h"

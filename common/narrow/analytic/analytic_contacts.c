@@ -1,4 +1,4 @@
-#include "common/narrow/analytic_contacts.h"
+#include "common/narrow/analytic/analytic_contacts.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
-#include "common/narrow/convex_track.h"
+#include "common/narrow/analytic/convex_track.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "common/geom/point_triangle.h"
 #include "common/geom/vec3.h"
-#include "common/narrow/tri_distance_ref.h"
+#include "common/narrow/tri/tri_distance_ref.h"
 #include "common/shape/gjk.h"
 
 #define NONE UINT32_MAX

@@ -1,4 +1,4 @@
-#include "common/narrow/front_search.h"
+#include "common/narrow/search/front_search.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include "common/util/error.h"
 
-#include "common/narrow/search_scratch.h"
+#include "common/narrow/search/search_scratch.h"
 
 #define NO_GROUP UINT32_MAX
 /* Slots of an iteration's tests that carry no kernel result (from

@@ -16,15 +16,15 @@
  * traps, so the assumption is harmless here. */
 #pragma GCC optimize("no-trapping-math", "fp-contract=fast")
 
-#include "common/narrow/tri_distance.h"
+#include "common/narrow/tri/tri_distance.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "common/util/simd.h"
-#include "common/narrow/tri_block.h"
-#include "common/narrow/v3f.h"
+#include "common/narrow/tri/tri_block.h"
+#include "common/narrow/tri/v3f.h"
 
 /* The minimum so far and its points. */
 struct best {

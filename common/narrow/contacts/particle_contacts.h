@@ -13,13 +13,13 @@
 
 #include <stdint.h>
 
-#include "common/narrow/analytic_contacts.h"
-#include "common/narrow/convex_track.h"
-#include "common/narrow/front_search.h"
-#include "common/narrow/tree_search.h"
-#include "common/narrow/tri_batch.h"
+#include "common/narrow/analytic/analytic_contacts.h"
+#include "common/narrow/analytic/convex_track.h"
+#include "common/narrow/search/front_search.h"
+#include "common/narrow/search/tree_search.h"
+#include "common/narrow/tri/tri_batch.h"
 #include "common/scene/scene.h"
-#include "common/narrow/front_search.h"
+#include "common/narrow/search/front_search.h"
 #include "common/scene/contacts.h"
 #include "common/scene/pairs.h"
 #include "common/scene/stats.h"
@@ -88,9 +88,9 @@ void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_
  * into out (replaced; out->step = the frame's step). Each pair goes to the
  * kernel of its two shape kinds: two meshes to the triangle search below,
  * a pair with an analytic shape (or an analytic shape and a plane) to
- * common/narrow/analytic_contacts.h; the surrogate hierarchy prunes the
+ * common/narrow/analytic/analytic_contacts.h; the surrogate hierarchy prunes the
  * mesh side of analytic-mesh pairs with its tree. Two convex shapes are
- * first decided by closest-feature tracking (common/narrow/convex_track.h,
+ * first decided by closest-feature tracking (common/narrow/analytic/convex_track.h,
  * warm-started from the features this finder found for the pair in its
  * last call): beyond both halos they are apart, else their hull meshes
  * go through the triangle search as any two meshes. Returns 0, or -1 with
@@ -130,7 +130,7 @@ int mrdem_fronts_load(struct mrdem_fronts *fr, const struct mrdem_fronts_entry *
 
 /* One Picard iteration of the multiscale search (Alg. 6): as
  * mrdem_find_contacts with the surrogate hierarchy, but each particle pair
- * is searched on its front (common/narrow/front_search.h), which then
+ * is searched on its front (common/narrow/search/front_search.h), which then
  * unfolds and narrows. Real contacts go to out; node pairs in contact go
  * to guesses (replaced) as contacts between the two surrogates: tri_a and
  * tri_b are node indices, and depth + dist is the nodes' halo

@@ -1,4 +1,4 @@
-#include "common/narrow/tri_batch.h"
+#include "common/narrow/tri/tri_batch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,9 +8,8 @@
 #include <immintrin.h>
 #endif
 
-#include "common/narrow/search_scratch.h"
 #include "common/util/simd.h"
-#include "common/narrow/tri_intersect.h"
+#include "common/narrow/tri/tri_intersect.h"
 #include "common/util/error.h"
 #include "common/util/names.h"
 #include "common/util/stages.h"

@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/narrow/tree_search.h"
+#include "common/narrow/search/tree_search.h"
 
 struct mrdem_front;
 struct mrdem_front *mrdem_front_new(void);

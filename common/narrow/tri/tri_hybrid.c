@@ -4,8 +4,8 @@
  * through the vector units too. */
 #include <math.h>
 
-#include "common/narrow/tri_block.h"
-#include "common/narrow/tri_distance.h"
+#include "common/narrow/tri/tri_block.h"
+#include "common/narrow/tri/tri_distance.h"
 
 static void copy_lane(struct mrdem_tri_block *dst, int i, const struct mrdem_tri_block *src, int j)
 {

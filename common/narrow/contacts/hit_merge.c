@@ -1,4 +1,4 @@
-#include "common/narrow/hit_merge.h"
+#include "common/narrow/contacts/hit_merge.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
-#include "common/narrow/search_scratch.h"
+#include "common/narrow/search/search_scratch.h"
 #include "common/util/error.h"
 #include "common/util/simd.h"
 #if defined(__x86_64__) || defined(__i386__)

@@ -1,4 +1,4 @@
-#include "common/narrow/tri_distance_ref.h"
+#include "common/narrow/tri/tri_distance_ref.h"
 
 #include <math.h>
 

@@ -1,4 +1,4 @@
-#include "common/narrow/particle_contacts.h"
+#include "common/narrow/contacts/particle_contacts.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/hit_merge.h"
+#include "common/narrow/contacts/hit_merge.h"
 #include "common/scene/id_index.h"
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"

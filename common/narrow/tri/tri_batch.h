@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/narrow/tri_block.h"
+#include "common/narrow/tri/tri_block.h"
 
 /* A triangle soup (paper, implementation remark 2): 9 floats per triangle
  * (x0 y0 z0 x1 y1 z1 x2 y2 z2), in one frame shared with the other set.
@@ -168,5 +168,14 @@ void mrdem_tri_stream_end(struct mrdem_tri_batch *w, const struct mrdem_narrow_o
 void mrdem_tri_all_pairs(struct mrdem_tri_batch *w, const struct mrdem_tri_set *a,
 			 const struct mrdem_tri_set *b, const struct mrdem_narrow_opts *o,
 			 struct mrdem_tri_hits *hits, struct mrdem_narrow_counts *cnt);
+
+/* Bounding spheres too far apart for the halos to meet: the pair cannot
+ * be in contact, and the triangle kernels need not see it. */
+static inline int mrdem_spheres_apart(const float *p, const float *q, float reach)
+{
+	float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+	float r = p[3] + q[3] + reach;
+	return dx * dx + dy * dy + dz * dz > r * r;
+}
 
 #endif

@@ -1,4 +1,4 @@
-#include "common/narrow/search_scratch.h"
+#include "common/narrow/search/search_scratch.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,7 +58,7 @@ float mrdem_search_prepare(struct mrdem_tree_search *s, const struct mrdem_searc
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
 	/* Slack on surrogate halos for float rounding of kernels and transform.
 	 * The iterative kernel needs none: it only says SEPARATE when a lower
-	 * bound of the distance exceeds the cut (common/narrow/tri_penalty.c). */
+	 * bound of the distance exceeds the cut (common/narrow/tri/tri_penalty.c). */
 	float slack = 1e-5f * (extent(ta) + extent(tb));
 	s->eps_a = mrdem_search_grow(s->eps_a, &s->eps_a_cap, ta->nnodes, sizeof *s->eps_a);
 	s->eps_b = mrdem_search_grow(s->eps_b, &s->eps_b_cap, tb->nnodes, sizeof *s->eps_b);

@@ -42,11 +42,11 @@ struct mrdem_tri_block {
 void mrdem_tri_block_set(struct mrdem_tri_block *k, int lane, const float a[9], const float b[9],
 			 float cut);
 
-/* Comparison-based kernel (common/narrow/tri_distance.c): exact up to
+/* Comparison-based kernel (common/narrow/tri/tri_distance.c): exact up to
  * float rounding; status is CONTACT or SEPARATE. */
 void mrdem_tri_block_compare(struct mrdem_tri_block *k, int simd);
 
-/* Iterative kernel (common/narrow/tri_penalty.c): `iterations` sweeps of
+/* Iterative kernel (common/narrow/tri/tri_penalty.c): `iterations` sweeps of
  * the modified Newton of eq. 4, then the three-valued decision of Alg. 4:
  * CONTACT when the iterate is within the cut-off and its distance is
  * certified to within threshold * MRDEM_PENALTY_TOLERANCE * cut of the
@@ -57,7 +57,7 @@ void mrdem_tri_block_compare(struct mrdem_tri_block *k, int simd);
 #define MRDEM_PENALTY_TOLERANCE 0.005f /* 1% of the mean halo at C = 1 */
 void mrdem_tri_block_penalty(struct mrdem_tri_block *k, int iterations, float threshold, int simd);
 
-/* Hybrid (common/narrow/tri_hybrid.c): the iterative kernel, then the
+/* Hybrid (common/narrow/tri/tri_hybrid.c): the iterative kernel, then the
  * comparison kernel on the pairs it left undecided (Alg. 4, bottom), using
  * `spill` as scratch. Statuses end CONTACT or SEPARATE; returns the number
  * of fallbacks. */

@@ -37,9 +37,9 @@
 #include <math.h>
 
 #include "common/util/simd.h"
-#include "common/narrow/tri_block.h"
-#include "common/narrow/tri_distance.h"
-#include "common/narrow/v3f.h"
+#include "common/narrow/tri/tri_block.h"
+#include "common/narrow/tri/tri_distance.h"
+#include "common/narrow/tri/v3f.h"
 
 /* alpha_reg of eq. 4: keeps the step finite on a degenerate edge. */
 #define PENALTY_REG 1e-30f

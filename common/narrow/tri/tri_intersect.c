@@ -1,4 +1,4 @@
-#include "common/narrow/tri_intersect.h"
+#include "common/narrow/tri/tri_intersect.h"
 
 #include <math.h>
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "common/geom/xform.h"
-#include "common/narrow/tree_search.h"
+#include "common/narrow/search/tree_search.h"
 #include "common/util/error.h"
 
 struct mrdem_hit_key {
@@ -141,15 +141,6 @@ struct mrdem_hit_key *mrdem_search_sort_keys(struct mrdem_tree_search *s, size_t
  * s's. */
 void mrdem_search_sort_hits(struct mrdem_tree_search *s, struct mrdem_tri_hits *hits,
 			    size_t first);
-
-/* Bounding spheres too far apart for the halos to meet: the pair cannot
- * be in contact, and the triangle kernels need not see it. */
-static inline int mrdem_spheres_apart(const float *p, const float *q, float reach)
-{
-	float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-	float r = p[3] + q[3] + reach;
-	return dx * dx + dy * dy + dz * dz > r * r;
-}
 
 /* The options of surrogate-level tests: never fall back. An undecided (not
  * converged) pair unfolds instead. The iterative method alone would decide

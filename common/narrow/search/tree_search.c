@@ -1,10 +1,10 @@
-#include "common/narrow/tree_search.h"
+#include "common/narrow/search/tree_search.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/search_scratch.h"
+#include "common/narrow/search/search_scratch.h"
 
 void mrdem_search_counts_add(struct mrdem_search_counts *dst, const struct mrdem_search_counts *src)
 {

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "common/geom/xform.h"
-#include "common/narrow/tri_batch.h"
+#include "common/narrow/tri/tri_batch.h"
 #include "common/tree/tree.h"
 
 /* Search rounds counted separately; deeper rounds add to the last. */

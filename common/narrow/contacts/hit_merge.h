@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "common/geom/xform.h"
-#include "common/narrow/tree_search.h"
-#include "common/narrow/tri_batch.h"
+#include "common/narrow/search/tree_search.h"
+#include "common/narrow/tri/tri_batch.h"
 #include "common/scene/contacts.h"
 #include "common/scene/scene.h"
 #include "common/tree/tree.h"
