@@ -245,7 +245,7 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 	if (MRDEM_FORCE_MODEL_HAS_PATCHES(s->setup.force_model)) {
 		mrdem_patch_forces(f, s, b, c, dt);
 	} else {
-		MRDEM_FOR_PARALLEL_IF(4096, k, nc,
+		MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN_RECORDS, k, nc,
 			contact_force(&f->cf[3 * k], &f->ce[k], s, b, f->ia[k], f->ib[k], &c->c[k]);
 			vec3_set(&f->ct[3 * k], 0, 0, 0););
 	}

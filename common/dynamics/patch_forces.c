@@ -10,6 +10,7 @@
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/util/error.h"
+#include "common/util/threads.h"
 
 /* A record's weight in its patch is (depth / deepest)^PATCH_SHARPNESS: it
  * is 0 where a record enters or leaves the halo, so a patch's point,
@@ -610,13 +611,13 @@ void mrdem_patch_forces(struct mrdem_forces *f, const struct mrdem_scene *s,
 	struct smooth_record *sm = mrdem_xmalloc_array(nc + 1, sizeof *sm);
 	double *point = mrdem_xmalloc_array(3 * np + 1, sizeof *point);
 	const struct mrdem_spring **old = mrdem_xmalloc_array(np + 1, sizeof *old);
-#pragma omp parallel for schedule(static) if (np > 2048)
+#pragma omp parallel for schedule(static) if (np > MRDEM_PARALLEL_MIN)
 	for (size_t k = 0; k < np; k++) {
 		reduce_patch(&pt[k], &sm[f->pfirst[k]], f, s, c, k);
 		vec3_copy(&point[3 * k], pt[k].x);
 	}
 	match_springs(f, s, c, point, old);
-#pragma omp parallel for schedule(static) if (np > 2048)
+#pragma omp parallel for schedule(static) if (np > MRDEM_PARALLEL_MIN)
 	for (size_t k = 0; k < np; k++)
 		patch_force(f, s, b, c, k, &pt[k], dt, old[k], &f->pspring[k]);
 	for (size_t k = 0; k < np; k++) {

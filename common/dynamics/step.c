@@ -166,7 +166,7 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	size_t n = p->n;
 
 	/* Forces at these positions close the previous Verlet step first. */
-	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
 		mrdem_integrate_close(p, i, &b[i], &F[3 * i], &T[3 * i], o->dt););
 
 	mrdem_energy_compute(&st->energy, s, &st->bodies);
@@ -214,7 +214,7 @@ int mrdem_stepper_synchronise(struct mrdem_stepper *st, const struct mrdem_scene
 		return -1;
 	const double *F = st->sync_forces.force, *T = st->sync_forces.torque;
 	const struct mrdem_body *b = st->bodies.b;
-	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
 		mrdem_integrate_close(&view.frame.p, i, &b[i], &F[3 * i], &T[3 * i], o->dt););
 	return 0;
 }
@@ -247,7 +247,7 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	const struct mrdem_body *b = st->bodies.b;
 	size_t n = p->n;
 	double t0 = mrdem_clock();
-	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
 		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt););
 	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0;
 	/* the springs stretched over this step go on with the next frame */

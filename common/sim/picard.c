@@ -219,7 +219,7 @@ static void restore_start(const struct mrdem_picard *pc, struct mrdem_particles 
 static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const double *u, double dt)
 {
 	size_t n = p->n;
-	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
 		mrdem_implicit_place(p, i, &pc->x0[3 * i], &pc->q0[4 * i], &pc->v0[3 * i],
 				     &pc->w0[3 * i], &u[6 * i], &u[6 * i + 3], dt););
 }
@@ -259,7 +259,7 @@ static int evaluate(struct mrdem_picard *pc, struct mrdem_scene *s, const struct
 	size_t n = p->n;
 	const double *F = pc->forces.force, *T = pc->forces.torque;
 	const double *g = s->setup.gravity;
-	MRDEM_FOR_PARALLEL_IF(1024, i, n,
+	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
 		mrdem_implicit_torque(&pc->torque0[3 * i], &b->b[i], &pc->x0[3 * i], &p->pos[3 * i],
 				      &F[3 * i], &T[3 * i], g);
 		mrdem_implicit_update(&pc->fresh[6 * i], &pc->fresh[6 * i + 3], &b->b[i],
@@ -352,7 +352,7 @@ static void next_guess_of(struct mrdem_picard *pc, size_t i, int first)
 
 static void next_guess(struct mrdem_picard *pc, size_t n, int first)
 {
-	MRDEM_FOR_PARALLEL_IF(1024, i, n, next_guess_of(pc, i, first););
+	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n, next_guess_of(pc, i, first););
 }
 
 enum outcome { CONVERGED, CAPPED, STALLED };

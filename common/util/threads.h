@@ -11,6 +11,13 @@
  * Results never depend on the team size. Every tool's main calls it. */
 void mrdem_threads_init(void);
 
+/* Below this many items of per-particle or per-patch work (a few hundred
+ * flops each) a loop stays on the calling thread: the team's barrier
+ * costs more than the work. Contact records are cheaper, so their loops
+ * wait for four times as many. */
+#define MRDEM_PARALLEL_MIN 1024
+#define MRDEM_PARALLEL_MIN_RECORDS (4 * MRDEM_PARALLEL_MIN)
+
 /* for (size_t I = 0; I < N; I++) { ... } on the thread team (static
  * schedule) when N > MIN, else on the calling thread without entering
  * OpenMP: a parallel region, even of one thread (an if clause that is
