@@ -1,4 +1,4 @@
-/* Ellipsoid contacts (issue 12, seed 003): nanoseconds per candidate pair
+/* Ellipsoid contacts: nanoseconds per candidate pair
  * for the characteristic-polynomial separation test alone, for the whole
  * contact (the test, then the two-variable optimisation for the pairs it
  * cannot call apart), the fraction of pairs that reach the optimisation;
@@ -12,7 +12,7 @@
  * optimisation equals GJK's distance and the separation test never calls
  * a touching pair apart.
  *
- * Convex pairs (issue 12, seed 001): rocks of about 30, 100 and 300 hull
+ * Convex pairs: rocks of about 30, 100 and 300 hull
  * vertices on the tumbling sequence of tests/lib/convex_tumble.h, ns per
  * distance query by closest-feature tracking warm-started from the last
  * step, started cold, by GJK on the vertex sets (common/shape/gjk.c), and

@@ -1,4 +1,4 @@
-/* Time per triangle comparison of a whole contact detection (issue 10's
+/* Time per triangle comparison of a whole contact detection (the
  * goal: at most 20 ns on the paper's lattice, examples/lattice-24576.yaml):
  * the driver's own detection (mrdem_sim_detect: broad phase, surrogate
  * search, kernels, contact points and merge) on the scene's first frame,

@@ -1,4 +1,4 @@
-/* Dense analytic spheres (issue 12's goal: at most LAMMPS's granular time
+/* Dense analytic spheres (the goal: at most LAMMPS's granular time
  * per particle-step, measured at about 150 ns): a simple cubic lattice of
  * spheres (radius 1 mm, halo 2 % of it) whose neighbours' halos overlap
  * (six contacts a sphere), small random velocities, gravity, in a box of

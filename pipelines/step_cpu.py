@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""CPU time of an implicit Euler step against an explicit one (the goal of
-issue 8: multiscale Picard at most 3x the explicit surrogate step), robust
+"""CPU time of an implicit Euler step against an explicit one (the goal:
+multiscale Picard at most 3x the explicit surrogate step), robust
 to a loaded machine: each run starts from a stream that already holds the
 surrogate trees (no tree build), writes no frame but the last, runs on one
 OpenMP thread, and the step's cost is the process CPU time of 1 + STEPS

@@ -1,5 +1,5 @@
 # Threads and pipes on a lattice of TH_COUNT spheres of 1,224 triangles
-# (default 16-16-16: 4,096, issue 10's size), explicit Euler: wall and CPU
+# (default 16-16-16: 4,096, the size the goals were set for), explicit Euler: wall and CPU
 # time per step on 1 and 2 OpenMP threads (fixed teams), in process and
 # --via-pipes, and the ratios (threads.py): out/threads/threads.md.
 # Measure on an idle machine: the table prints the load average. TH_STEPS

@@ -1,6 +1,6 @@
 """threads.py BIN SCENE_DIR STEPS REPS: wall and CPU time per explicit step
 of SCENE_DIR/scene.yaml on 1 and 2 OpenMP threads, in process and through
-the tools (--via-pipes), against issue 10's goals: two threads at least
+the tools (--via-pipes), against the goals: two threads at least
 1.8x one (on an idle machine), --via-pipes at most 1.3x in process.
 
 Each figure is the cost of 1 + STEPS steps less that of 1 step from the

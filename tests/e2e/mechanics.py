@@ -39,8 +39,8 @@ def quat(seed):
             math.sqrt(u1) * math.sin(2 * math.pi * u3), math.sqrt(u1) * math.cos(2 * math.pi * u3)]
 
 
-# seed 004's spring-dashpot: gamma_n (1/s) for damping ratio 0.1 at kn
-# 4.2e7 on a 1 m ball of 1000 kg/m^3 against a plane (as issue 9 measured)
+# The spring-dashpot's gamma_n (1/s) for damping ratio 0.1 at kn 4.2e7 on
+# a 1 m ball of 1000 kg/m^3 against a plane
 SD_GAMMA = 2 * 0.1 * math.sqrt(4.2e7 / (4 / 3 * math.pi * 1000))
 
 
