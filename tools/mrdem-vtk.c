@@ -59,7 +59,8 @@ static const char usage[] =
 	"error (unknown option, bad option value, an option given twice, too many\n"
 	"arguments).\n";
 
-struct run {
+/* One export of a stream into DIR: its options, and the files it made. */
+struct vtk_export {
 	/* options */
 	const char *in, *dir;
 	int enc, help, surfaces;
@@ -85,7 +86,7 @@ static char *path_in(const char *dir, const char *name)
 /* Where file name waits in DIR until the series is complete: renaming
  * each file over its old copy at once would leave, on a later error, a
  * directory of which no run's series is whole (or nothing of the last). */
-static char *staged_path(const struct run *r, const char *name)
+static char *staged_path(const struct vtk_export *r, const char *name)
 {
 	char staged[128];
 	snprintf(staged, sizeof staged, ".%s.%ld.staged", name, (long)getpid());
@@ -93,14 +94,14 @@ static char *staged_path(const struct run *r, const char *name)
 }
 
 /* Record a new staged file (published or removed at the end). */
-static void add_created(struct run *r, const char *name)
+static void add_created(struct vtk_export *r, const char *name)
 {
 	r->created = mrdem_xrealloc(r->created, (r->ncreated + 1) * sizeof *r->created);
 	r->created[r->ncreated++] = mrdem_xstrdup(name);
 }
 
 /* Record a new file and its place in the series. */
-static void add_file(struct run *r, const char *name, double time, unsigned part)
+static void add_file(struct vtk_export *r, const char *name, double time, unsigned part)
 {
 	add_created(r, name);
 	r->pvd = mrdem_xrealloc(r->pvd, (r->npvd + 1) * sizeof *r->pvd);
@@ -110,7 +111,7 @@ static void add_file(struct run *r, const char *name, double time, unsigned part
 
 /* On failure nothing this run made may remain: its staged files, then the
  * directories it made, innermost first. */
-static void remove_created(struct run *r)
+static void remove_created(struct vtk_export *r)
 {
 	for (size_t k = 0; k < r->ncreated; k++) {
 		char *staged = staged_path(r, r->created[k]);
@@ -122,7 +123,7 @@ static void remove_created(struct run *r)
 }
 
 /* The series is complete: every staged file into place. */
-static int publish_created(struct run *r)
+static int publish_created(struct vtk_export *r)
 {
 	int ret = 0;
 	for (size_t k = 0; k < r->ncreated && !ret; k++) {
@@ -136,7 +137,7 @@ static int publish_created(struct run *r)
 	return ret;
 }
 
-static void run_release(struct run *r)
+static void run_release(struct vtk_export *r)
 {
 	for (size_t k = 0; k < r->ncreated; k++)
 		free(r->created[k]);
@@ -152,7 +153,7 @@ static void run_release(struct run *r)
 }
 
 /* mkdir -p, remembering what it made */
-static int make_dir(struct run *r, const char *dir)
+static int make_dir(struct vtk_export *r, const char *dir)
 {
 	char *p = mrdem_xstrdup(dir);
 	int ret = 0;
@@ -202,7 +203,7 @@ static int same_mesh(const struct mrdem_mesh *a, const struct mrdem_mesh *b)
 
 /* The shapes' files, at the first frame; a later concatenated input
  * stream must bring the same shapes, since its frames share the files. */
-static int write_shapes(struct run *r, const struct mrdem_filter *f, const struct mrdem_scene *s,
+static int write_shapes(struct vtk_export *r, const struct mrdem_filter *f, const struct mrdem_scene *s,
 			struct shape_files *sf)
 {
 	if (sf->written) {
@@ -235,7 +236,7 @@ static int write_shapes(struct run *r, const struct mrdem_filter *f, const struc
 	return 0;
 }
 
-static int write_frame(struct run *r, const struct mrdem_scene *s, const struct mrdem_contacts *c,
+static int write_frame(struct vtk_export *r, const struct mrdem_scene *s, const struct mrdem_contacts *c,
 		       const struct mrdem_forces *forces, size_t index)
 {
 	char name[64];
@@ -249,7 +250,7 @@ static int write_frame(struct run *r, const struct mrdem_scene *s, const struct 
 	return ret;
 }
 
-static int write_contacts(struct run *r, const struct mrdem_contacts *c, const double *force,
+static int write_contacts(struct vtk_export *r, const struct mrdem_contacts *c, const double *force,
 			  double time, size_t index)
 {
 	char name[64];
@@ -271,8 +272,8 @@ static void merge_contacts(struct mrdem_contacts *dst, const struct mrdem_contac
 
 /* A frame is written when the next frame or the end of its stream shows
  * that all its contacts records have arrived: instances count them. */
-struct job {
-	struct run *run;
+struct vtk_frame_writer {
+	struct vtk_export *run;
 	int have_frame;                 /* a frame waits to be written */
 	uint64_t frame_record;          /* its record index, for messages */
 	struct mrdem_contacts pending;  /* contacts of that frame */
@@ -296,7 +297,7 @@ struct job {
 
 /* Take the planes of the frame's setup that are new, and grow the box
  * by its particles. */
-static void note_planes_and_bounds(struct job *j, const struct mrdem_scene *s)
+static void note_planes_and_bounds(struct vtk_frame_writer *j, const struct mrdem_scene *s)
 {
 	const struct mrdem_setup *su = &s->setup;
 	for (uint32_t k = 0; k < su->nplanes; k++) {
@@ -325,7 +326,7 @@ static void note_planes_and_bounds(struct job *j, const struct mrdem_scene *s)
 
 /* planes.vtp, once every frame is written, and its place beside every
  * frame in the series (part 2); nothing without planes or particles. */
-static int write_planes(struct run *r, struct job *j)
+static int write_planes(struct vtk_export *r, struct vtk_frame_writer *j)
 {
 	if (!j->nplanes || !j->have_box)
 		return 0;
@@ -352,7 +353,7 @@ static int write_planes(struct run *r, struct job *j)
 	return 0;
 }
 
-static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_scene *s,
+static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *j, const struct mrdem_scene *s,
 		      const struct mrdem_scene *view);
 
 /* The scene as drawn: s with each analytic shape's mesh a tessellation of
@@ -383,7 +384,7 @@ static void view_release(const struct mrdem_scene *s, struct mrdem_scene *view)
 
 static int flush_frame(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct vtk_frame_writer *j = f->ctx;
 	if (!j->have_frame)
 		return 0;
 	j->have_frame = 0;
@@ -399,7 +400,7 @@ static int flush_frame(struct mrdem_filter *f)
 }
 
 /* Write the frame of s, drawn as view. */
-static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_scene *s,
+static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *j, const struct mrdem_scene *s,
 		      const struct mrdem_scene *view)
 {
 	if (!j->run->surfaces && write_shapes(j->run, f, view, &j->shapes))
@@ -438,7 +439,7 @@ static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct vtk_frame_writer *j = f->ctx;
 	if (rec->type == MRDEM_REC_FRAME) {
 		j->have_frame = 1;
 		j->frame_record = rec->index;
@@ -465,7 +466,7 @@ static int finish(struct mrdem_filter *f)
 
 /* Options into r (reset first). Returns 0, or the exit status 2 for a
  * usage error; after --help, 0 with r->help set. */
-static int parse_options(struct run *r, int argc, char **argv)
+static int parse_options(struct vtk_export *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -476,7 +477,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
+	*r = (struct vtk_export){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
 	int c, li, nenc = 0;
 	struct mrdem_opts_seen seen = {{0}};
 	while ((c = mrdem_getopt_once(argc, argv, "o:sdabh", opts, &li, &seen)) != -1) {
@@ -534,7 +535,7 @@ static long long series_index(const char *name, const char *prefix, int width, c
  * particles' series beside --surfaces) would be read with the new series
  * (ParaView's file-series grouping, a glob), so they go, and DIR holds
  * exactly this series. Only names this tool writes are touched. */
-static int remove_stale(const struct run *r, const struct job *j)
+static int remove_stale(const struct vtk_export *r, const struct vtk_frame_writer *j)
 {
 	DIR *d = opendir(r->dir);
 	if (!d)
@@ -572,11 +573,11 @@ static int remove_stale(const struct run *r, const struct job *j)
 
 /* Write the frames, contacts and series of run->in into run->dir (made
  * already); on an error, remove what this run made. */
-static int convert(struct run *run, int argc, char **argv)
+static int convert(struct vtk_export *run, int argc, char **argv)
 {
 	const char *in = run->in;
 	run->pvd_path = path_in(run->dir, "series.pvd");
-	struct job j = {.run = run};
+	struct vtk_frame_writer j = {.run = run};
 	mrdem_contacts_init(&j.pending);
 	mrdem_forces_init(&j.forces);
 	mrdem_bodies_init(&j.bodies);
@@ -651,7 +652,7 @@ int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	struct run run;
+	struct vtk_export run;
 	int rc = parse_options(&run, argc, argv);
 	if (rc || run.help)
 		return rc;
