@@ -14,7 +14,7 @@
 #include "common/util/stages.h"
 #include "formats/stream/stream.h"
 
-/* A frame's state kept through the step from it (mrdem-run.c). */
+/* A frame's state kept through the step from it (loop.c). */
 struct saved_frame {
 	size_t cap;
 	uint32_t *flags;
