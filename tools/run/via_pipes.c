@@ -38,8 +38,8 @@ static struct pipes *pipes_of(const struct run *r)
 
 /* ---- command lines */
 
-/* The longest command line of a tool here (mrdem-step's with every
- * option is 22 words), and room for the option values it writes. */
+/* Room for the longest command line of a tool here (mrdem-step's with
+ * every option is 19 words) and the option values it prints. */
 enum { TOOL_ARGV_MAX = 24, TOOL_ARGV_TEXT = 256 };
 
 /* A tool's command line, built word by word: more words or text than it
