@@ -69,8 +69,9 @@ $(BIN)/%: $(BUILD)/tools/%.o $(LIB)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(LDLIBS) -o $@
 
-# The driver's own parts beside its main (tools/run/): the steps of
-# --via-pipes and their child processes, the reporting.
+# The driver's own parts beside its main (tools/run/): the step loop and
+# its backends (in process, --via-pipes and the child processes it runs),
+# the reporting.
 RUN_SRC := $(sort $(wildcard tools/run/*.c))
 $(BIN)/mrdem-run: $(RUN_SRC:%.c=$(BUILD)/%.o)
 

@@ -39,7 +39,9 @@ static const char usage_tail[] =
 	"error (unknown option, bad option value, an option given twice, too many\n"
 	"arguments).\n";
 
-struct job {
+/* mrdem-contact as a filter: its options, and the frame that waits for its
+ * pairs. */
+struct contact_filter {
 	struct mrdem_contact_opts opts;
 	struct mrdem_contact_finder *finder;
 	int pending;         /* a frame waits for its contacts */
@@ -55,7 +57,7 @@ struct job {
 static int emit_multiscale(struct mrdem_filter *f, struct mrdem_contacts *c,
 			   struct mrdem_contact_counts *cnt)
 {
-	struct job *j = f->ctx;
+	struct contact_filter *j = f->ctx;
 	if (!j->have_picard)
 		return mrdem_error("%s: frame of step %llu: --hierarchy multiscale searches the "
 				   "iterate of an implicit step, and this frame has no picard record "
@@ -81,7 +83,7 @@ static int emit_multiscale(struct mrdem_filter *f, struct mrdem_contacts *c,
 /* Contacts of the pending frame, for its pairs (all pairs without). */
 static int emit(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct contact_filter *j = f->ctx;
 	struct mrdem_contacts c;
 	struct mrdem_contact_counts cnt;
 	mrdem_contacts_init(&c);
@@ -122,7 +124,7 @@ static int emit(struct mrdem_filter *f)
  * the records of a step in progress may come in between. */
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct contact_filter *j = f->ctx;
 	int between = rec->type == MRDEM_REC_STATS || rec->type == MRDEM_REC_PICARD ||
 		      rec->type == MRDEM_REC_FRONTS;
 	if ((j->have_pairs && !between) || (j->pending && rec->type == MRDEM_REC_FRAME))
@@ -132,7 +134,7 @@ static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct contact_filter *j = f->ctx;
 	if (rec->type == MRDEM_REC_FRAME) {
 		j->pending = 1;
 		return 0;
@@ -163,7 +165,7 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int finish(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct contact_filter *j = f->ctx;
 	return j->pending ? emit(f) : 0;
 }
 
@@ -181,7 +183,7 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct job j;
+	struct contact_filter j;
 	memset(&j, 0, sizeof j);
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();

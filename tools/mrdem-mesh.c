@@ -10,6 +10,7 @@
 #include "common/mesh/mesh.h"
 #include "common/mesh/mesh_weld.h"
 #include "common/util/error.h"
+#include "common/util/option_values.h"
 #include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/bytes.h"
@@ -135,11 +136,12 @@ static const char usage_export[] =
 	"  -o, --output FILE  output file (default standard output)\n"
 	"  -h, --help   show this help\n" EXIT_STATUS;
 
-/* ---- option parsing: getopt_long, plus multi-value options
+/* ---- option parsing
  *
- * A few options take several numbers ("--size X Y Z", "--divisions NX
- * [NY]"): getopt_long hands over the first and the numbers that follow
- * are taken here, so "--size 2 --divisions 3" reads one size. */
+ * Each command has its table of options (struct optdef), given to
+ * mrdem_getopt_once; a few take several numbers ("--size X Y Z",
+ * "--divisions NX [NY]"), which mrdem_getopt_values takes after the
+ * first. */
 
 struct optdef {
 	const char *name; /* long name, without the leading dashes */
@@ -162,6 +164,9 @@ struct cmdline {
 	int nopt;
 	const char *pos[1];
 	int npos, maxpos;
+	/* the whole command line, for the meta record of the stream written */
+	int argc;
+	char **argv;
 };
 
 static int usage_error(const struct cmdline *c, const char *fmt, const char *arg)
@@ -172,13 +177,37 @@ static int usage_error(const struct cmdline *c, const char *fmt, const char *arg
 	return 2;
 }
 
-static int is_number(const char *s)
+/* getopt_long's table for the command's options (defs), --help and -o
+ * for --output; opt = parsed nothing yet. */
+static void make_longopts(struct cmdline *c, const struct optdef *defs, struct option *longopts)
 {
-	char *end;
-	if (!*s)
+	int n = 0;
+	for (c->nopt = 0; defs[c->nopt].name; c->nopt++) {
+		const struct optdef *d = &defs[c->nopt];
+		c->opt[c->nopt] = (struct parsed){ .def = d };
+		longopts[n++] = (struct option){ d->name, d->nmax ? required_argument : no_argument,
+						 NULL, strcmp(d->name, "output") ? 256 + c->nopt : 'o' };
+	}
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* The values of option p, just returned by getopt_long. */
+static int take_values(struct cmdline *c, struct parsed *p, int argc, char **argv)
+{
+	p->seen = 1;
+	if (!p->def->nmax)
 		return 0;
-	strtod(s, &end);
-	return !*end;
+	p->nval = mrdem_getopt_values(argc, argv, p->def->nmax, p->val);
+	if (p->nval < p->def->nmin) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", p->def->nmin,
+			 p->def->nmin > 1 ? "s" : "");
+		return usage_error(c, msg, p->def->name);
+	}
+	if (p->def->nmax == 3 && p->nval == 2)
+		return usage_error(c, "option '--%s' takes 1 or 3 values", p->def->name);
+	return 0;
 }
 
 /* argv[0] is the command. Returns 0, 1 after printing help, or 2 on a
@@ -186,22 +215,15 @@ static int is_number(const char *s)
 static int parse_options(struct cmdline *c, const struct optdef *defs, int argc, char **argv)
 {
 	struct option longopts[MAXOPTS + 3];
-	int n = 0;
-	for (c->nopt = 0; defs[c->nopt].name; c->nopt++) {
-		c->opt[c->nopt] = (struct parsed){ .def = &defs[c->nopt] };
-		longopts[n++] = (struct option){ defs[c->nopt].name,
-						 defs[c->nopt].nmax ? required_argument : no_argument,
-						 NULL, 256 + c->nopt };
-	}
-	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	make_longopts(c, defs, longopts);
 	/* getopt's own messages start with argv[0]: "mrdem-mesh sphere: ..." */
 	char prog[64];
 	snprintf(prog, sizeof prog, "%s %s", mrdem_progname(), c->cmd);
 	argv[0] = prog;
 	optind = 1;
-	int ch;
-	while ((ch = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	struct mrdem_opts_seen seen = {{0}};
+	int ch, li;
+	while ((ch = mrdem_getopt_once(argc, argv, "ho:", longopts, &li, &seen)) != -1) {
 		if (ch == 'h') {
 			fputs(c->usage, stdout);
 			return 1;
@@ -210,30 +232,12 @@ static int parse_options(struct cmdline *c, const struct optdef *defs, int argc,
 			for (int k = 0; k < c->nopt; k++)
 				if (!strcmp(defs[k].name, "output"))
 					ch = 256 + k;
-		if (ch < 256) { /* getopt_long has said what is wrong */
+		if (ch < 256) { /* getopt_long or mrdem_getopt_once said what is wrong */
 			fprintf(stderr, "try 'mrdem-mesh %s --help'\n", c->cmd);
 			return 2;
 		}
-		struct parsed *p = &c->opt[ch - 256];
-		const char *a = argv[optind - 1];
-		if (p->seen)
-			return usage_error(c, "option '--%s' given twice", p->def->name);
-		p->seen = 1;
-		if (!p->def->nmax)
-			continue;
-		p->val[p->nval++] = optarg;
-		/* "--opt=V" (optarg inside the word) gives one value only */
-		if (optarg == a)
-			while (p->nval < p->def->nmax && optind < argc && is_number(argv[optind]))
-				p->val[p->nval++] = argv[optind++];
-		if (p->nval < p->def->nmin) {
-			char msg[96];
-			snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", p->def->nmin,
-				 p->def->nmin > 1 ? "s" : "");
-			return usage_error(c, msg, p->def->name);
-		}
-		if (p->def->nmax == 3 && p->nval == 2)
-			return usage_error(c, "option '--%s' takes 1 or 3 values", p->def->name);
+		if (take_values(c, &c->opt[ch - 256], argc, argv))
+			return 2;
 	}
 	for (; optind < argc; optind++) {
 		if (c->npos == c->maxpos)
@@ -311,17 +315,14 @@ struct shape_out {
 	struct mrdem_mesh *mesh;
 };
 
-/* The command line, for the meta record of the stream written. */
-static int cmd_argc;
-static char **cmd_argv;
-
-static int write_shapes(const char *path, const struct shape_out *s, uint32_t n)
+static int write_shapes(const struct cmdline *c, const char *path, const struct shape_out *s,
+			uint32_t n)
 {
 	struct mrdem_writer w;
 	if (mrdem_writer_open(&w, path, 0))
 		return -1;
 	struct mrdem_meta meta;
-	mrdem_meta_init(&meta, "mrdem-mesh", cmd_argc, cmd_argv);
+	mrdem_meta_init(&meta, "mrdem-mesh", c->argc, c->argv);
 	int bad = mrdem_write_meta(&w, &meta);
 	mrdem_meta_release(&meta);
 	if (bad) {
@@ -346,7 +347,7 @@ static int write_shapes(const char *path, const struct shape_out *s, uint32_t n)
 static int write_one(const struct cmdline *c, const char *dflt_name, struct mrdem_mesh *m)
 {
 	struct shape_out s = { get_str(c, "name", dflt_name), m };
-	int rc = write_shapes(get_str(c, "output", NULL), &s, 1);
+	int rc = write_shapes(c, get_str(c, "output", NULL), &s, 1);
 	mrdem_mesh_release(m);
 	return rc ? 1 : 0;
 }
@@ -547,7 +548,7 @@ static int import_stream(struct cmdline *c, const char *path, unsigned flags, do
 	if (rc == 0 && rename)
 		s[0].name = rename;
 	if (rc == 0)
-		rc = write_shapes(get_str(c, "output", NULL), s, n);
+		rc = write_shapes(c, get_str(c, "output", NULL), s, n);
 	mrdem_reader_close(&r);
 	for (uint32_t i = 0; i < n; i++) {
 		free(names[i]);
@@ -658,8 +659,6 @@ int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	cmd_argc = argc;
-	cmd_argv = argv;
 	if (argc < 2) {
 		fputs(usage_main, stderr);
 		return 2;
@@ -678,7 +677,7 @@ int main(int argc, char **argv)
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
 		if (!strcmp(cmd, cmds[i].name)) {
-			struct cmdline c = { .cmd = cmd };
+			struct cmdline c = { .cmd = cmd, .argc = argc, .argv = argv };
 			return cmds[i].run(&c, argc - 1, argv + 1);
 		}
 	fprintf(stderr, "%s: unknown command '%s'\ntry 'mrdem-mesh --help'\n", mrdem_progname(), cmd);

@@ -36,7 +36,9 @@ static const char usage[] =
 	"error (unknown option, bad option value, an option given twice, too many\n"
 	"arguments).\n";
 
-struct job {
+/* mrdem-pairs as a filter: the broad phase, and the frame that waits for
+ * its pairs. */
+struct pairs_filter {
 	int method;
 	struct mrdem_broad *broad;
 	struct mrdem_pairs pairs;
@@ -47,7 +49,7 @@ struct job {
 /* The pairs of the frame in f->scene and the broad phase's counters. */
 static int write_pairs(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct pairs_filter *j = f->ctx;
 	struct mrdem_broad_stats st;
 	j->pending = 0;
 	if (mrdem_broad_phase(j->broad, &f->scene, j->method, &j->pairs, &st))
@@ -67,7 +69,7 @@ static int write_pairs(struct mrdem_filter *f)
  * (docs/stream-format.md, "Ordering"). */
 static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct pairs_filter *j = f->ctx;
 	if (mrdem_filter_pass(f, rec))
 		return -1;
 	if (rec->type == MRDEM_REC_FRAME) {
@@ -81,13 +83,13 @@ static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct pairs_filter *j = f->ctx;
 	return j->pending && rec->type != MRDEM_REC_HISTORY ? write_pairs(f) : 0;
 }
 
 static int check_end(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct pairs_filter *j = f->ctx;
 	if (j->pending && write_pairs(f))
 		return -1;
 	if (f->frames == 0)
@@ -131,7 +133,7 @@ int main(int argc, char **argv)
 		fputs("mrdem-pairs: give at most one input (try 'mrdem-pairs --help')\n", stderr);
 		return 2;
 	}
-	struct job j = {.method = method, .broad = mrdem_broad_new()};
+	struct pairs_filter j = {.method = method, .broad = mrdem_broad_new()};
 	mrdem_pairs_init(&j.pairs);
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-pairs");

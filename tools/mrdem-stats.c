@@ -38,7 +38,8 @@ static const char usage[] =
 	"error (unknown option, bad option value, an option given twice, too many\n"
 	"arguments).\n";
 
-struct job {
+/* The table of the steps' statistics as it is printed. */
+struct stats_table {
 	struct mrdem_bodies bodies;
 	struct mrdem_step_table t;
 	/* --follow: rows are printed once complete, under the columns known
@@ -49,7 +50,7 @@ struct job {
 };
 
 /* --follow: print the rows with steps in [j->done_below, below), in order. */
-static void print_rows_below(struct job *j, uint64_t below)
+static void print_rows_below(struct stats_table *j, uint64_t below)
 {
 	struct mrdem_step_table *t = &j->t;
 	size_t n = 0;
@@ -78,7 +79,7 @@ static void print_rows_below(struct job *j, uint64_t below)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct stats_table *j = f->ctx;
 	switch (rec->type) {
 	case MRDEM_REC_FRAME:
 		/* A row is complete when the frame after its step's frame has
@@ -126,7 +127,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	struct job j = {.follow = follow, .markdown = markdown};
+	struct stats_table j = {.follow = follow, .markdown = markdown};
 	mrdem_step_table_init(&j.t);
 	mrdem_bodies_init(&j.bodies);
 	struct mrdem_filter f;

@@ -70,7 +70,9 @@ static const char usage_tail[] =
 
 #define MAX_PICARD_OPTS 16
 
-struct job {
+/* mrdem-step as a filter: its options, and the frame, contacts and
+ * Picard iterate of the step under way. */
+struct step_filter {
 	/* options */
 	const char *in, *out;
 	struct mrdem_step_opts opts;
@@ -91,7 +93,7 @@ struct job {
 	struct mrdem_picard_work work; /* from mrdem-contact's stats record */
 };
 
-static struct mrdem_step_opts step_opts(const struct job *j, const struct mrdem_setup *setup)
+static struct mrdem_step_opts step_opts(const struct step_filter *j, const struct mrdem_setup *setup)
 {
 	struct mrdem_step_opts o;
 	mrdem_step_opts_default(&o, setup);
@@ -103,13 +105,13 @@ static struct mrdem_step_opts step_opts(const struct job *j, const struct mrdem_
 	return o;
 }
 
-static int implicit(const struct job *j, const struct mrdem_filter *f)
+static int implicit(const struct step_filter *j, const struct mrdem_filter *f)
 {
 	return step_opts(j, &f->scene.setup).scheme == MRDEM_SCHEME_IMPLICIT_EULER;
 }
 
 /* Forget what came for the pending frame. */
-static void clear_frame(struct job *j)
+static void clear_frame(struct step_filter *j)
 {
 	if (j->have_contacts)
 		mrdem_contacts_release(&j->contacts);
@@ -123,7 +125,7 @@ static void clear_frame(struct job *j)
 /* Step the pending frame with the pending contacts and write the result. */
 static int step_frame(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct step_filter *j = f->ctx;
 	struct mrdem_step_opts o = step_opts(j, &f->scene.setup);
 	/* --scheme other than implicit-euler is refused with them at once; the
 	 * setup's scheme is known only now, and they must not go unused */
@@ -148,7 +150,7 @@ static int step_frame(struct mrdem_filter *f)
 }
 
 /* The Picard options of the step in progress must be those given. */
-static int same_picard_opts(const struct job *j, const struct mrdem_filter *f)
+static int same_picard_opts(const struct step_filter *j, const struct mrdem_filter *f)
 {
 	struct mrdem_picard_opts given = j->pc.opts;
 	const struct mrdem_picard_opts *kept = &j->pc.opts;
@@ -171,7 +173,7 @@ static int same_picard_opts(const struct job *j, const struct mrdem_filter *f)
 /* The iterate, its Picard record and fronts (when there are). */
 static int write_iterate(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct step_filter *j = f->ctx;
 	return mrdem_write_frame(&f->w, &f->scene.frame) ||
 	       mrdem_write_picard(&f->w, &j->pc, &j->st) ||
 	       (j->pc.fronts && mrdem_write_fronts(&f->w, j->pc.fronts)) ? -1 : 0;
@@ -181,7 +183,7 @@ static int write_iterate(struct mrdem_filter *f)
  * contacts at the iterate and move on (common/sim/picard.h). */
 static int iterate_frame(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct step_filter *j = f->ctx;
 	struct mrdem_scene *s = &f->scene;
 	struct mrdem_step_opts o = step_opts(j, &s->setup);
 	const char *src = f->src;
@@ -251,7 +253,7 @@ static int iterate_frame(struct mrdem_filter *f)
  * implicit iteration runs when its frame's records are all in. */
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct step_filter *j = f->ctx;
 	/* --no-contacts: the frame's history record (if any) is the last one
 	 * the step needs */
 	if (j->have_frame && j->no_contacts && !implicit(j, f) && rec->type != MRDEM_REC_HISTORY &&
@@ -270,7 +272,7 @@ static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 /* The records of an implicit iteration. Returns 1 when taken. */
 static int take_implicit(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct step_filter *j = f->ctx;
 	const char *src = f->src;
 	unsigned long long at = (unsigned long long)rec->index;
 	if (!j->have_frame && rec->type == MRDEM_REC_STATS)
@@ -323,7 +325,7 @@ static int take_implicit(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct step_filter *j = f->ctx;
 	int imp = implicit(j, f);
 	switch (rec->type) {
 	case MRDEM_REC_FRAME:
@@ -368,7 +370,7 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int finish(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct step_filter *j = f->ctx;
 	if (j->have_frame && implicit(j, f) && iterate_frame(f))
 		return -1;
 	if (j->have_frame && j->no_contacts && step_frame(f))
@@ -391,7 +393,7 @@ static int finish(struct mrdem_filter *f)
 
 /* Options into j (zeroed first). Returns 0, or the exit status 2 for a
  * usage error; after --help, 0 with j->help set. */
-static int parse_options(struct job *j, int argc, char **argv)
+static int parse_options(struct step_filter *j, int argc, char **argv)
 {
 	enum { OPT_PICARD = 256 };
 	static const struct option longopts[] = {
@@ -482,7 +484,7 @@ int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	struct job j;
+	struct step_filter j;
 	int rc = parse_options(&j, argc, argv);
 	if (rc || j.help)
 		return rc;

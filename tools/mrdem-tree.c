@@ -72,7 +72,8 @@ enum {
 	OPT_VERIFY,
 };
 
-struct run {
+/* One run of mrdem-tree: its options, and the shapes it builds trees for. */
+struct tree_run {
 	/* options */
 	const char *in, *out;
 	struct mrdem_tree_params params;
@@ -87,7 +88,7 @@ struct run {
 	uint32_t built, kept;
 };
 
-static int verify_tree(struct run *r, const struct mrdem_shape *sh)
+static int verify_tree(struct tree_run *r, const struct mrdem_shape *sh)
 {
 	struct mrdem_tree_violation v;
 	size_t n = mrdem_tree_verify(sh->tree, &sh->mesh, &v);
@@ -103,7 +104,7 @@ static int verify_tree(struct run *r, const struct mrdem_shape *sh)
 }
 
 /* Give the pending shape its tree: build it unless the stream had one. */
-static int finish_pending(struct run *r)
+static int finish_pending(struct tree_run *r)
 {
 	if (r->pending < 0)
 		return 0;
@@ -131,9 +132,9 @@ static int finish_pending(struct run *r)
 	return mrdem_write_tree(r->w, sh->id, sh->tree);
 }
 
-static struct run *run_of(struct mrdem_filter *f)
+static struct tree_run *run_of(struct mrdem_filter *f)
 {
-	struct run *r = f->ctx;
+	struct tree_run *r = f->ctx;
 	r->src = f->src;
 	r->scene = &f->scene;
 	r->w = &f->w;
@@ -143,7 +144,7 @@ static struct run *run_of(struct mrdem_filter *f)
 /* Every record but the pending shape's own tree ends the wait for it. */
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct run *r = run_of(f);
+	struct tree_run *r = run_of(f);
 	if (rec->type == MRDEM_REC_TREE && !r->rebuild) {
 		uint32_t id = mrdem_tree_record_shape(rec);
 		if (r->pending < 0 || id != (uint32_t)r->pending)
@@ -156,7 +157,7 @@ static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct run *r = run_of(f);
+	struct tree_run *r = run_of(f);
 	if (rec->type == MRDEM_REC_MESH)
 		r->pending = r->scene->nshapes - 1;
 	else if (rec->type == MRDEM_REC_TREE && !r->rebuild)
@@ -166,7 +167,7 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int finish(struct mrdem_filter *f)
 {
-	struct run *r = run_of(f);
+	struct tree_run *r = run_of(f);
 	if (finish_pending(r))
 		return -1;
 	if (r->scene->nshapes == 0)
@@ -188,7 +189,7 @@ static int finish(struct mrdem_filter *f)
 
 /* Options into r (zeroed first). Returns 0, or the exit status 2 for a
  * usage error; after --help, 0 with r->help set. */
-static int parse_options(struct run *r, int argc, char **argv)
+static int parse_options(struct tree_run *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"fanout", required_argument, NULL, OPT_FANOUT},
@@ -260,7 +261,7 @@ int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	struct run r;
+	struct tree_run r;
 	int rc = parse_options(&r, argc, argv);
 	if (rc || r.help)
 		return rc;

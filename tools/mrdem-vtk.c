@@ -1,5 +1,4 @@
 /* mrdem-vtk: frame stream -> ParaView files (docs/output.md). */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -7,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/util/error.h"
 #include "common/util/parse.h"
 #include "common/util/threads.h"
 #include "formats/stream/records.h"
+#include "formats/stream/staged_files.h"
 #include "formats/stream/filter.h"
 #include "formats/foreign/vtk.h"
 
@@ -59,123 +58,36 @@ static const char usage[] =
 	"error (unknown option, bad option value, an option given twice, too many\n"
 	"arguments).\n";
 
-struct run {
+/* One export of a stream into DIR: its options, and the files it made. */
+struct vtk_export {
 	/* options */
 	const char *in, *dir;
 	int enc, help, surfaces;
 	unsigned flags;         /* MRDEM_VTK_DOUBLE */
-	/* what this run made */
-	char **created;        /* names of the files staged so far (staged_path) */
-	size_t ncreated;
-	char **dirs;           /* directories made by this run, outermost first */
-	size_t ndirs;
+	/* what this run made: DIR and its files, staged until published */
+	struct mrdem_staged_files files;
 	struct mrdem_pvd_entry *pvd;
 	size_t npvd;
 	char *pvd_path, *particles_pvd_path;
 };
 
-static char *path_in(const char *dir, const char *name)
-{
-	size_t len = strlen(dir) + strlen(name) + 2;
-	char *p = mrdem_xmalloc(len);
-	snprintf(p, len, "%s/%s", dir, name);
-	return p;
-}
-
-/* Where file name waits in DIR until the series is complete: renaming
- * each file over its old copy at once would leave, on a later error, a
- * directory of which no run's series is whole (or nothing of the last). */
-static char *staged_path(const struct run *r, const char *name)
-{
-	char staged[128];
-	snprintf(staged, sizeof staged, ".%s.%ld.staged", name, (long)getpid());
-	return path_in(r->dir, staged);
-}
-
-/* Record a new staged file (published or removed at the end). */
-static void add_created(struct run *r, const char *name)
-{
-	r->created = mrdem_xrealloc(r->created, (r->ncreated + 1) * sizeof *r->created);
-	r->created[r->ncreated++] = mrdem_xstrdup(name);
-}
-
 /* Record a new file and its place in the series. */
-static void add_file(struct run *r, const char *name, double time, unsigned part)
+static void add_file(struct vtk_export *r, const char *name, double time, unsigned part)
 {
-	add_created(r, name);
+	mrdem_staged_files_add(&r->files, name);
 	r->pvd = mrdem_xrealloc(r->pvd, (r->npvd + 1) * sizeof *r->pvd);
 	r->pvd[r->npvd++] = (struct mrdem_pvd_entry){.time = time, .part = part,
 						     .file = mrdem_xstrdup(name)};
 }
 
-/* On failure nothing this run made may remain: its staged files, then the
- * directories it made, innermost first. */
-static void remove_created(struct run *r)
+static void run_release(struct vtk_export *r)
 {
-	for (size_t k = 0; k < r->ncreated; k++) {
-		char *staged = staged_path(r, r->created[k]);
-		unlink(staged);
-		free(staged);
-	}
-	for (size_t k = r->ndirs; k-- > 0;)
-		rmdir(r->dirs[k]);
-}
-
-/* The series is complete: every staged file into place. */
-static int publish_created(struct run *r)
-{
-	int ret = 0;
-	for (size_t k = 0; k < r->ncreated && !ret; k++) {
-		char *staged = staged_path(r, r->created[k]), *path = path_in(r->dir, r->created[k]);
-		if (rename(staged, path))
-			ret = mrdem_error("%s: cannot rename %s into place: %s", path, staged,
-					  strerror(errno));
-		free(staged);
-		free(path);
-	}
-	return ret;
-}
-
-static void run_release(struct run *r)
-{
-	for (size_t k = 0; k < r->ncreated; k++)
-		free(r->created[k]);
-	for (size_t k = 0; k < r->ndirs; k++)
-		free(r->dirs[k]);
-	free(r->dirs);
+	mrdem_staged_files_release(&r->files);
 	for (size_t k = 0; k < r->npvd; k++)
 		free((char *)r->pvd[k].file);
-	free(r->created);
 	free(r->pvd);
 	free(r->pvd_path);
 	free(r->particles_pvd_path);
-}
-
-/* mkdir -p, remembering what it made */
-static int make_dir(struct run *r, const char *dir)
-{
-	char *p = mrdem_xstrdup(dir);
-	int ret = 0;
-	for (char *s = p + 1;; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		char c = *s;
-		*s = '\0';
-		struct stat st;
-		if (mkdir(p, 0777) == 0) {
-			r->dirs = mrdem_xrealloc(r->dirs, (r->ndirs + 1) * sizeof *r->dirs);
-			r->dirs[r->ndirs++] = mrdem_xstrdup(p);
-		} else if (errno != EEXIST) {
-			ret = mrdem_error("%s: cannot create directory: %s", p, strerror(errno));
-		}
-		if (!ret && (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)))
-			ret = mrdem_error("%s: not a directory", p);
-		*s = c;
-		if (ret || c == '\0')
-			break;
-	}
-	free(p);
-	return ret;
 }
 
 /* The shapes whose files this run wrote. */
@@ -202,7 +114,7 @@ static int same_mesh(const struct mrdem_mesh *a, const struct mrdem_mesh *b)
 
 /* The shapes' files, at the first frame; a later concatenated input
  * stream must bring the same shapes, since its frames share the files. */
-static int write_shapes(struct run *r, const struct mrdem_filter *f, const struct mrdem_scene *s,
+static int write_shapes(struct vtk_export *r, const struct mrdem_filter *f, const struct mrdem_scene *s,
 			struct shape_files *sf)
 {
 	if (sf->written) {
@@ -218,12 +130,12 @@ static int write_shapes(struct run *r, const struct mrdem_filter *f, const struc
 	for (uint32_t k = 0; k < s->nshapes; k++) {
 		char name[64];
 		snprintf(name, sizeof name, "shape-%03u.vtp", k);
-		char *path = staged_path(r, name);
+		char *path = mrdem_staged_files_path(&r->files, name);
 		int ret = mrdem_vtk_write_shape(path, &s->shapes[k], r->enc);
 		free(path);
 		if (ret)
 			return -1;
-		add_created(r, name);
+		mrdem_staged_files_add(&r->files, name);
 	}
 	sf->written = 1;
 	sf->n = s->nshapes;
@@ -235,12 +147,12 @@ static int write_shapes(struct run *r, const struct mrdem_filter *f, const struc
 	return 0;
 }
 
-static int write_frame(struct run *r, const struct mrdem_scene *s, const struct mrdem_contacts *c,
+static int write_frame(struct vtk_export *r, const struct mrdem_scene *s, const struct mrdem_contacts *c,
 		       const struct mrdem_forces *forces, size_t index)
 {
 	char name[64];
 	snprintf(name, sizeof name, "frame-%06zu.vtp", index);
-	char *path = staged_path(r, name);
+	char *path = mrdem_staged_files_path(&r->files, name);
 	int ret = r->surfaces ? mrdem_vtk_write_surfaces(path, s, r->enc)
 			      : mrdem_vtk_write_instances(path, s, c, forces, r->enc, r->flags);
 	free(path);
@@ -249,12 +161,12 @@ static int write_frame(struct run *r, const struct mrdem_scene *s, const struct 
 	return ret;
 }
 
-static int write_contacts(struct run *r, const struct mrdem_contacts *c, const double *force,
+static int write_contacts(struct vtk_export *r, const struct mrdem_contacts *c, const double *force,
 			  double time, size_t index)
 {
 	char name[64];
 	snprintf(name, sizeof name, "contacts-%06zu.vtp", index);
-	char *path = staged_path(r, name);
+	char *path = mrdem_staged_files_path(&r->files, name);
 	int ret = mrdem_vtk_write_contacts(path, c, force, time, r->enc);
 	free(path);
 	if (!ret)
@@ -271,8 +183,8 @@ static void merge_contacts(struct mrdem_contacts *dst, const struct mrdem_contac
 
 /* A frame is written when the next frame or the end of its stream shows
  * that all its contacts records have arrived: instances count them. */
-struct job {
-	struct run *run;
+struct vtk_frame_writer {
+	struct vtk_export *run;
 	int have_frame;                 /* a frame waits to be written */
 	uint64_t frame_record;          /* its record index, for messages */
 	struct mrdem_contacts pending;  /* contacts of that frame */
@@ -296,7 +208,7 @@ struct job {
 
 /* Take the planes of the frame's setup that are new, and grow the box
  * by its particles. */
-static void note_planes_and_bounds(struct job *j, const struct mrdem_scene *s)
+static void note_planes_and_bounds(struct vtk_frame_writer *j, const struct mrdem_scene *s)
 {
 	const struct mrdem_setup *su = &s->setup;
 	for (uint32_t k = 0; k < su->nplanes; k++) {
@@ -325,17 +237,17 @@ static void note_planes_and_bounds(struct job *j, const struct mrdem_scene *s)
 
 /* planes.vtp, once every frame is written, and its place beside every
  * frame in the series (part 2); nothing without planes or particles. */
-static int write_planes(struct run *r, struct job *j)
+static int write_planes(struct vtk_export *r, struct vtk_frame_writer *j)
 {
 	if (!j->nplanes || !j->have_box)
 		return 0;
-	char *path = staged_path(r, "planes.vtp");
+	char *path = mrdem_staged_files_path(&r->files, "planes.vtp");
 	int ret = mrdem_vtk_write_planes(path, j->planes, j->plane_index, j->nplanes, j->lo, j->hi,
 					 r->enc);
 	free(path);
 	if (ret)
 		return -1;
-	add_created(r, "planes.vtp");
+	mrdem_staged_files_add(&r->files, "planes.vtp");
 	j->planes_written = 1;
 	/* after each frame's files (part 0, then 1 when it has contacts) */
 	struct mrdem_pvd_entry *e = mrdem_xmalloc_array(r->npvd + j->nframes, sizeof *e);
@@ -352,7 +264,7 @@ static int write_planes(struct run *r, struct job *j)
 	return 0;
 }
 
-static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_scene *s,
+static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *j, const struct mrdem_scene *s,
 		      const struct mrdem_scene *view);
 
 /* The scene as drawn: s with each analytic shape's mesh a tessellation of
@@ -383,7 +295,7 @@ static void view_release(const struct mrdem_scene *s, struct mrdem_scene *view)
 
 static int flush_frame(struct mrdem_filter *f)
 {
-	struct job *j = f->ctx;
+	struct vtk_frame_writer *j = f->ctx;
 	if (!j->have_frame)
 		return 0;
 	j->have_frame = 0;
@@ -399,7 +311,7 @@ static int flush_frame(struct mrdem_filter *f)
 }
 
 /* Write the frame of s, drawn as view. */
-static int draw_frame(struct mrdem_filter *f, struct job *j, const struct mrdem_scene *s,
+static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *j, const struct mrdem_scene *s,
 		      const struct mrdem_scene *view)
 {
 	if (!j->run->surfaces && write_shapes(j->run, f, view, &j->shapes))
@@ -438,7 +350,7 @@ static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct job *j = f->ctx;
+	struct vtk_frame_writer *j = f->ctx;
 	if (rec->type == MRDEM_REC_FRAME) {
 		j->have_frame = 1;
 		j->frame_record = rec->index;
@@ -465,7 +377,7 @@ static int finish(struct mrdem_filter *f)
 
 /* Options into r (reset first). Returns 0, or the exit status 2 for a
  * usage error; after --help, 0 with r->help set. */
-static int parse_options(struct run *r, int argc, char **argv)
+static int parse_options(struct vtk_export *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -476,7 +388,7 @@ static int parse_options(struct run *r, int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	*r = (struct run){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
+	*r = (struct vtk_export){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
 	int c, li, nenc = 0;
 	struct mrdem_opts_seen seen = {{0}};
 	while ((c = mrdem_getopt_once(argc, argv, "o:sdabh", opts, &li, &seen)) != -1) {
@@ -528,55 +440,35 @@ static long long series_index(const char *name, const char *prefix, int width, c
 	return strcmp(again, name) ? -1 : (long long)k;
 }
 
-/* The series just published replaces an earlier one in DIR: the files of
- * that one this run did not rewrite (frames past this series' last, the
+/* Whether a file in DIR is stale: the series just published replaces an
+ * earlier one in DIR, and the files of that one this run did not rewrite (frames past this series' last, the
  * contacts of frames that now have none, shapes past its count, the
  * particles' series beside --surfaces) would be read with the new series
  * (ParaView's file-series grouping, a glob), so they go, and DIR holds
  * exactly this series. Only names this tool writes are touched. */
-static int remove_stale(const struct run *r, const struct job *j)
+static int stale_file(const char *name, void *ctx)
 {
-	DIR *d = opendir(r->dir);
-	if (!d)
-		return mrdem_error("%s: cannot read the directory to remove the earlier series' "
-				   "files: %s", r->dir, strerror(errno));
+	const struct vtk_frame_writer *j = ctx;
 	uint32_t nshapes = j->shapes.written ? j->shapes.n : 0;
-	int ret = 0;
-	struct dirent *e;
-	errno = 0;
-	while ((e = readdir(d))) {
-		long long k;
-		int stale = 0;
-		if ((k = series_index(e->d_name, "frame-", 6, ".vtp")) >= 0)
-			stale = (size_t)k >= j->nframes;
-		else if ((k = series_index(e->d_name, "contacts-", 6, ".vtp")) >= 0)
-			stale = (size_t)k >= j->nframes || !j->has_contacts[k];
-		else if ((k = series_index(e->d_name, "shape-", 3, ".vtp")) >= 0)
-			stale = k >= nshapes;
-		else if (!strcmp(e->d_name, "planes.vtp"))
-			stale = !j->planes_written;
-		else
-			stale = r->surfaces && !strcmp(e->d_name, "particles.pvd");
-		char *path = stale ? path_in(r->dir, e->d_name) : NULL;
-		if (path && unlink(path) && errno != ENOENT)
-			ret = mrdem_error("%s: cannot remove this file of an earlier series: %s", path,
-					  strerror(errno));
-		free(path);
-		errno = 0;
-	}
-	if (errno)
-		ret = mrdem_error("%s: cannot read the directory: %s", r->dir, strerror(errno));
-	closedir(d);
-	return ret;
+	long long k;
+	if ((k = series_index(name, "frame-", 6, ".vtp")) >= 0)
+		return (size_t)k >= j->nframes;
+	if ((k = series_index(name, "contacts-", 6, ".vtp")) >= 0)
+		return (size_t)k >= j->nframes || !j->has_contacts[k];
+	if ((k = series_index(name, "shape-", 3, ".vtp")) >= 0)
+		return k >= nshapes;
+	if (!strcmp(name, "planes.vtp"))
+		return !j->planes_written;
+	return j->run->surfaces && !strcmp(name, "particles.pvd");
 }
 
 /* Write the frames, contacts and series of run->in into run->dir (made
  * already); on an error, remove what this run made. */
-static int convert(struct run *run, int argc, char **argv)
+static int convert(struct vtk_export *run, int argc, char **argv)
 {
 	const char *in = run->in;
-	run->pvd_path = path_in(run->dir, "series.pvd");
-	struct job j = {.run = run};
+	run->pvd_path = mrdem_staged_files_final_path(&run->files, "series.pvd");
+	struct vtk_frame_writer j = {.run = run};
 	mrdem_contacts_init(&j.pending);
 	mrdem_forces_init(&j.forces);
 	mrdem_bodies_init(&j.bodies);
@@ -598,11 +490,11 @@ static int convert(struct run *run, int argc, char **argv)
 	if ((rc == 0 || f.damaged) && write_planes(run, &j))
 		rc = -1, f.damaged = 0;
 	if (rc == 0 || f.damaged) {
-		char *staged = staged_path(run, "series.pvd");
+		char *staged = mrdem_staged_files_path(&run->files, "series.pvd");
 		if (mrdem_vtk_write_pvd(staged, run->pvd, run->npvd))
 			rc = -1, f.damaged = 0;
 		else
-			add_created(run, "series.pvd");
+			mrdem_staged_files_add(&run->files, "series.pvd");
 		free(staged);
 	}
 	/* Glyphs need the particles without the contact points' block. */
@@ -612,18 +504,19 @@ static int convert(struct run *run, int argc, char **argv)
 		for (size_t k = 0; k < run->npvd; k++)
 			if (run->pvd[k].part == 0)
 				parts[n++] = run->pvd[k];
-		run->particles_pvd_path = staged_path(run, "particles.pvd");
+		run->particles_pvd_path = mrdem_staged_files_path(&run->files, "particles.pvd");
 		if (mrdem_vtk_write_pvd(run->particles_pvd_path, parts, n))
 			rc = -1, f.damaged = 0;
 		else
-			add_created(run, "particles.pvd");
+			mrdem_staged_files_add(&run->files, "particles.pvd");
 		free(parts);
 	}
-	if ((rc == 0 || f.damaged) && publish_created(run))
+	if ((rc == 0 || f.damaged) && mrdem_staged_files_publish(&run->files))
 		rc = -1, f.damaged = 0;
 	/* Published (a damaged input's series too): past undoing, so a file
 	 * left over is an error, with the new series kept. */
-	else if ((rc == 0 || f.damaged) && remove_stale(run, &j))
+	else if ((rc == 0 || f.damaged) &&
+		 mrdem_staged_files_remove_stale(&run->files, stale_file, &j))
 		rc = -1;
 	if (rc == 0 && j.unmatched)
 		mrdem_warning("%s: %llu contacts record(s), the first record %llu, do not follow a "
@@ -634,7 +527,7 @@ static int convert(struct run *run, int argc, char **argv)
 		fprintf(stderr, "mrdem-vtk: %zu frame(s), %zu with contacts: open %s in ParaView\n",
 			j.nframes, j.ncontact_files, run->pvd_path);
 	if (rc != 0 && !f.damaged)
-		remove_created(run);
+		mrdem_staged_files_abort(&run->files);
 	mrdem_contacts_release(&j.pending);
 	mrdem_forces_release(&j.forces);
 	mrdem_bodies_release(&j.bodies);
@@ -651,15 +544,14 @@ int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	struct run run;
+	struct vtk_export run;
 	int rc = parse_options(&run, argc, argv);
 	if (rc || run.help)
 		return rc;
 	/* A missing input is reported before any directory is made. */
 	if (strcmp(run.in, "-") && access(run.in, R_OK))
 		return mrdem_error("%s: cannot open: %s", run.in, strerror(errno)), 1;
-	if (make_dir(&run, run.dir)) {
-		remove_created(&run);
+	if (mrdem_staged_files_open(&run.files, run.dir)) {
 		run_release(&run);
 		return 1;
 	}

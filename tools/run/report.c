@@ -53,7 +53,7 @@ void run_progress(struct run *r, uint64_t done)
 		fill, "==============================", width - fill, "",
 		r->steps ? (int)(100 * done / r->steps) : 100, (unsigned long long)done,
 		(unsigned long long)r->steps, r->scene.frame.time,
-		r->via_pipes ? (size_t)r->pipe_contacts : r->sim.contacts.n, eta);
+		(size_t)r->backend->contacts(r), eta);
 	fflush(stderr);
 }
 
@@ -195,8 +195,7 @@ void run_summary(struct run *r)
 					added / (double)r->max_contacts,
 					(unsigned long long)r->max_contacts);
 		}
-		fprintf(stderr, "%s\n", r->via_pipes ? "; this process (the tools of --via-pipes "
-			"apart)" : "");
+		fprintf(stderr, "%s\n", r->backend->memory_note);
 	}
 	fprintf(stderr, "  per step: %.1f pairs (broad phase %s), %.1f contacts, %.4g triangle "
 		"comparisons (real %.4g", r->sum_pairs / n, mrdem_broad_method_name(r->opts.broad),
@@ -225,7 +224,7 @@ void run_summary(struct run *r)
 			r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
 	if (r->sum_picard_iterations)
 		fprintf(stderr, "\n");
-	if (!r->via_pipes) {
+	if (r->backend->in_process) {
 		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
 			1e3 * r->sum_detect / n);
 		compact_log(r);

@@ -1,22 +1,20 @@
 /* The state of one mrdem-run (the driver, tools/mrdem-run.c), shared by its
- * parts: the loop in the main, the steps through the separate tools
- * (via_pipes.c) and the reporting (report.c). */
+ * parts: the options in the main, the step loop (loop.c) and the backend
+ * it runs the steps with (in_process.c, via_pipes.c), the reporting
+ * (report.c). */
 #ifndef MRDEM_TOOLS_RUN_RUN_H
 #define MRDEM_TOOLS_RUN_RUN_H
 
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "common/sim/overlap.h"
 #include "common/sim/run_guard.h"
 #include "common/sim/simulation.h"
 #include "common/sim/sphere_fast.h"
 #include "common/util/stages.h"
-#include "formats/stream/bytes.h"
 #include "formats/stream/stream.h"
-#include "tools/run/tool_chain.h"
 
-/* A frame's state kept through the step from it (mrdem-run.c). */
+/* A frame's state kept through the step from it (loop.c). */
 struct saved_frame {
 	size_t cap;
 	uint32_t *flags;
@@ -26,6 +24,44 @@ struct saved_frame {
 	double time;
 };
 
+struct run;
+
+/* A way to run the steps: the loop (loop.c) calls these, and nothing else
+ * of the backend, for every step. Each returns 0, or -1 after reporting an
+ * error. */
+struct run_backend {
+	/* Before the first step (argv0: this program, beside its tools);
+	 * close releases what open made, also after a failed open. */
+	int (*open)(struct run *r, const char *argv0);
+	void (*close)(struct run *r);
+	/* The current frame's contact search. With output, its pairs,
+	 * contacts and stats records go to the output, and with frame the
+	 * frame before them, synchronised with the contacts found; step: a
+	 * step from it follows. */
+	int (*detect)(struct run *r, int output, int frame, int step);
+	/* The step from the current frame to the next (its records to the
+	 * output when output). -1: the step failed. */
+	int (*advance)(struct run *r, int output);
+	/* The energies of the step's start (kinetic, gravitational, contact)
+	 * for the run's energy guard: 1 with e set, 0 when not known. */
+	int (*start_energies)(const struct run *r, double e[3]);
+	/* After a step: its counters into the run's sums, and with output
+	 * its stats record to the output. */
+	int (*account)(struct run *r, int output);
+	/* After the last detection, which no step follows: its stages. */
+	void (*account_last)(struct run *r);
+	/* The last detection's contacts (the progress bar). */
+	uint64_t (*contacts)(const struct run *r);
+	/* Whether the search and the steps run in this process, so its stage
+	 * log and detection times cover them (--log-view, the summary). */
+	int in_process;
+	/* What the summary says of this process's peak memory. */
+	const char *memory_note;
+};
+
+extern const struct run_backend run_in_process; /* in_process.c */
+extern const struct run_backend run_via_pipes;  /* via_pipes.c */
+
 struct run {
 	struct mrdem_scene scene;
 	struct mrdem_sim sim;
@@ -33,30 +69,22 @@ struct run {
 	struct mrdem_writer w;
 	const char *out;
 	uint64_t steps, every;
-	int via_pipes, quiet, progress, log_view, allow_overlap;
+	int quiet, progress, log_view, allow_overlap;
+	/* how the steps run (chosen once, apply_options), and its own state */
+	const struct run_backend *backend;
+	void *backend_state;
 	/* the start's contacts and energies (check_start) */
 	struct mrdem_overlap start;
 	int have_start;
-	/* the run's guards, the state of the step under way, and (--via-pipes)
-	 * the energies of its start from mrdem-step's stats record */
+	/* the run's guards, the state of the step under way */
 	struct mrdem_run_guard guard;
 	struct saved_frame saved;
 	double saved_time;
-	int pipe_have_energy;
-	double pipe_energy[3];    /* kinetic, gravitational, contact */
 	/* the sphere fast path (--fast-spheres, or chosen by itself: fast_auto),
 	 * its skin */
 	struct mrdem_sphere_fast *fast;
 	int fast_auto;
 	double fast_skin;
-	/* --via-pipes: where the tools are and their files; the fronts record
-	 * the tools carry from step to step; option values as text */
-	struct tool_chain chain;
-	pid_t step_pid;   /* mrdem-step started with the detection, or 0 */
-	uint64_t pipe_contacts; /* the last contacts record's count (progress) */
-	struct mrdem_buf fronts;
-	char pipe_iters[32], pipe_thr[32], pipe_dt[32], pipe_growth[32], pipe_tol[32],
-	     pipe_max[32], pipe_retries[32], pipe_damping[32];
 	/* summary */
 	double t0, e_first, e_last;
 	int have_energy;
@@ -75,19 +103,28 @@ struct run {
 	double t_loop, out_step, wait_step; /* output CPU and off-CPU time of the step */
 };
 
+/* The step loop (loop.c): on the backend, or on the sphere fast path
+ * (r->fast). 0 or -1. */
+int run_loop(struct run *r);
+/* SIGINT/SIGTERM end the run after the current step, with its frame:
+ * caught from here on; the signal that did, or 0. */
+void run_catch_stop_signals(void);
+int run_stop_signal(void);
+
+/* Output (loop.c): the writing thread's CPU time between begin and done is
+ * the output stage, the rest of its wall time output_wait (blocked on the
+ * pipe or disk, or waiting for a CPU: the thread CPU clock cannot tell
+ * them apart). */
+struct run_out_mark {
+	double wall, cpu;
+};
+struct run_out_mark run_output_begin(void);
+void run_output_done(struct run *r, struct run_out_mark m);
+
 /* The current frame to the output, its pending Verlet half kicks closed
  * with the forces of its contacts c (NULL: as it is) or on the sphere fast
- * path (docs/output.md, "Velocities"). 0 or -1 (mrdem-run.c). */
+ * path (docs/output.md, "Velocities"). 0 or -1 (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
-
-/* --via-pipes (via_pipes.c). run_pipe_detect: mrdem-pairs | mrdem-contact
- * on the current frame, the frame (when frame is set, synchronised with the
- * contacts found) and then its records to the output when output is set; with
- * step, the step's mrdem-step is started on the same bytes.
- * run_pipe_advance: that step (and the Picard iterations of implicit
- * Euler), the next frame read back. */
-int run_pipe_detect(struct run *r, int output, int frame, int step);
-int run_pipe_advance(struct run *r, int output);
 
 /* Reporting (report.c): a step's counters into the run's sums, the progress
  * bar after done steps, the summary and the --log-view table at the end. */

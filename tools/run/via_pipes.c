@@ -2,32 +2,122 @@
  * mrdem-contact | mrdem-step, real processes joined by pipes
  * (tool_chain.c), with the frame handed over and read back through files
  * in the run's scratch directory. Bit for bit the step in process. */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/util/error.h"
 #include "common/util/simd.h"
+#include "formats/stream/bytes.h"
 #include "formats/stream/records.h"
 #include "tools/run/run.h"
+#include "tools/run/tool_chain.h"
+
+/* What the steps through the tools keep from one to the next. */
+struct pipes {
+	struct tool_chain chain; /* where the tools are, and their files */
+	pid_t step_pid;          /* mrdem-step started with the detection, or 0 */
+	uint64_t contacts;       /* the last contacts record's count (progress) */
+	struct mrdem_buf fronts; /* the fronts record the tools carry on */
+	/* the energies of the step's start from mrdem-step's stats record */
+	int have_energy;
+	double energy[3];        /* kinetic, gravitational, contact */
+};
+
+static struct pipes *pipes_of(const struct run *r)
+{
+	return r->backend_state;
+}
+
+/* ---- command lines */
+
+/* Room for the longest command line of a tool here (mrdem-step's with
+ * every option is 19 words) and the option values it prints. */
+enum { TOOL_ARGV_MAX = 24, TOOL_ARGV_TEXT = 256 };
+
+/* A tool's command line, built word by word: more words or text than it
+ * has room for is a bug, stopped here rather than written past its end. */
+struct tool_argv {
+	char *v[TOOL_ARGV_MAX + 1];
+	int n;
+	char text[TOOL_ARGV_TEXT];
+	size_t used;
+};
+
+static void argv_add(struct tool_argv *a, const char *word)
+{
+	if (a->n >= TOOL_ARGV_MAX) {
+		mrdem_error("--via-pipes: a command line of more than %d words (%s ...)",
+			    TOOL_ARGV_MAX, a->v[0]);
+		abort();
+	}
+	a->v[a->n++] = (char *)word;
+	a->v[a->n] = NULL;
+}
+
+/* A word printed with fmt into the line's own text. */
+static void argv_addf(struct tool_argv *a, const char *fmt, ...) MRDEM_PRINTF(2, 3);
+
+static void argv_addf(struct tool_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	size_t room = sizeof a->text - a->used;
+	int len = vsnprintf(a->text + a->used, room, fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= room) {
+		mrdem_error("--via-pipes: the option values of a command line pass %d bytes",
+			    TOOL_ARGV_TEXT);
+		abort();
+	}
+	argv_add(a, a->text + a->used);
+	a->used += (size_t)len + 1;
+}
+
+static char **argv_start(struct tool_argv *a, const char *tool)
+{
+	a->n = 0;
+	a->used = 0;
+	argv_add(a, tool);
+	return a->v;
+}
 
 /* The frame and what the tools carry from step to step (the multiscale
  * fronts), for mrdem-pairs. */
 static int write_state(struct run *r, const char *path)
 {
+	const struct mrdem_buf *fronts = &pipes_of(r)->fronts;
 	struct mrdem_writer w;
 	if (mrdem_writer_open(&w, path, MRDEM_WRITE_STORED))
 		return -1;
 	if (mrdem_scene_write(&w, &r->scene) ||
-	    (r->fronts.len && mrdem_writer_put(&w, MRDEM_REC_FRONTS, r->fronts.p, r->fronts.len))) {
+	    (fronts->len && mrdem_writer_put(&w, MRDEM_REC_FRONTS, fronts->p, fronts->len))) {
 		mrdem_writer_abort(&w);
 		return -1;
 	}
 	return mrdem_writer_commit(&w);
+}
+
+/* The energies of the step's start from mrdem-step's stats record, for the
+ * run's energy guard (the in-process run takes them from the stepper). */
+static void take_energies(struct pipes *ps, const struct mrdem_stats *st)
+{
+	double v[3] = {NAN, NAN, NAN};
+	static const char *const names[3] = {"energy_kinetic", "energy_gravity", "energy_contact"};
+	for (size_t i = 0; i < st->n; i++)
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(st->names[i], names[k]))
+				v[k] = st->values[i];
+	ps->have_energy = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+	for (int k = 0; k < 3; k++)
+		ps->energy[k] = v[k];
 }
 
 /* Read pairs, contacts and their stats (det.mrd) or the next frame and the
@@ -36,24 +126,10 @@ static int write_state(struct run *r, const char *path)
  * the output when the frame is written. An implicit step's file says
  * whether the step goes on (a picard record: *more) and holds the fronts
  * to carry on. */
-/* The energies of the step's start from mrdem-step's stats record, for the
- * run's energy guard (the in-process run takes them from the stepper). */
-static void take_energies(struct run *r, const struct mrdem_stats *st)
-{
-	double v[3] = {NAN, NAN, NAN};
-	static const char *const names[3] = {"energy_kinetic", "energy_gravity", "energy_contact"};
-	for (size_t i = 0; i < st->n; i++)
-		for (int k = 0; k < 3; k++)
-			if (!strcmp(st->names[i], names[k]))
-				v[k] = st->values[i];
-	r->pipe_have_energy = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
-	for (int k = 0; k < 3; k++)
-		r->pipe_energy[k] = v[k];
-}
-
 static int read_back(struct run *r, const char *path, int output, const char *only_source,
 		     int *more)
 {
+	struct pipes *ps = pipes_of(r);
 	struct mrdem_reader rd;
 	struct mrdem_record rec;
 	int rc;
@@ -70,13 +146,13 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 		} else if (rec.type == MRDEM_REC_PICARD && more) {
 			*more = 1;
 		} else if (rec.type == MRDEM_REC_FRONTS) {
-			r->fronts.len = 0;
-			mrdem_buf_bytes(&r->fronts, rec.data, rec.len);
+			ps->fronts.len = 0;
+			mrdem_buf_bytes(&ps->fronts, rec.data, rec.len);
 		} else if (rec.type == MRDEM_REC_PAIRS || rec.type == MRDEM_REC_CONTACTS ||
 			   rec.type == MRDEM_REC_STATS) {
 			/* Only counted: mrdem-step decodes and checks the contacts. */
 			if (rec.type == MRDEM_REC_CONTACTS &&
-			    mrdem_count_contacts(&rec, rd.name, &r->pipe_contacts)) {
+			    mrdem_count_contacts(&rec, rd.name, &ps->contacts)) {
 				rc = -1;
 				break;
 			}
@@ -89,7 +165,7 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 				}
 				copy = copy && !strcmp(st.source, only_source);
 				if (!strcmp(st.source, "mrdem-step"))
-					take_energies(r, &st);
+					take_energies(ps, &st);
 				mrdem_stats_release(&st);
 			} else if (only_source && copy) {
 				rc = -1;
@@ -105,67 +181,59 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 	return rc;
 }
 
+/* mrdem-pairs on the frame in path with this run's broad phase. */
+static char **pairs_tool(struct run *r, const char *path, struct tool_argv *a)
+{
+	char **v = argv_start(a, "mrdem-pairs");
+	argv_add(a, "--broad");
+	argv_add(a, mrdem_broad_method_name(r->opts.broad));
+	argv_add(a, path);
+	return v;
+}
+
 /* mrdem-contact with this run's options (hierarchy h) reading standard
- * input, writing to out (NULL: standard output); argv fills buf. */
-static char **contact_tool(struct run *r, int h, const char *out, char *buf[16])
+ * input, writing to out (NULL: standard output). */
+static char **contact_tool(struct run *r, int h, const char *out, struct tool_argv *a)
 {
 	const struct mrdem_contact_opts *o = &r->opts.contact;
-	snprintf(r->pipe_iters, sizeof r->pipe_iters, "%d", o->narrow.iterations);
-	snprintf(r->pipe_thr, sizeof r->pipe_thr, "%.17g", o->narrow.threshold);
-	char *v[16] = { "mrdem-contact", "--hierarchy", (char *)mrdem_hierarchy_name(h),
-			"--method", (char *)mrdem_narrow_method_name(o->narrow.method), "--simd",
-			(char *)mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)) };
-	int n = 7;
+	char **v = argv_start(a, "mrdem-contact");
+	argv_add(a, "--hierarchy"), argv_add(a, mrdem_hierarchy_name(h));
+	argv_add(a, "--method"), argv_add(a, mrdem_narrow_method_name(o->narrow.method));
+	argv_add(a, "--simd"), argv_add(a, mrdem_simd_name(mrdem_simd_resolve(o->narrow.simd)));
 	if (o->narrow.method != MRDEM_NARROW_COMPARISON) { /* which has no sweeps to tune */
-		v[n++] = "--iterations", v[n++] = r->pipe_iters;
-		v[n++] = "--threshold", v[n++] = r->pipe_thr;
+		argv_add(a, "--iterations"), argv_addf(a, "%d", o->narrow.iterations);
+		argv_add(a, "--threshold"), argv_addf(a, "%.17g", o->narrow.threshold);
 	}
 	if (!o->merge)
-		v[n++] = "--no-merge";
+		argv_add(a, "--no-merge");
 	if (out)
-		v[n++] = "-o", v[n++] = (char *)out;
-	v[n] = NULL;
-	memcpy(buf, v, sizeof v);
-	return buf;
+		argv_add(a, "-o"), argv_add(a, out);
+	return v;
 }
 
 /* mrdem-step with this run's options, reading in, writing out. */
-static char **step_tool(struct run *r, const char *in, const char *out, char *buf[24])
+static char **step_tool(struct run *r, const char *in, const char *out, struct tool_argv *a)
 {
 	const struct mrdem_picard_opts *p = &r->opts.picard;
-	snprintf(r->pipe_dt, sizeof r->pipe_dt, "%.17g", r->opts.step.dt);
-	snprintf(r->pipe_growth, sizeof r->pipe_growth, "%.17g", r->opts.step.max_energy_growth);
-	snprintf(r->pipe_tol, sizeof r->pipe_tol, "%.17g", p->tol);
-	snprintf(r->pipe_max, sizeof r->pipe_max, "%u", p->max_iter);
-	snprintf(r->pipe_retries, sizeof r->pipe_retries, "%u", p->max_retries);
-	snprintf(r->pipe_damping, sizeof r->pipe_damping, "%.17g", p->damping);
-	int n = 0;
-	buf[n++] = "mrdem-step";
-	buf[n++] = "--scheme", buf[n++] = (char *)mrdem_scheme_name(r->opts.step.scheme);
-	buf[n++] = "--dt", buf[n++] = r->pipe_dt;
-	buf[n++] = "--max-energy-growth", buf[n++] = r->pipe_growth;
+	char **v = argv_start(a, "mrdem-step");
+	argv_add(a, "--scheme"), argv_add(a, mrdem_scheme_name(r->opts.step.scheme));
+	argv_add(a, "--dt"), argv_addf(a, "%.17g", r->opts.step.dt);
+	argv_add(a, "--max-energy-growth"), argv_addf(a, "%.17g", r->opts.step.max_energy_growth);
 	if (r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
-		buf[n++] = "--picard-tol", buf[n++] = r->pipe_tol;
-		buf[n++] = "--picard-max", buf[n++] = r->pipe_max;
-		buf[n++] = "--picard-retries", buf[n++] = r->pipe_retries;
+		argv_add(a, "--picard-tol"), argv_addf(a, "%.17g", p->tol);
+		argv_add(a, "--picard-max"), argv_addf(a, "%u", p->max_iter);
+		argv_add(a, "--picard-retries"), argv_addf(a, "%u", p->max_retries);
 		if (r->opts.contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE) {
-			buf[n++] = "--surrogate-damping", buf[n++] = r->pipe_damping;
-			buf[n++] = p->warm_start ? "--warm-start" : "--cold-start";
+			argv_add(a, "--surrogate-damping"), argv_addf(a, "%.17g", p->damping);
+			argv_add(a, p->warm_start ? "--warm-start" : "--cold-start");
 		}
 	}
 	if (in)
-		buf[n++] = (char *)in;
-	buf[n++] = "-o", buf[n++] = (char *)out;
-	buf[n] = NULL;
-	return buf;
+		argv_add(a, in);
+	argv_add(a, "-o"), argv_add(a, out);
+	return v;
 }
 
-/* mrdem-pairs | mrdem-contact with this run's options, into det.mrd. A
- * frame's own contacts come from the surrogate search when the run is
- * multiscale (as in process, Lemma 5.1). With step, the step's mrdem-step
- * (into next.mrd) reads the same bytes as they come: it starts and decodes
- * the frame during the search instead of after it, and this driver reads
- * det.mrd while it steps (pipe_advance waits for it). */
 /* The frame to the output, synchronised with the contacts in det.mrd. */
 static int write_frame_with(struct run *r, const char *det)
 {
@@ -190,25 +258,31 @@ static int write_frame_with(struct run *r, const char *det)
 	return rc;
 }
 
-int run_pipe_detect(struct run *r, int output, int frame, int step)
+/* mrdem-pairs | mrdem-contact with this run's options, into det.mrd. A
+ * frame's own contacts come from the surrogate search when the run is
+ * multiscale (as in process, Lemma 5.1). With step, the step's mrdem-step
+ * (into next.mrd) reads the same bytes as they come: it starts and decodes
+ * the frame during the search instead of after it, and this driver reads
+ * det.mrd while it steps (advance waits for it). */
+static int detect(struct run *r, int output, int frame, int step)
 {
-	char state[PATH_MAX + 16], det[PATH_MAX + 16], next[PATH_MAX + 16], *cbuf[16], *sbuf[24];
-	tool_chain_path(&r->chain, state, sizeof state, "state.mrd");
-	tool_chain_path(&r->chain, det, sizeof det, "det.mrd");
-	tool_chain_path(&r->chain, next, sizeof next, "next.mrd");
+	struct pipes *ps = pipes_of(r);
+	struct tool_argv pa, ca, sa;
+	char state[PATH_MAX + 16], det[PATH_MAX + 16], next[PATH_MAX + 16];
+	tool_chain_path(&ps->chain, state, sizeof state, "state.mrd");
+	tool_chain_path(&ps->chain, det, sizeof det, "det.mrd");
+	tool_chain_path(&ps->chain, next, sizeof next, "next.mrd");
 	if (write_state(r, state))
 		return -1;
 	int h = r->opts.contact.hierarchy;
 	if (h == MRDEM_HIERARCHY_MULTISCALE)
 		h = MRDEM_HIERARCHY_SURROGATE;
-	char *pairs[] = { "mrdem-pairs", "--broad", (char *)mrdem_broad_method_name(r->opts.broad),
-			  state, NULL };
 	if (!step) {
-		char **tools[] = { pairs, contact_tool(r, h, det, cbuf) };
-		return tools_run(&r->chain, tools, 2) || (frame && write_frame_with(r, det)) ||
+		char **tools[] = { pairs_tool(r, state, &pa), contact_tool(r, h, det, &ca) };
+		return tools_run(&ps->chain, tools, 2) || (frame && write_frame_with(r, det)) ||
 		       read_back(r, det, output, NULL, NULL);
 	}
-	char **tools[] = { pairs, contact_tool(r, h, NULL, cbuf) };
+	char **tools[] = { pairs_tool(r, state, &pa), contact_tool(r, h, NULL, &ca) };
 	int from[2], to[2];
 	pid_t pid[2] = { -1, -1 };
 	if (tool_pipe(from))
@@ -219,10 +293,10 @@ int run_pipe_detect(struct run *r, int output, int frame, int step)
 		return -1;
 	}
 	/* the detection first: it is the longer path */
-	r->step_pid = -1;
-	int rc = tools_start(&r->chain, tools, 2, from[1], pid);
+	ps->step_pid = -1;
+	int rc = tools_start(&ps->chain, tools, 2, from[1], pid);
 	close(from[1]);
-	rc = rc || tool_spawn(&r->chain, step_tool(r, NULL, next, sbuf), to[0], -1, &r->step_pid);
+	rc = rc || tool_spawn(&ps->chain, step_tool(r, NULL, next, &sa), to[0], -1, &ps->step_pid);
 	close(to[0]);
 	rc = rc || tool_pump(from[0], "mrdem-contact", det, to[1]);
 	close(from[0]);
@@ -230,28 +304,31 @@ int run_pipe_detect(struct run *r, int output, int frame, int step)
 	     read_back(r, det, output, NULL, NULL);
 	/* After a failed detection mrdem-step goes before it sees the end of
 	 * its input: its error would only repeat the detection's. */
-	if (rc && r->step_pid > 0)
-		kill(r->step_pid, SIGKILL);
+	if (rc && ps->step_pid > 0)
+		kill(ps->step_pid, SIGKILL);
 	close(to[1]);
 	if (rc) {
-		if (r->step_pid > 0)
-			waitpid(r->step_pid, NULL, 0);
-		r->step_pid = 0;
+		if (ps->step_pid > 0)
+			waitpid(ps->step_pid, NULL, 0);
+		ps->step_pid = 0;
 		return -1;
 	}
 	return 0;
 }
 
-/* One step: mrdem-step on det.mrd into next.mrd, started by pipe_detect;
+/* One step: mrdem-step on det.mrd into next.mrd, started by detect;
  * implicit Euler then runs mrdem-pairs | mrdem-contact | mrdem-step per
  * Picard iteration until the step's file has no picard record. */
-int run_pipe_advance(struct run *r, int output)
+static int advance(struct run *r, int output)
 {
-	char next[PATH_MAX + 16], iter[PATH_MAX + 16], *sbuf[24], *cbuf[16];
-	tool_chain_path(&r->chain, next, sizeof next, "next.mrd");
-	tool_chain_path(&r->chain, iter, sizeof iter, "iter.mrd");
-	pid_t step = r->step_pid;
-	r->step_pid = 0;
+	struct pipes *ps = pipes_of(r);
+	struct tool_argv pa, ca, sa;
+	char next[PATH_MAX + 16], iter[PATH_MAX + 16];
+	tool_chain_path(&ps->chain, next, sizeof next, "next.mrd");
+	tool_chain_path(&ps->chain, iter, sizeof iter, "iter.mrd");
+	pid_t step = ps->step_pid;
+	ps->step_pid = 0;
+	ps->have_energy = 0;
 	int more = 0;
 	if (step <= 0)
 		return mrdem_error("--via-pipes: no mrdem-step was started for step %llu",
@@ -259,13 +336,74 @@ int run_pipe_advance(struct run *r, int output)
 	if (tool_wait(step, "mrdem-step") || read_back(r, next, output, "mrdem-step", &more))
 		return -1;
 	while (more) {
-		char *pairs[] = { "mrdem-pairs", "--broad",
-				  (char *)mrdem_broad_method_name(r->opts.broad), next, NULL };
-		char **tools[] = { pairs, contact_tool(r, r->opts.contact.hierarchy, NULL, cbuf),
-				   step_tool(r, NULL, iter, sbuf) };
-		if (tools_run(&r->chain, tools, 3) || rename(iter, next) ||
-		    read_back(r, next, output, "mrdem-step", &more))
+		char **tools[] = { pairs_tool(r, next, &pa),
+				   contact_tool(r, r->opts.contact.hierarchy, NULL, &ca),
+				   step_tool(r, NULL, iter, &sa) };
+		if (tools_run(&ps->chain, tools, 3))
+			return -1;
+		if (rename(iter, next))
+			return mrdem_error("--via-pipes: cannot rename %s to %s: %s", iter, next,
+					   strerror(errno));
+		if (read_back(r, next, output, "mrdem-step", &more))
 			return -1;
 	}
 	return 0;
 }
+
+static int start_energies(const struct run *r, double e[3])
+{
+	const struct pipes *ps = pipes_of(r);
+	for (int k = 0; k < 3; k++)
+		e[k] = ps->energy[k];
+	return ps->have_energy;
+}
+
+/* The tools wrote the step's records; this process only counts it. */
+static int account(struct run *r, int output)
+{
+	(void)output;
+	r->nsteps++;
+	return 0;
+}
+
+/* Stages are timed by the tools, apart. */
+static void account_last(struct run *r)
+{
+	(void)r;
+}
+
+static uint64_t contacts(const struct run *r)
+{
+	return pipes_of(r)->contacts;
+}
+
+static int open_pipes(struct run *r, const char *argv0)
+{
+	struct pipes *ps = mrdem_xcalloc(1, sizeof *ps);
+	r->backend_state = ps;
+	return tool_chain_open(&ps->chain, argv0);
+}
+
+static void close_pipes(struct run *r)
+{
+	struct pipes *ps = pipes_of(r);
+	if (!ps)
+		return;
+	tool_chain_close(&ps->chain);
+	mrdem_buf_release(&ps->fronts);
+	free(ps);
+	r->backend_state = NULL;
+}
+
+const struct run_backend run_via_pipes = {
+	.open = open_pipes,
+	.close = close_pipes,
+	.detect = detect,
+	.advance = advance,
+	.start_energies = start_energies,
+	.account = account,
+	.account_last = account_last,
+	.contacts = contacts,
+	.in_process = 0,
+	.memory_note = "; this process (the tools of --via-pipes apart)",
+};
