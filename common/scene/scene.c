@@ -35,13 +35,6 @@ const char *mrdem_force_model_name(int v)
 {
 	return mrdem_name_at(mrdem_force_model_names, MRDEM_NFORCE_MODELS, v, NULL);
 }
-int mrdem_force_model_parse(const char *s)
-{
-	/* "spring", the paper model's first name, stays valid in old scenes */
-	if (s && !strcmp(s, "spring"))
-		return MRDEM_FORCE_SPRING;
-	return mrdem_name_index(mrdem_force_model_names, MRDEM_NFORCE_MODELS, s);
-}
 
 void mrdem_setup_default(struct mrdem_setup *s)
 {

@@ -193,7 +193,6 @@ extern const char *const mrdem_force_model_names[MRDEM_NFORCE_MODELS];
 const char *mrdem_scheme_name(int scheme);
 int mrdem_scheme_parse(const char *name);
 const char *mrdem_force_model_name(int model);
-int mrdem_force_model_parse(const char *name);
 
 void mrdem_setup_default(struct mrdem_setup *s);
 void mrdem_setup_release(struct mrdem_setup *s);

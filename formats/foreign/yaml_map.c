@@ -123,29 +123,6 @@ int mrdem_yaml_next(struct mrdem_yaml *y)
 	return 0;
 }
 
-int mrdem_yaml_skip(struct mrdem_yaml *y)
-{
-	int depth = 0;
-	for (;;) {
-		switch (y->ev.type) {
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			depth++;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
-		if (depth == 0)
-			return 0;
-		if (mrdem_yaml_next(y))
-			return -1;
-	}
-}
-
 /* ---- the file */
 
 static int read_all(struct mrdem_yaml *y, const char *path, double max_bytes)

@@ -41,8 +41,6 @@ void mrdem_yaml_close(struct mrdem_yaml *y);
 
 /* Advance to the next event; -1 with a message on a syntax error, alias or tag. */
 int mrdem_yaml_next(struct mrdem_yaml *y);
-/* Consume the node starting at the current event. */
-int mrdem_yaml_skip(struct mrdem_yaml *y);
 
 /* ---- messages: all return -1 */
 int mrdem_yaml_err_at(const struct mrdem_yaml *y, yaml_mark_t m, const char *fmt, ...)

@@ -85,14 +85,6 @@ void mrdem_meta_add(struct mrdem_meta *m, const char *key, const char *value)
 	m->values[m->n++] = mrdem_xstrdup(value ? value : "");
 }
 
-const char *mrdem_meta_get(const struct mrdem_meta *m, const char *key)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (!strcmp(m->keys[i], key))
-			return m->values[i];
-	return NULL;
-}
-
 int mrdem_meta_add_file(struct mrdem_meta *m, const char *key, const char *path)
 {
 	FILE *fp = fopen(path, "rb");

@@ -32,8 +32,6 @@ int mrdem_meta_add_file(struct mrdem_meta *m, const char *key, const char *path)
 /* The scene a stream was made from: its file name and text, and where each
  * shape's tree came from ("tree NAME"). */
 int mrdem_meta_add_scene(struct mrdem_meta *m, const char *path, const struct mrdem_scene *s);
-/* The value of key, or NULL. */
-const char *mrdem_meta_get(const struct mrdem_meta *m, const char *key);
 
 void mrdem_encode_meta(struct mrdem_buf *b, const struct mrdem_meta *m);
 int mrdem_decode_meta(const struct mrdem_record *rec, const char *src, struct mrdem_meta *m);
