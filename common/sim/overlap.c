@@ -148,8 +148,8 @@ int mrdem_overlap_excessive(const struct mrdem_overlap *ov)
 
 void mrdem_overlap_body_name(uint64_t id, char *buf, size_t size)
 {
-	if (id >= MRDEM_PLANE_ID_MIN)
-		snprintf(buf, size, "plane %llu", (unsigned long long)(UINT64_MAX - id));
+	if (mrdem_is_plane_id(id))
+		snprintf(buf, size, "plane %llu", (unsigned long long)mrdem_plane_index(id));
 	else
 		snprintf(buf, size, "particle %llu", (unsigned long long)id);
 }

@@ -327,7 +327,7 @@ static void describe_pairs(struct mrdem_describe *in, const struct mrdem_pairs *
 {
 	size_t planes = 0;
 	for (size_t i = 0; i < p->n; i++)
-		planes += p->p[i].b >= MRDEM_PLANE_ID_MIN;
+		planes += mrdem_is_plane_id(p->p[i].b);
 	if (!in->json) {
 		printf("  step %llu: %zu candidate pairs (%zu with planes)\n",
 		       (unsigned long long)p->step, p->n, planes);
