@@ -197,8 +197,6 @@ const char *mrdem_force_model_name(int model);
 void mrdem_setup_default(struct mrdem_setup *s);
 void mrdem_setup_release(struct mrdem_setup *s);
 
-void mrdem_particles_init(struct mrdem_particles *p);
-void mrdem_particles_release(struct mrdem_particles *p);
 void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap);
 /* Append a particle at rest with identity orientation; returns its index. */
 size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t shape);

@@ -9,7 +9,7 @@
 
 #define NONE UINT32_MAX
 
-void mrdem_convex_init(struct mrdem_convex *c)
+static void convex_init(struct mrdem_convex *c)
 {
 	memset(c, 0, sizeof *c);
 }
@@ -27,7 +27,7 @@ void mrdem_convex_release(struct mrdem_convex *c)
 	free(c->fp);
 	free(c->fe_first);
 	free(c->fe);
-	mrdem_convex_init(c);
+	convex_init(c);
 }
 
 static uint32_t find_root(uint32_t *up, uint32_t i)
@@ -222,7 +222,7 @@ static int build_adjacency(const char *what, struct mrdem_convex *out)
 
 int mrdem_convex_build(const struct mrdem_mesh *m, const char *what, struct mrdem_convex *out)
 {
-	mrdem_convex_init(out);
+	convex_init(out);
 	if (m->open || m->ntris < 4)
 		return mrdem_error("%s: a convex shape needs a closed mesh", what);
 	size_t nh = 3 * (size_t)m->ntris;

@@ -24,7 +24,7 @@ static const double refine_tau[] = {0.03, 0.003};
  * folded and has no side to face. */
 #define OUTWARD_MIN_PER_TRIANGLE 1e-9
 
-/* The quasi-Newton descent (mrdem_surrogate_minimise). A fresh descent
+/* The quasi-Newton descent (minimise). A fresh descent
  * moves no coordinate further than FIRST_STEP_MAX (a tenth of the points'
  * radius, so the first steps cannot jump past the set); backtracking
  * halves the step (BACKTRACK) at most LINE_SEARCH_MAX times, far below
@@ -322,6 +322,9 @@ static double dot9(const double *a, const double *b)
 	return s;
 }
 
+/* An objective of the descent: its value at x, its gradient into g. */
+typedef double (*objective_fn)(const void *ctx, const double x[9], double g[9]);
+
 /* H = scale times the identity: the inverse Hessian of a fresh descent. */
 static void hessian_reset(double H[81], double scale)
 {
@@ -332,7 +335,7 @@ static void hessian_reset(double H[81], double scale)
 /* Backtrack from x along d (slope g . d < 0) to a point xn of sufficient
  * decrease, value *fn and gradient gn, never stepping through a flat
  * triangle; 0 when none is found. */
-static int line_search(mrdem_objective_fn f, const void *ctx, const double x[9], double fx,
+static int line_search(objective_fn f, const void *ctx, const double x[9], double fx,
 		       const double d[9], double slope, int fresh, double xn[9], double *fn,
 		       double gn[9])
 {
@@ -384,8 +387,10 @@ static void bfgs_update(double H[81], const double s[9], const double y[9], int 
 					(rho * rho * yHy + rho) * s[i] * s[j];
 }
 
-double mrdem_surrogate_minimise(mrdem_objective_fn f, const void *ctx, double x[9],
-				unsigned iters)
+/* Quasi-Newton (BFGS, Armijo backtracking) descent from x, at most iters
+ * steps; never accepts a step that raises f or flips the triangle's
+ * orientation. Returns the final value. */
+static double minimise(objective_fn f, const void *ctx, double x[9], unsigned iters)
 {
 	double H[81], g[9], gn[9], xn[9], d[9], s[9], y[9];
 	double fx = f(ctx, x, g);
@@ -549,7 +554,7 @@ void mrdem_surrogate_fit(const struct mrdem_surrogate_problem *pb, unsigned iter
 	memcpy(best, x, sizeof x);
 	bvol = exact_volume(pb, x); /* a real triangle: the fallback */
 	if (pb->ntris > 1) {
-		rep.j_end = mrdem_surrogate_minimise(functional_fn, pb, x, iters);
+		rep.j_end = minimise(functional_fn, pb, x, iters);
 		rep.vol_functional = exact_volume(pb, x);
 		if (mrdem_triangle_quality(x) >= MRDEM_SURROGATE_MIN_QUALITY) {
 			memcpy(best, x, sizeof x);
@@ -568,7 +573,7 @@ void mrdem_surrogate_fit(const struct mrdem_surrogate_problem *pb, unsigned iter
 			memcpy(y, starts[s], sizeof y);
 			for (size_t k = 0; k < NREFINE_TAU; k++) {
 				struct halo_ctx h = {pb, refine_tau[k]};
-				mrdem_surrogate_minimise(halo_fn, &h, y, iters);
+				minimise(halo_fn, &h, y, iters);
 			}
 			double v = exact_volume(pb, y);
 			if (mrdem_triangle_quality(y) >= MRDEM_SURROGATE_MIN_QUALITY && v < bvol) {

@@ -71,7 +71,7 @@ void mrdem_encode_setup(struct mrdem_buf *b, const struct mrdem_setup *s)
 	}
 }
 
-int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct mrdem_setup *s)
+static int decode_setup(const struct mrdem_record *rec, const char *src, struct mrdem_setup *s)
 {
 	struct mrdem_cursor c;
 	mrdem_cursor_init(&c, rec->data, rec->len);
@@ -363,7 +363,7 @@ struct column_head {
 	long known; /* index in frame_columns, or -1 */
 };
 
-int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
+static int decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
 {
 	struct mrdem_cursor c;
 	mrdem_cursor_init(&c, rec->data, rec->len);
@@ -783,7 +783,7 @@ static int absorb_shape(struct mrdem_scene *s, const struct mrdem_record *rec, c
 static int absorb_frame(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
 {
 	struct mrdem_frame f;
-	if (mrdem_decode_frame(rec, src, &f))
+	if (decode_frame(rec, src, &f))
 		return -1;
 	for (size_t i = 0; i < f.p.n; i++) {
 		if (f.p.shape[i] >= s->nshapes) {
@@ -833,7 +833,7 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		return absorb_history(s, rec, src);
 	case MRDEM_REC_SETUP: {
 		struct mrdem_setup setup;
-		if (mrdem_decode_setup(rec, src, &setup))
+		if (decode_setup(rec, src, &setup))
 			return -1;
 		mrdem_setup_release(&s->setup);
 		s->setup = setup;
