@@ -135,14 +135,21 @@ void mrdem_surrogate_problem_release(struct mrdem_surrogate_problem *pb)
 	memset(pb, 0, sizeof *pb);
 }
 
+/* What both objectives start with: c = the cross product of x's edges,
+ * its squared norm returned (not positive and finite: x has no area, the
+ * objective is infinite), g cleared. */
+static double objective_start(const double x[9], double c[3], double g[9])
+{
+	tri_cross(x, c);
+	if (g)
+		memset(g, 0, 9 * sizeof *g);
+	return vec3_norm2(c);
+}
+
 double mrdem_surrogate_functional(const struct mrdem_surrogate_problem *pb, const double x[9],
 				  double g[9])
 {
-	double c[3];
-	tri_cross(x, c);
-	double cc = vec3_norm2(c);
-	if (g)
-		memset(g, 0, 9 * sizeof *g);
+	double c[3], cc = objective_start(x, c, g);
 	if (!(cc > 0) || !isfinite(cc))
 		return INFINITY;
 
@@ -248,11 +255,7 @@ static double perimeter(const double x[9], double g[9])
 double mrdem_surrogate_halo_objective(const struct mrdem_surrogate_problem *pb,
 				      const double x[9], double tau, double g[9])
 {
-	double c[3];
-	tri_cross(x, c);
-	double cc = vec3_norm2(c);
-	if (g)
-		memset(g, 0, 9 * sizeof *g);
+	double c[3], cc = objective_start(x, c, g);
 	if (!(cc > 0) || !isfinite(cc))
 		return INFINITY;
 	double *dist = pb->scratch, *bary = pb->scratch + pb->npts,

@@ -893,34 +893,54 @@ int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f)
 	return 0;
 }
 
+/* Encode x, a record of one of these types, and write it. */
+static int write_one(struct mrdem_writer *w, uint32_t type, const void *x)
+{
+	struct mrdem_buf b;
+	mrdem_buf_init(&b);
+	switch (type) {
+	case MRDEM_REC_PAIRS:
+		mrdem_encode_pairs(&b, x);
+		break;
+	case MRDEM_REC_CONTACTS:
+	case MRDEM_REC_GUESSES:
+		mrdem_encode_contacts(&b, x);
+		break;
+	case MRDEM_REC_STATS:
+		mrdem_encode_stats(&b, x);
+		break;
+	case MRDEM_REC_META:
+		mrdem_encode_meta(&b, x);
+		break;
+	}
+	int rc = mrdem_writer_put(w, type, b.p, b.len);
+	mrdem_buf_release(&b);
+	return rc ? -1 : 0;
+}
+
 int mrdem_write_pairs(struct mrdem_writer *w, const struct mrdem_pairs *p)
 {
-	WRITE_RECORD(w, MRDEM_REC_PAIRS, mrdem_encode_pairs(&b_, p));
-	return 0;
+	return write_one(w, MRDEM_REC_PAIRS, p);
 }
 
 int mrdem_write_contacts(struct mrdem_writer *w, const struct mrdem_contacts *c)
 {
-	WRITE_RECORD(w, MRDEM_REC_CONTACTS, mrdem_encode_contacts(&b_, c));
-	return 0;
+	return write_one(w, MRDEM_REC_CONTACTS, c);
 }
 
 int mrdem_write_guesses(struct mrdem_writer *w, const struct mrdem_contacts *g)
 {
-	WRITE_RECORD(w, MRDEM_REC_GUESSES, mrdem_encode_contacts(&b_, g));
-	return 0;
+	return write_one(w, MRDEM_REC_GUESSES, g);
 }
 
 int mrdem_write_stats(struct mrdem_writer *w, const struct mrdem_stats *s)
 {
-	WRITE_RECORD(w, MRDEM_REC_STATS, mrdem_encode_stats(&b_, s));
-	return 0;
+	return write_one(w, MRDEM_REC_STATS, s);
 }
 
 int mrdem_write_meta(struct mrdem_writer *w, const struct mrdem_meta *m)
 {
-	WRITE_RECORD(w, MRDEM_REC_META, mrdem_encode_meta(&b_, m));
-	return 0;
+	return write_one(w, MRDEM_REC_META, m);
 }
 
 int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
