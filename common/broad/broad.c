@@ -128,33 +128,12 @@ static int check_planes(const struct mrdem_setup *su)
 	return 0;
 }
 
-int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int method,
-		      struct mrdem_pairs *out, struct mrdem_broad_stats *st)
+/* The particle pairs by method into b->pairs (indices), with the method's
+ * counters and state size. */
+static void find_particle_pairs(struct mrdem_broad *b, const struct mrdem_particles *p,
+				int method, struct mrdem_broad_stats *st)
 {
-	const struct mrdem_particles *p = &s->frame.p;
-	const struct mrdem_setup *su = &s->setup;
 	size_t n = p->n;
-	struct mrdem_broad_stats local;
-	if (!st)
-		st = &local;
-	memset(st, 0, sizeof *st);
-	out->n = 0;
-	out->step = s->frame.step;
-
-	if (!mrdem_broad_method_name(method))
-		return mrdem_error("unknown broad-phase method %d", method);
-	if (n > UINT32_MAX / 2 && method != MRDEM_BROAD_GRID && method != MRDEM_BROAD_BRUTE)
-		return mrdem_error("broad phase %s: %zu particles, at most %u",
-				   mrdem_broad_method_names[method], n, UINT32_MAX / 2);
-	if (check_planes(su))
-		return -1;
-	if (n > b->cap) {
-		b->radius = mrdem_xrealloc(b->radius, n * sizeof *b->radius);
-		b->cap = n;
-	}
-	if (mrdem_broad_bounds(s, b->radius))
-		return -1;
-
 	switch (method) {
 	case MRDEM_BROAD_BRUTE:
 		mrdem_broad_brute_pairs(p->pos, b->radius, p->flags, n, &b->pairs, &st->sphere_tests);
@@ -191,11 +170,18 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 		st->state_bytes = mrdem_mmr_bytes(b->mmr);
 		break;
 	}
-	st->state_bytes += b->cap * sizeof *b->radius + 2 * b->pairs.cap * sizeof *b->pairs.ij;
+}
 
-	/* Interleave: particle i's particle pairs, then its plane pairs.
-	 * Without planes, the particle pairs as they are (one loop over the
-	 * pairs, not one per particle whose length a branch mispredicts). */
+/* The pairs as ids into out, interleaved: particle i's particle pairs, then
+ * its plane pairs (planes tested here, with their counters). Without
+ * planes, the particle pairs as they are (one loop over the pairs, not one
+ * per particle whose length a branch mispredicts). */
+static void pairs_to_ids(const struct mrdem_broad *b, const struct mrdem_scene *s,
+			 struct mrdem_pairs *out, struct mrdem_broad_stats *st)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const struct mrdem_setup *su = &s->setup;
+	size_t n = p->n;
 	size_t k = 0;
 	if (!su->nplanes) {
 		size_t np = b->pairs.n;
@@ -228,6 +214,38 @@ int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int me
 			}
 		}
 	}
+}
+
+int mrdem_broad_phase(struct mrdem_broad *b, const struct mrdem_scene *s, int method,
+		      struct mrdem_pairs *out, struct mrdem_broad_stats *st)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const struct mrdem_setup *su = &s->setup;
+	size_t n = p->n;
+	struct mrdem_broad_stats local;
+	if (!st)
+		st = &local;
+	memset(st, 0, sizeof *st);
+	out->n = 0;
+	out->step = s->frame.step;
+
+	if (!mrdem_broad_method_name(method))
+		return mrdem_error("unknown broad-phase method %d", method);
+	if (n > UINT32_MAX / 2 && method != MRDEM_BROAD_GRID && method != MRDEM_BROAD_BRUTE)
+		return mrdem_error("broad phase %s: %zu particles, at most %u",
+				   mrdem_broad_method_names[method], n, UINT32_MAX / 2);
+	if (check_planes(su))
+		return -1;
+	if (n > b->cap) {
+		b->radius = mrdem_xrealloc(b->radius, n * sizeof *b->radius);
+		b->cap = n;
+	}
+	if (mrdem_broad_bounds(s, b->radius))
+		return -1;
+
+	find_particle_pairs(b, p, method, st);
+	st->state_bytes += b->cap * sizeof *b->radius + 2 * b->pairs.cap * sizeof *b->pairs.ij;
+	pairs_to_ids(b, s, out, st);
 	st->particle_pairs = b->pairs.n;
 	return 0;
 }

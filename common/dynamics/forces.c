@@ -71,9 +71,9 @@ static void reserve(struct mrdem_forces *f, size_t n, size_t nc)
 /* "contact 12 (particles 3 and 4)" or "contact 12 (particle 3 and plane 0)" */
 static const char *contact_name(char *buf, size_t len, size_t k, const struct mrdem_contact *c)
 {
-	if (c->b >= MRDEM_PLANE_ID_MIN)
+	if (mrdem_is_plane_id(c->b))
 		snprintf(buf, len, "contact %zu (particle %llu and plane %llu)", k,
-			 (unsigned long long)c->a, (unsigned long long)(UINT64_MAX - c->b));
+			 (unsigned long long)c->a, (unsigned long long)mrdem_plane_index(c->b));
 	else
 		snprintf(buf, len, "contact %zu (particles %llu and %llu)", k,
 			 (unsigned long long)c->a, (unsigned long long)c->b);
@@ -89,14 +89,14 @@ static int resolve(size_t *ia_out, size_t *ib_out, const struct mrdem_scene *s,
 {
 	char name[128];
 	const struct mrdem_particles *p = &s->frame.p;
-	size_t ia = c->a < MRDEM_PLANE_ID_MIN ? mrdem_id_index_find(ix, c->a) : MRDEM_NO_INDEX;
+	size_t ia = !mrdem_is_plane_id(c->a) ? mrdem_id_index_find(ix, c->a) : MRDEM_NO_INDEX;
 	if (ia == MRDEM_NO_INDEX)
 		return mrdem_error("%s: particle a is not in the frame",
 				   contact_name(name, sizeof name, k, c));
 	size_t ib = MRDEM_NO_INDEX;
 	double eps_b;
-	if (c->b >= MRDEM_PLANE_ID_MIN) {
-		uint64_t plane = UINT64_MAX - c->b;
+	if (mrdem_is_plane_id(c->b)) {
+		uint64_t plane = mrdem_plane_index(c->b);
 		if (plane >= s->setup.nplanes)
 			return mrdem_error("%s: the setup has only %u planes",
 					   contact_name(name, sizeof name, k, c), s->setup.nplanes);

@@ -224,7 +224,7 @@ static void smooth_record(struct smooth_record *out, const struct mrdem_forces *
 	side_of(&a, f, s, ia, qa, c->tri_a);
 	if (!plane)
 		side_of(&b, f, s, ib, qb, c->tri_b);
-	const struct mrdem_plane *pl = plane ? &s->setup.planes[UINT64_MAX - c->b] : NULL;
+	const struct mrdem_plane *pl = plane ? &s->setup.planes[mrdem_plane_index(c->b)] : NULL;
 	double eb = plane ? s->setup.plane_epsilon : p->eps[ib];
 	/* at most both sides give way, then the triangles' record stands */
 	for (int tries = 0; tries < 3; tries++) {

@@ -6,7 +6,18 @@
 
 #include "common/util/rng.h"
 
-void mrdem_noise_init(struct mrdem_noise *n, uint64_t seed)
+#define NOISE_OCTAVES 4
+#define NOISE_GAIN 0.5           /* amplitude ratio of successive octaves */
+/* Lattice cells per unit length of the direction vector: the unit sphere
+ * spans about one cell, so the first octave makes a few broad bumps. */
+#define NOISE_BASE_FREQUENCY 0.5
+
+struct noise {
+	uint8_t perm[512];
+	double offset[NOISE_OCTAVES][3];
+};
+
+static void noise_init(struct noise *n, uint64_t seed)
 {
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, seed);
@@ -20,7 +31,7 @@ void mrdem_noise_init(struct mrdem_noise *n, uint64_t seed)
 	}
 	for (int i = 0; i < 256; i++)
 		n->perm[256 + i] = n->perm[i];
-	for (int o = 0; o < MRDEM_NOISE_OCTAVES; o++)
+	for (int o = 0; o < NOISE_OCTAVES; o++)
 		for (int k = 0; k < 3; k++)
 			n->offset[o][k] = mrdem_rng_range(&rng, 0.0, 256.0);
 }
@@ -60,25 +71,26 @@ static double perlin(const uint8_t *p, double x, double y, double z)
 			      grad(p[BB + 1], x - 1, y - 1, z - 1))));
 }
 
-double mrdem_noise_eval(const struct mrdem_noise *n, const double p[3])
+/* Sum of the octaves at point p, roughly in [-1.5, 1.5]. */
+static double noise_eval(const struct noise *n, const double p[3])
 {
-	double sum = 0, amp = 1, freq = MRDEM_NOISE_BASE_FREQUENCY;
-	for (int o = 0; o < MRDEM_NOISE_OCTAVES; o++) {
+	double sum = 0, amp = 1, freq = NOISE_BASE_FREQUENCY;
+	for (int o = 0; o < NOISE_OCTAVES; o++) {
 		sum += amp * perlin(n->perm, freq * p[0] + n->offset[o][0],
 				    freq * p[1] + n->offset[o][1], freq * p[2] + n->offset[o][2]);
 		freq *= 2;
-		amp *= MRDEM_NOISE_GAIN;
+		amp *= NOISE_GAIN;
 	}
 	return sum;
 }
 
 void mrdem_noise_unit_field(const double *dirs, uint32_t n, uint64_t seed, double *t)
 {
-	struct mrdem_noise noise;
-	mrdem_noise_init(&noise, seed);
+	struct noise noise;
+	noise_init(&noise, seed);
 	double lo = INFINITY, hi = -INFINITY;
 	for (uint32_t i = 0; i < n; i++) {
-		t[i] = mrdem_noise_eval(&noise, &dirs[3 * (size_t)i]);
+		t[i] = noise_eval(&noise, &dirs[3 * (size_t)i]);
 		if (t[i] < lo)
 			lo = t[i];
 		if (t[i] > hi)

@@ -1,7 +1,7 @@
 /* Hierarchical gradient noise for bumpy spheres (paper Sec. 6.1).
  *
  * Improved Perlin noise (Perlin 2002) on a permutation shuffled from the
- * seed, summed over MRDEM_NOISE_OCTAVES octaves (frequency doubling,
+ * seed, summed over four octaves (frequency doubling,
  * amplitude halving) so large smooth bumps carry smaller detail. Each
  * octave is shifted by a seeded offset so lattice points, where Perlin
  * noise vanishes, do not line up with the sphere's symmetric vertices. */
@@ -10,20 +10,6 @@
 
 #include <stdint.h>
 
-#define MRDEM_NOISE_OCTAVES 4
-#define MRDEM_NOISE_GAIN 0.5           /* amplitude ratio of successive octaves */
-/* Lattice cells per unit length of the direction vector: the unit sphere
- * spans about one cell, so the first octave makes a few broad bumps. */
-#define MRDEM_NOISE_BASE_FREQUENCY 0.5
-
-struct mrdem_noise {
-	uint8_t perm[512];
-	double offset[MRDEM_NOISE_OCTAVES][3];
-};
-
-void mrdem_noise_init(struct mrdem_noise *n, uint64_t seed);
-/* Sum of the octaves at point p, roughly in [-1.5, 1.5]. */
-double mrdem_noise_eval(const struct mrdem_noise *n, const double p[3]);
 /* For each of the n unit directions dirs[3i..3i+2], the noise value
  * rescaled over this vertex set to [0, 1]: 0 at the lowest vertex, 1 at the
  * highest. All zeros when the field is constant over the set. */

@@ -372,31 +372,152 @@ static int inside_component(const struct mrdem_mesh *m, const double p[3], const
 	return votes >= 2;
 }
 
-/* Apply the flips; then turn open components to their majority
- * orientation and closed ones outward (inward for nested cavities). */
-static int orient_outward(struct validator *V)
+/* What orienting a mesh's components needs to know of each: open or
+ * closed, signed volume about the mesh's box centre, bounding box, first
+ * triangle, and (closed ones) how deep it nests in other closed ones. */
+struct components {
+	uint32_t n;
+	unsigned char *open;
+	double *vol, *lo, *hi; /* lo, hi: 3 each */
+	uint32_t *first, *depth;
+};
+
+/* Apply the flips; open components keep the orientation most of their
+ * triangles were given. Marks the open components. */
+static void apply_flips(struct validator *V, struct components *C)
 {
 	struct mrdem_mesh *m = V->m;
-	uint32_t nc = V->ncomp;
-	uint32_t *ntri = mrdem_xcalloc(nc, sizeof *ntri);
-	uint32_t *nflip = mrdem_xcalloc(nc, sizeof *nflip);
-	unsigned char *open = mrdem_xcalloc(nc, 1);
+	uint32_t *ntri = mrdem_xcalloc(C->n, sizeof *ntri);
+	uint32_t *nflip = mrdem_xcalloc(C->n, sizeof *nflip);
 	for (uint32_t t = 0; t < m->ntris; t++) {
 		uint32_t c = V->comp[t];
 		ntri[c]++;
 		nflip[c] += (uint32_t)V->flip[t];
 		for (uint32_t e = 0; e < 3; e++)
 			if (V->twin[3 * t + e] == NONE)
-				open[c] = 1;
+				C->open[c] = 1;
 	}
-	/* open: keep the orientation most triangles were given */
 	for (uint32_t t = 0; t < m->ntris; t++) {
 		uint32_t c = V->comp[t];
-		int f = V->flip[t] ^ (open[c] && 2 * nflip[c] > ntri[c]);
+		int f = V->flip[t] ^ (C->open[c] && 2 * nflip[c] > ntri[c]);
 		if (f)
 			flip_triangle(m, t);
 	}
+	free(nflip);
+	free(ntri);
+}
 
+/* Each component's signed volume about ref, bounding box and first
+ * triangle. */
+static void measure_components(const struct mrdem_mesh *m, const uint32_t *comp,
+			       const double ref[3], struct components *C)
+{
+	for (uint32_t c = 0; c < C->n; c++) {
+		vec3_set(&C->lo[3 * c], INFINITY, INFINITY, INFINITY);
+		vec3_set(&C->hi[3 * c], -INFINITY, -INFINITY, -INFINITY);
+		C->first[c] = NONE;
+	}
+	for (uint32_t t = 0; t < m->ntris; t++) {
+		uint32_t c = comp[t];
+		const uint32_t *f = tri(m, t);
+		double a[3], b[3], d[3], n[3];
+		vec3_sub(a, vert(m, f[0]), ref);
+		vec3_sub(b, vert(m, f[1]), ref);
+		vec3_sub(d, vert(m, f[2]), ref);
+		vec3_cross(n, b, d);
+		C->vol[c] += vec3_dot(a, n) / 6;
+		if (C->first[c] == NONE)
+			C->first[c] = t;
+		for (int i = 0; i < 3; i++)
+			for (int k = 0; k < 3; k++) {
+				double x = vert(m, f[i])[k];
+				C->lo[3 * c + k] = fmin(C->lo[3 * c + k], x);
+				C->hi[3 * c + k] = fmax(C->hi[3 * c + k], x);
+			}
+	}
+}
+
+/* The nesting depth of each closed component among the closed ones: how
+ * many contain its first vertex. */
+static void nesting_depths(const struct mrdem_mesh *m, const uint32_t *comp,
+			   struct components *C)
+{
+	uint32_t nc = C->n, nclosed = 0;
+	for (uint32_t c = 0; c < nc; c++)
+		nclosed += !C->open[c];
+	if (nclosed <= 1)
+		return;
+	uint32_t *start = mrdem_xcalloc((size_t)nc + 1, sizeof *start);
+	uint32_t *list = mrdem_xmalloc_array(m->ntris, sizeof *list);
+	for (uint32_t t = 0; t < m->ntris; t++)
+		start[comp[t] + 1]++;
+	for (uint32_t c = 0; c < nc; c++)
+		start[c + 1] += start[c];
+	uint32_t *fill = mrdem_xmalloc_array(nc, sizeof *fill);
+	memcpy(fill, start, nc * sizeof *fill);
+	for (uint32_t t = 0; t < m->ntris; t++)
+		list[fill[comp[t]]++] = t;
+	free(fill);
+	for (uint32_t c = 0; c < nc; c++) {
+		if (C->open[c])
+			continue;
+		const double *p = vert(m, tri(m, C->first[c])[0]);
+		for (uint32_t d = 0; d < nc; d++) {
+			if (d == c || C->open[d])
+				continue;
+			int in_box = 1;
+			for (int k = 0; k < 3; k++)
+				in_box &= p[k] >= C->lo[3 * d + k] && p[k] <= C->hi[3 * d + k];
+			if (in_box && inside_component(m, p, &list[start[d]], start[d + 1] - start[d]))
+				C->depth[c]++;
+		}
+	}
+	free(list);
+	free(start);
+}
+
+/* Turn closed components outward (inward for nested cavities); -1 when one
+ * encloses no volume (relative to the mesh's extent ext). */
+static int orient_closed(struct validator *V, const struct components *C, double ext)
+{
+	struct mrdem_mesh *m = V->m;
+	int rc = 0;
+	unsigned char *reverse = mrdem_xcalloc(C->n, 1);
+	for (uint32_t c = 0; c < C->n && !rc; c++) {
+		if (C->open[c])
+			continue;
+		if (!(fabs(C->vol[c]) > EMPTY_VOLUME_REL * ext * ext * ext)) {
+			rc = mrdem_error("%s: the closed surface containing triangle %u encloses no "
+					 "volume",
+					 V->what, C->first[c]);
+			break;
+		}
+		int want_positive = C->depth[c] % 2 == 0;
+		reverse[c] = (C->vol[c] > 0) != want_positive;
+	}
+	for (uint32_t t = 0; t < m->ntris && !rc; t++)
+		if (reverse[V->comp[t]])
+			flip_triangle(m, t);
+	free(reverse);
+	return rc;
+}
+
+/* Apply the flips; then turn open components to their majority
+ * orientation and closed ones outward (inward for nested cavities). */
+static int orient_outward(struct validator *V)
+{
+	struct mrdem_mesh *m = V->m;
+	uint32_t nc = V->ncomp;
+	struct components C = {
+		.n = nc,
+		.open = mrdem_xcalloc(nc, 1),
+		.vol = mrdem_xcalloc(nc, sizeof *C.vol),
+		.lo = mrdem_xmalloc_array(3 * (size_t)nc, sizeof *C.lo),
+		.hi = mrdem_xmalloc_array(3 * (size_t)nc, sizeof *C.hi),
+		.first = mrdem_xmalloc_array(nc, sizeof *C.first),
+		.depth = mrdem_xcalloc(nc, sizeof *C.depth),
+	};
+	apply_flips(V, &C);
 	double lo[3], hi[3], ref[3], ext = 0;
 	mrdem_mesh_bbox(m, lo, hi);
 	for (int k = 0; k < 3; k++) {
@@ -404,96 +525,15 @@ static int orient_outward(struct validator *V)
 		if (hi[k] - lo[k] > ext)
 			ext = hi[k] - lo[k];
 	}
-	double *vol = mrdem_xcalloc(nc, sizeof *vol);
-	double *clo = mrdem_xmalloc_array(3 * (size_t)nc, sizeof *clo);
-	double *chi = mrdem_xmalloc_array(3 * (size_t)nc, sizeof *chi);
-	uint32_t *first = mrdem_xmalloc_array(nc, sizeof *first);
-	for (uint32_t c = 0; c < nc; c++) {
-		vec3_set(&clo[3 * c], INFINITY, INFINITY, INFINITY);
-		vec3_set(&chi[3 * c], -INFINITY, -INFINITY, -INFINITY);
-		first[c] = NONE;
-	}
-	uint32_t nclosed = 0;
-	for (uint32_t c = 0; c < nc; c++)
-		nclosed += !open[c];
-	for (uint32_t t = 0; t < m->ntris; t++) {
-		uint32_t c = V->comp[t];
-		const uint32_t *f = tri(m, t);
-		double a[3], b[3], d[3], n[3];
-		vec3_sub(a, vert(m, f[0]), ref);
-		vec3_sub(b, vert(m, f[1]), ref);
-		vec3_sub(d, vert(m, f[2]), ref);
-		vec3_cross(n, b, d);
-		vol[c] += vec3_dot(a, n) / 6;
-		if (first[c] == NONE)
-			first[c] = t;
-		for (int i = 0; i < 3; i++)
-			for (int k = 0; k < 3; k++) {
-				double x = vert(m, f[i])[k];
-				clo[3 * c + k] = fmin(clo[3 * c + k], x);
-				chi[3 * c + k] = fmax(chi[3 * c + k], x);
-			}
-	}
-
-	/* nesting depth of each closed component among the closed ones */
-	uint32_t *depth = mrdem_xcalloc(nc, sizeof *depth);
-	if (nclosed > 1) {
-		uint32_t *start = mrdem_xcalloc((size_t)nc + 1, sizeof *start);
-		uint32_t *list = mrdem_xmalloc_array(m->ntris, sizeof *list);
-		for (uint32_t t = 0; t < m->ntris; t++)
-			start[V->comp[t] + 1]++;
-		for (uint32_t c = 0; c < nc; c++)
-			start[c + 1] += start[c];
-		uint32_t *fill = mrdem_xmalloc_array(nc, sizeof *fill);
-		memcpy(fill, start, nc * sizeof *fill);
-		for (uint32_t t = 0; t < m->ntris; t++)
-			list[fill[V->comp[t]]++] = t;
-		free(fill);
-		for (uint32_t c = 0; c < nc; c++) {
-			if (open[c])
-				continue;
-			const double *p = vert(m, tri(m, first[c])[0]);
-			for (uint32_t d = 0; d < nc; d++) {
-				if (d == c || open[d])
-					continue;
-				int in_box = 1;
-				for (int k = 0; k < 3; k++)
-					in_box &= p[k] >= clo[3 * d + k] && p[k] <= chi[3 * d + k];
-				if (in_box && inside_component(m, p, &list[start[d]],
-							       start[d + 1] - start[d]))
-					depth[c]++;
-			}
-		}
-		free(list);
-		free(start);
-	}
-
-	int rc = 0;
-	unsigned char *reverse = mrdem_xcalloc(nc, 1);
-	for (uint32_t c = 0; c < nc && !rc; c++) {
-		if (open[c])
-			continue;
-		if (!(fabs(vol[c]) > EMPTY_VOLUME_REL * ext * ext * ext)) {
-			rc = mrdem_error("%s: the closed surface containing triangle %u encloses no "
-					 "volume",
-					 V->what, first[c]);
-			break;
-		}
-		int want_positive = depth[c] % 2 == 0;
-		reverse[c] = (vol[c] > 0) != want_positive;
-	}
-	for (uint32_t t = 0; t < m->ntris && !rc; t++)
-		if (reverse[V->comp[t]])
-			flip_triangle(m, t);
-	free(reverse);
-	free(depth);
-	free(first);
-	free(chi);
-	free(clo);
-	free(vol);
-	free(open);
-	free(nflip);
-	free(ntri);
+	measure_components(m, V->comp, ref, &C);
+	nesting_depths(m, V->comp, &C);
+	int rc = orient_closed(V, &C, ext);
+	free(C.depth);
+	free(C.first);
+	free(C.hi);
+	free(C.lo);
+	free(C.vol);
+	free(C.open);
 	return rc;
 }
 

@@ -49,7 +49,7 @@ static void merge_sort(uint64_t *id, size_t *ix, uint64_t *tid, size_t *tix, siz
 static int ids_problem(const struct mrdem_id_index *x, char *msg, size_t size)
 {
 	for (size_t k = 0; k < x->n; k++) {
-		if (x->id[k] >= MRDEM_PLANE_ID_MIN) {
+		if (mrdem_is_plane_id(x->id[k])) {
 			snprintf(msg, size, "particle %zu has id %llu, in the range reserved for "
 				 "analytic planes (ids must be below %llu)", x->index[k],
 				 (unsigned long long)x->id[k], (unsigned long long)MRDEM_PLANE_ID_MIN);
@@ -96,7 +96,7 @@ int mrdem_ids_check(const struct mrdem_particles *p, char *msg, size_t size)
 {
 	/* Frames are usually in increasing id order: one pass decides. */
 	size_t i = 0;
-	while (i < p->n && p->id[i] < MRDEM_PLANE_ID_MIN && (!i || p->id[i] > p->id[i - 1]))
+	while (i < p->n && !mrdem_is_plane_id(p->id[i]) && (!i || p->id[i] > p->id[i - 1]))
 		i++;
 	if (i == p->n)
 		return 0;

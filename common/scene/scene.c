@@ -35,13 +35,6 @@ const char *mrdem_force_model_name(int v)
 {
 	return mrdem_name_at(mrdem_force_model_names, MRDEM_NFORCE_MODELS, v, NULL);
 }
-int mrdem_force_model_parse(const char *s)
-{
-	/* "spring", the paper model's first name, stays valid in old scenes */
-	if (s && !strcmp(s, "spring"))
-		return MRDEM_FORCE_SPRING;
-	return mrdem_name_index(mrdem_force_model_names, MRDEM_NFORCE_MODELS, s);
-}
 
 void mrdem_setup_default(struct mrdem_setup *s)
 {
@@ -67,12 +60,12 @@ void mrdem_setup_release(struct mrdem_setup *s)
 	s->nplanes = 0;
 }
 
-void mrdem_particles_init(struct mrdem_particles *p)
+static void particles_init(struct mrdem_particles *p)
 {
 	memset(p, 0, sizeof *p);
 }
 
-void mrdem_particles_release(struct mrdem_particles *p)
+static void particles_release(struct mrdem_particles *p)
 {
 	free(p->id);
 	free(p->shape);
@@ -83,7 +76,7 @@ void mrdem_particles_release(struct mrdem_particles *p)
 	free(p->angvel);
 	free(p->density);
 	free(p->eps);
-	mrdem_particles_init(p);
+	particles_init(p);
 }
 
 void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap)
@@ -145,7 +138,7 @@ void mrdem_frame_init(struct mrdem_frame *f)
 {
 	f->step = 0;
 	f->time = 0.0;
-	mrdem_particles_init(&f->p);
+	particles_init(&f->p);
 	f->nextra = 0;
 	f->extra = NULL;
 	mrdem_history_init(&f->history);
@@ -153,7 +146,7 @@ void mrdem_frame_init(struct mrdem_frame *f)
 
 void mrdem_frame_release(struct mrdem_frame *f)
 {
-	mrdem_particles_release(&f->p);
+	particles_release(&f->p);
 	mrdem_history_release(&f->history);
 	for (size_t i = 0; i < f->nextra; i++) {
 		free(f->extra[i].name);

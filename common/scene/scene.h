@@ -193,13 +193,10 @@ extern const char *const mrdem_force_model_names[MRDEM_NFORCE_MODELS];
 const char *mrdem_scheme_name(int scheme);
 int mrdem_scheme_parse(const char *name);
 const char *mrdem_force_model_name(int model);
-int mrdem_force_model_parse(const char *name);
 
 void mrdem_setup_default(struct mrdem_setup *s);
 void mrdem_setup_release(struct mrdem_setup *s);
 
-void mrdem_particles_init(struct mrdem_particles *p);
-void mrdem_particles_release(struct mrdem_particles *p);
 void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap);
 /* Append a particle at rest with identity orientation; returns its index. */
 size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t shape);

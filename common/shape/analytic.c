@@ -18,11 +18,6 @@ const char *mrdem_shape_kind_name(int kind)
 	return mrdem_name_at(mrdem_shape_kind_names, MRDEM_SHAPE_NKINDS, kind, NULL);
 }
 
-int mrdem_shape_kind_parse(const char *name)
-{
-	return mrdem_name_index(mrdem_shape_kind_names, MRDEM_SHAPE_NKINDS, name);
-}
-
 int mrdem_analytic_check(int kind, const double axes[3], const char *what)
 {
 	if (kind != MRDEM_SHAPE_SPHERE && kind != MRDEM_SHAPE_ELLIPSOID)

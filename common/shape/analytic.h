@@ -22,10 +22,9 @@ enum mrdem_shape_kind {
 };
 
 /* Names as in scenes and in mrdem-info: "mesh", "analytic-sphere",
- * "ellipsoid", "convex"; NULL for a value out of range. parse: -1 when unknown. */
+ * "ellipsoid", "convex"; NULL for a value out of range. */
 extern const char *const mrdem_shape_kind_names[MRDEM_SHAPE_NKINDS];
 const char *mrdem_shape_kind_name(int kind);
-int mrdem_shape_kind_parse(const char *name);
 
 /* Largest semi-axis at which the analytic kinds are accepted: beyond it
  * the closed-form volume (a b c) overflows long before. */

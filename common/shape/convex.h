@@ -45,7 +45,6 @@ struct mrdem_convex {
 	double tol;           /* MRDEM_CONVEX_TOL_REL * radius */
 };
 
-void mrdem_convex_init(struct mrdem_convex *c);
 void mrdem_convex_release(struct mrdem_convex *c);
 
 /* The features of a closed, outward, convex triangle mesh (mass filled).

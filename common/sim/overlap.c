@@ -146,10 +146,11 @@ int mrdem_overlap_excessive(const struct mrdem_overlap *ov)
 	return ov->deep > 0 && ov->contact_energy > ov->kinetic + ov->potential;
 }
 
-void mrdem_overlap_body_name(uint64_t id, char *buf, size_t size)
+/* Name of particle or plane id (a plane as "plane K"). */
+static void body_name(uint64_t id, char *buf, size_t size)
 {
-	if (id >= MRDEM_PLANE_ID_MIN)
-		snprintf(buf, size, "plane %llu", (unsigned long long)(UINT64_MAX - id));
+	if (mrdem_is_plane_id(id))
+		snprintf(buf, size, "plane %llu", (unsigned long long)mrdem_plane_index(id));
 	else
 		snprintf(buf, size, "particle %llu", (unsigned long long)id);
 }
@@ -157,8 +158,8 @@ void mrdem_overlap_body_name(uint64_t id, char *buf, size_t size)
 void mrdem_overlap_describe(const struct mrdem_overlap *ov, char *buf, size_t size)
 {
 	char a[48], b[48];
-	mrdem_overlap_body_name(ov->worst_a, a, sizeof a);
-	mrdem_overlap_body_name(ov->worst_b, b, sizeof b);
+	body_name(ov->worst_a, a, sizeof a);
+	body_name(ov->worst_b, b, sizeof b);
 	snprintf(buf, size,
 		 "%zu initial overlap(s) deeper than %g of the halos; deepest: %s and %s, depth "
 		 "%.4g m (%.3g of their halos); contact energy %.4g J against %.4g J of kinetic + "

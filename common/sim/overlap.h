@@ -47,7 +47,5 @@ int mrdem_overlap_excessive(const struct mrdem_overlap *ov);
  * and depth, and the contact energy against kinetic + potential. */
 void mrdem_overlap_describe(const struct mrdem_overlap *ov, char *buf, size_t size);
 
-/* Name of particle or plane id (a plane as "plane K"). */
-void mrdem_overlap_body_name(uint64_t id, char *buf, size_t size);
 
 #endif

@@ -161,7 +161,7 @@ static int build_list(struct mrdem_sphere_fast *f)
 	for (size_t k = 0; k < f->pairs.n; k++) {
 		uint64_t a = f->pairs.p[k].a, b = f->pairs.p[k].b;
 		f->pa[k] = (uint32_t)mrdem_id_index_find(&f->index, a);
-		f->pb[k] = b >= MRDEM_PLANE_ID_MIN ? (uint32_t)(n + (UINT64_MAX - b))
+		f->pb[k] = mrdem_is_plane_id(b) ? (uint32_t)(n + mrdem_plane_index(b))
 						  : (uint32_t)mrdem_id_index_find(&f->index, b);
 		double inv = f->inv_mass[f->pa[k]] + (f->pb[k] < n ? f->inv_mass[f->pb[k]] : 0.0);
 		f->meff[k] = inv == 0 ? 0 : 1.0 / inv;

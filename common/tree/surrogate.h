@@ -46,13 +46,6 @@ double mrdem_surrogate_halo_objective(const struct mrdem_surrogate_problem *pb,
 /* The start of the minimisation: a copy of the triangle nearest the centre. */
 void mrdem_surrogate_start(const struct mrdem_surrogate_problem *pb, double x[9]);
 
-typedef double (*mrdem_objective_fn)(const void *ctx, const double x[9], double g[9]);
-/* Quasi-Newton (BFGS, Armijo backtracking) descent from x, at most iters
- * steps; never accepts a step that raises f or flips the triangle's
- * orientation. Returns the final value. */
-double mrdem_surrogate_minimise(mrdem_objective_fn f, const void *ctx, double x[9],
-				unsigned iters);
-
 struct mrdem_surrogate_report {
 	double j_start, j_end;     /* functional (6) before and after its minimisation */
 	double vol_functional;     /* exact halo volume (normalised) of the (6) minimiser */

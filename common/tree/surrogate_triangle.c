@@ -19,6 +19,45 @@
 static const double refine_tau[] = {0.03, 0.003};
 #define NREFINE_TAU (sizeof refine_tau / sizeof refine_tau[0])
 
+/* The points' mean outer normal counts only when the areas add up to more
+ * than this per triangle (normalised units): below it the set is closed or
+ * folded and has no side to face. */
+#define OUTWARD_MIN_PER_TRIANGLE 1e-9
+
+/* The quasi-Newton descent (minimise). A fresh descent
+ * moves no coordinate further than FIRST_STEP_MAX (a tenth of the points'
+ * radius, so the first steps cannot jump past the set); backtracking
+ * halves the step (BACKTRACK) at most LINE_SEARCH_MAX times, far below
+ * any useful step; a step is accepted on Armijo's sufficient decrease
+ * with the customary ARMIJO_C1 (Nocedal-Wright 3.1). The inverse Hessian
+ * is updated only when the curvature s.y is positive beyond rounding
+ * (CURVATURE_MIN, relative to |s||y|). The descent stops after
+ * STALL_STEPS steps in a row that lower f by less than STALL_DROP of
+ * itself. */
+#define FIRST_STEP_MAX 0.1
+#define BACKTRACK 0.5
+#define LINE_SEARCH_MAX 50
+#define ARMIJO_C1 1e-4
+#define CURVATURE_MIN 1e-12
+#define STALL_DROP 1e-9
+#define STALL_STEPS 2
+
+/* Jacobi rotations (jacobi3): the off-diagonal part is zero when below
+ * JACOBI_TOL of the diagonal (the floor ends a zero matrix at once);
+ * a symmetric 3x3 converges in a handful of sweeps, JACOBI_SWEEPS bounds
+ * them. */
+#define JACOBI_SWEEPS 32
+#define JACOBI_TOL 1e-15
+#define JACOBI_FLOOR 1e-300
+
+/* The principal-axis start (principal_axis_start): its ends at 0.6 of the
+ * points' reach along the axis on either side, the third vertex at half
+ * the width across plus 5 % of the length (not degenerate when the set has
+ * no width): a slim start, whose size the descent then sets. */
+#define AXIS_END 0.6
+#define AXIS_WIDTH 0.5
+#define AXIS_WIDTH_OF_LENGTH 0.05
+
 static double ipow(double x, unsigned n)
 {
 	double r = 1.0;
@@ -78,7 +117,7 @@ void mrdem_surrogate_problem_init(struct mrdem_surrogate_problem *pb, const doub
 		tri_cross(&pb->tris[9 * t], c);
 		vec3_add(pb->outward, pb->outward, c);
 	}
-	if (vec3_norm(pb->outward) > 1e-9 * (double)ntris)
+	if (vec3_norm(pb->outward) > OUTWARD_MIN_PER_TRIANGLE * (double)ntris)
 		vec3_normalize(pb->outward);
 	else
 		vec3_set(pb->outward, 0, 0, 0);
@@ -96,14 +135,21 @@ void mrdem_surrogate_problem_release(struct mrdem_surrogate_problem *pb)
 	memset(pb, 0, sizeof *pb);
 }
 
+/* What both objectives start with: c = the cross product of x's edges,
+ * its squared norm returned (not positive and finite: x has no area, the
+ * objective is infinite), g cleared. */
+static double objective_start(const double x[9], double c[3], double g[9])
+{
+	tri_cross(x, c);
+	if (g)
+		memset(g, 0, 9 * sizeof *g);
+	return vec3_norm2(c);
+}
+
 double mrdem_surrogate_functional(const struct mrdem_surrogate_problem *pb, const double x[9],
 				  double g[9])
 {
-	double c[3];
-	tri_cross(x, c);
-	double cc = vec3_norm2(c);
-	if (g)
-		memset(g, 0, 9 * sizeof *g);
+	double c[3], cc = objective_start(x, c, g);
 	if (!(cc > 0) || !isfinite(cc))
 		return INFINITY;
 
@@ -209,11 +255,7 @@ static double perimeter(const double x[9], double g[9])
 double mrdem_surrogate_halo_objective(const struct mrdem_surrogate_problem *pb,
 				      const double x[9], double tau, double g[9])
 {
-	double c[3];
-	tri_cross(x, c);
-	double cc = vec3_norm2(c);
-	if (g)
-		memset(g, 0, 9 * sizeof *g);
+	double c[3], cc = objective_start(x, c, g);
 	if (!(cc > 0) || !isfinite(cc))
 		return INFINITY;
 	double *dist = pb->scratch, *bary = pb->scratch + pb->npts,
@@ -283,94 +325,109 @@ static double dot9(const double *a, const double *b)
 	return s;
 }
 
-double mrdem_surrogate_minimise(mrdem_objective_fn f, const void *ctx, double x[9],
-				unsigned iters)
+/* An objective of the descent: its value at x, its gradient into g. */
+typedef double (*objective_fn)(const void *ctx, const double x[9], double g[9]);
+
+/* H = scale times the identity: the inverse Hessian of a fresh descent. */
+static void hessian_reset(double H[81], double scale)
 {
-	double H[81], g[9], gn[9], xn[9], d[9], s[9], y[9], c0[3], c1[3];
+	for (int i = 0; i < 81; i++)
+		H[i] = (i % 10 == 0) ? scale : 0;
+}
+
+/* Backtrack from x along d (slope g . d < 0) to a point xn of sufficient
+ * decrease, value *fn and gradient gn, never stepping through a flat
+ * triangle; 0 when none is found. */
+static int line_search(objective_fn f, const void *ctx, const double x[9], double fx,
+		       const double d[9], double slope, int fresh, double xn[9], double *fn,
+		       double gn[9])
+{
+	double t = 1.0, c0[3], c1[3];
+	if (fresh) {
+		double dm = 0;
+		for (int i = 0; i < 9; i++)
+			dm = fmax(dm, fabs(d[i]));
+		if (dm > FIRST_STEP_MAX)
+			t = FIRST_STEP_MAX / dm;
+	}
+	tri_cross(x, c0);
+	*fn = INFINITY;
+	for (int ls = 0; ls < LINE_SEARCH_MAX; ls++, t *= BACKTRACK) {
+		for (int i = 0; i < 9; i++)
+			xn[i] = x[i] + t * d[i];
+		tri_cross(xn, c1);
+		if (vec3_dot(c0, c1) <= 0)
+			continue; /* never step through a flat triangle */
+		*fn = f(ctx, xn, gn);
+		if (isfinite(*fn) && *fn <= fx + ARMIJO_C1 * t * slope)
+			return 1;
+	}
+	return 0;
+}
+
+/* BFGS update of the inverse Hessian H with step s and gradient change y,
+ * skipped when the curvature s.y is not clearly positive. The first update
+ * of a fresh descent scales H first (Nocedal-Wright 6.20). */
+static void bfgs_update(double H[81], const double s[9], const double y[9], int *fresh)
+{
+	double sy = dot9(s, y);
+	if (!(sy > CURVATURE_MIN * sqrt(dot9(s, s) * dot9(y, y))))
+		return;
+	if (*fresh) {
+		hessian_reset(H, sy / dot9(y, y));
+		*fresh = 0;
+	}
+	double Hy[9], yHy = 0, rho = 1.0 / sy;
+	for (int i = 0; i < 9; i++) {
+		Hy[i] = 0;
+		for (int j = 0; j < 9; j++)
+			Hy[i] += H[9 * i + j] * y[j];
+		yHy += y[i] * Hy[i];
+	}
+	for (int i = 0; i < 9; i++)
+		for (int j = 0; j < 9; j++)
+			H[9 * i + j] += -rho * (Hy[i] * s[j] + s[i] * Hy[j]) +
+					(rho * rho * yHy + rho) * s[i] * s[j];
+}
+
+/* Quasi-Newton (BFGS, Armijo backtracking) descent from x, at most iters
+ * steps; never accepts a step that raises f or flips the triangle's
+ * orientation. Returns the final value. */
+static double minimise(objective_fn f, const void *ctx, double x[9], unsigned iters)
+{
+	double H[81], g[9], gn[9], xn[9], d[9], s[9], y[9];
 	double fx = f(ctx, x, g);
 	if (!isfinite(fx))
 		return fx;
-	int identity = 1, stall = 0;
-	for (int i = 0; i < 81; i++)
-		H[i] = (i % 10 == 0);
+	int fresh = 1, stall = 0; /* fresh: H is (a multiple of) the identity */
+	hessian_reset(H, 1.0);
 	for (unsigned it = 0; it < iters; it++) {
 		for (int i = 0; i < 9; i++) {
 			d[i] = 0;
 			for (int j = 0; j < 9; j++)
 				d[i] -= H[9 * i + j] * g[j];
 		}
-		double slope = dot9(g, d);
-		if (!(slope < 0)) {
-			if (identity)
+		double slope = dot9(g, d), fn;
+		if (!(slope < 0) || !line_search(f, ctx, x, fx, d, slope, fresh, xn, &fn, gn)) {
+			/* no descent along d: start over from steepest descent,
+			 * unless that is what failed */
+			if (fresh)
 				break;
-			for (int i = 0; i < 81; i++)
-				H[i] = (i % 10 == 0);
-			identity = 1;
-			continue;
-		}
-		/* first steps of a fresh descent move a vertex by at most 0.1 radius */
-		double t = 1.0;
-		if (identity) {
-			double dm = 0;
-			for (int i = 0; i < 9; i++)
-				dm = fmax(dm, fabs(d[i]));
-			if (dm > 0.1)
-				t = 0.1 / dm;
-		}
-		tri_cross(x, c0);
-		double fn = INFINITY;
-		int ok = 0;
-		for (int ls = 0; ls < 50; ls++, t *= 0.5) {
-			for (int i = 0; i < 9; i++)
-				xn[i] = x[i] + t * d[i];
-			tri_cross(xn, c1);
-			if (vec3_dot(c0, c1) <= 0)
-				continue; /* never step through a flat triangle */
-			fn = f(ctx, xn, gn);
-			if (isfinite(fn) && fn <= fx + 1e-4 * t * slope) {
-				ok = 1;
-				break;
-			}
-		}
-		if (!ok) {
-			if (identity)
-				break;
-			for (int i = 0; i < 81; i++)
-				H[i] = (i % 10 == 0);
-			identity = 1;
+			hessian_reset(H, 1.0);
+			fresh = 1;
 			continue;
 		}
 		for (int i = 0; i < 9; i++) {
 			s[i] = xn[i] - x[i];
 			y[i] = gn[i] - g[i];
 		}
-		double sy = dot9(s, y);
-		if (sy > 1e-12 * sqrt(dot9(s, s) * dot9(y, y))) {
-			if (identity) {
-				/* scale the first inverse Hessian guess (Nocedal-Wright 6.20) */
-				double sc = sy / dot9(y, y);
-				for (int i = 0; i < 81; i++)
-					H[i] = (i % 10 == 0) ? sc : 0;
-				identity = 0;
-			}
-			double Hy[9], yHy = 0, rho = 1.0 / sy;
-			for (int i = 0; i < 9; i++) {
-				Hy[i] = 0;
-				for (int j = 0; j < 9; j++)
-					Hy[i] += H[9 * i + j] * y[j];
-				yHy += y[i] * Hy[i];
-			}
-			for (int i = 0; i < 9; i++)
-				for (int j = 0; j < 9; j++)
-					H[9 * i + j] += -rho * (Hy[i] * s[j] + s[i] * Hy[j]) +
-							(rho * rho * yHy + rho) * s[i] * s[j];
-		}
+		bfgs_update(H, s, y, &fresh);
 		double drop = fx - fn;
 		memcpy(x, xn, sizeof xn);
 		memcpy(g, gn, sizeof gn);
 		fx = fn;
-		stall = drop <= 1e-9 * fabs(fx) ? stall + 1 : 0;
-		if (stall >= 2)
+		stall = drop <= STALL_DROP * fabs(fx) ? stall + 1 : 0;
+		if (stall >= STALL_STEPS)
 			break;
 	}
 	return fx;
@@ -405,9 +462,9 @@ static void jacobi3(double a[9], double V[9])
 {
 	for (int i = 0; i < 9; i++)
 		V[i] = (i % 4 == 0);
-	for (int sweep = 0; sweep < 32; sweep++) {
+	for (int sweep = 0; sweep < JACOBI_SWEEPS; sweep++) {
 		double off = fabs(a[1]) + fabs(a[2]) + fabs(a[5]);
-		if (off < 1e-15 * (fabs(a[0]) + fabs(a[4]) + fabs(a[8])) + 1e-300)
+		if (off < JACOBI_TOL * (fabs(a[0]) + fabs(a[4]) + fabs(a[8])) + JACOBI_FLOOR)
 			break;
 		for (int p = 0; p < 2; p++)
 			for (int q = p + 1; q < 3; q++) {
@@ -469,9 +526,9 @@ static void principal_axis_start(const struct mrdem_surrogate_problem *pb, doubl
 		hi = fmax(hi, t);
 		wide = fmax(wide, fabs(vec3_dot(&pb->pts[3 * p], e2)));
 	}
-	vec3_scale(&x[0], e1, 0.6 * lo);
-	vec3_scale(&x[3], e1, 0.6 * hi);
-	vec3_scale(&x[6], e2, 0.5 * wide + 0.05 * (hi - lo));
+	vec3_scale(&x[0], e1, AXIS_END * lo);
+	vec3_scale(&x[3], e1, AXIS_END * hi);
+	vec3_scale(&x[6], e2, AXIS_WIDTH * wide + AXIS_WIDTH_OF_LENGTH * (hi - lo));
 }
 
 struct halo_ctx {
@@ -500,7 +557,7 @@ void mrdem_surrogate_fit(const struct mrdem_surrogate_problem *pb, unsigned iter
 	memcpy(best, x, sizeof x);
 	bvol = exact_volume(pb, x); /* a real triangle: the fallback */
 	if (pb->ntris > 1) {
-		rep.j_end = mrdem_surrogate_minimise(functional_fn, pb, x, iters);
+		rep.j_end = minimise(functional_fn, pb, x, iters);
 		rep.vol_functional = exact_volume(pb, x);
 		if (mrdem_triangle_quality(x) >= MRDEM_SURROGATE_MIN_QUALITY) {
 			memcpy(best, x, sizeof x);
@@ -519,7 +576,7 @@ void mrdem_surrogate_fit(const struct mrdem_surrogate_problem *pb, unsigned iter
 			memcpy(y, starts[s], sizeof y);
 			for (size_t k = 0; k < NREFINE_TAU; k++) {
 				struct halo_ctx h = {pb, refine_tau[k]};
-				mrdem_surrogate_minimise(halo_fn, &h, y, iters);
+				minimise(halo_fn, &h, y, iters);
 			}
 			double v = exact_volume(pb, y);
 			if (mrdem_triangle_quality(y) >= MRDEM_SURROGATE_MIN_QUALITY && v < bvol) {

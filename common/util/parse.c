@@ -79,7 +79,11 @@ int mrdem_parse_positive(const char *opt, const char *s, double *out)
 	return 0;
 }
 
-int mrdem_option_once(struct mrdem_opts_seen *s, const struct option *longopts, int c, int li)
+/* Call after each option getopt_long returns, with c its return value and
+ * li its longindex, set to -1 before the call (getopt_long leaves it alone
+ * for a short option). Returns 0, or -1 after "option '--NAME' given
+ * twice" (a usage error). */
+static int option_once(struct mrdem_opts_seen *s, const struct option *longopts, int c, int li)
 {
 	/* A short option counts as its long form when it has one (-o, --output). */
 	int k = li;
@@ -105,7 +109,7 @@ int mrdem_getopt_once(int argc, char **argv, const char *shortopts,
 {
 	*li = -1; /* getopt_long leaves it alone for a short option */
 	int c = getopt_long(argc, argv, shortopts, longopts, li);
-	if (c != -1 && c != '?' && mrdem_option_once(s, longopts, c, *li))
+	if (c != -1 && c != '?' && option_once(s, longopts, c, *li))
 		c = '?';
 	return c;
 }

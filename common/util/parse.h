@@ -18,15 +18,11 @@ int mrdem_parse_u64_range(const char *opt, const char *s, uint64_t lo, uint64_t 
 			  uint64_t *out);
 
 /* Options that take a value may be given once: with a second, the last
- * value would silently win. Call after each option getopt_long returns,
- * with c its return value and li its longindex, set to -1 before the call
- * (getopt_long leaves it alone for a short option). Returns 0, or -1
- * after "option '--NAME' given twice" (a usage error). Options without a
- * value (flags) may repeat: that changes nothing. */
+ * value would silently win. Options without a value (flags) may repeat:
+ * that changes nothing. */
 struct mrdem_opts_seen {
 	unsigned char seen[128 + 256]; /* longopts[0..127], then short options */
 };
-int mrdem_option_once(struct mrdem_opts_seen *s, const struct option *longopts, int c, int li);
 /* getopt_long's next option with that check: an option given twice comes
  * back as '?' (a usage error), after the message. *li: the long option's
  * index, -1 for a short one. */

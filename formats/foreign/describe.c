@@ -327,7 +327,7 @@ static void describe_pairs(struct mrdem_describe *in, const struct mrdem_pairs *
 {
 	size_t planes = 0;
 	for (size_t i = 0; i < p->n; i++)
-		planes += p->p[i].b >= MRDEM_PLANE_ID_MIN;
+		planes += mrdem_is_plane_id(p->p[i].b);
 	if (!in->json) {
 		printf("  step %llu: %zu candidate pairs (%zu with planes)\n",
 		       (unsigned long long)p->step, p->n, planes);
@@ -498,6 +498,120 @@ static void describe_meta(struct mrdem_describe *in, const struct mrdem_meta *m)
 	mrdem_json_end_object(j);
 }
 
+/* Per level node count, leaves, real triangles and eps min/mean/max; for the
+ * root its longest edge d, eps and halo volume relative to the bounding
+ * sphere. The shape's tree is bound. */
+static void describe_tree_text(const struct mrdem_shape *sh)
+{
+	const struct mrdem_tree *t = sh->tree;
+	const struct mrdem_tree_params *p = &t->params;
+	char esc[256]; /* the name escaped, as mrdem-info's other lines */
+	printf("  tree of shape %u '%s': %u triangles, %u nodes in %u levels (fanout %u, "
+		"leaf %u, seed %llu, %s)\n", sh->id, mrdem_escape_controls(esc, sizeof esc, sh->name),
+		t->ntris, t->nnodes, t->nlevels,
+		p->fanout, p->leaf, (unsigned long long)p->seed,
+		p->refine ? "functional (6) + halo refinement" : "functional (6)");
+	for (uint32_t l = 0; l < t->nlevels; l++) {
+		struct mrdem_tree_level_stats s;
+		mrdem_tree_level_stats(t, l, &s);
+		printf("    level %u: %u nodes, %u leaves with %u triangles, eps min %.6g mean "
+			"%.6g max %.6g\n", l, s.nodes, s.leaves, s.tris, s.eps_min, s.eps_mean,
+			s.eps_max);
+	}
+	struct mrdem_tree_root_stats r;
+	mrdem_tree_root_stats(t, &sh->mesh, &r);
+	printf("    root: longest edge d %.6g, eps %.6g, halo volume %.6g = %.1f%% of the "
+		"bounding sphere (radius %.6g)\n", r.d, r.eps, r.halo_volume, 100 * r.ratio,
+		r.radius);
+}
+
+/* As describe_tree_text; with full also every node (surrogate triangle, eps,
+ * children, triangle range) and the leaf triangle order. */
+static void describe_tree_json(struct mrdem_json *j, const struct mrdem_shape *sh, int full)
+{
+	const struct mrdem_tree *t = sh->tree;
+	const struct mrdem_tree_params *p = &t->params;
+	mrdem_json_kv_uint(j, "shape", sh->id);
+	mrdem_json_kv_str(j, "name", sh->name);
+	mrdem_json_kv_uint(j, "triangles", t->ntris);
+	mrdem_json_kv_uint(j, "nodes", t->nnodes);
+	mrdem_json_kv_uint(j, "levels", t->nlevels);
+	mrdem_json_key(j, "params");
+	mrdem_json_begin_object(j);
+	mrdem_json_kv_uint(j, "fanout", p->fanout);
+	mrdem_json_kv_uint(j, "leaf", p->leaf);
+	mrdem_json_kv_uint(j, "seed", p->seed);
+	mrdem_json_kv_uint(j, "kmeans_iters", p->kmeans_iters);
+	mrdem_json_kv_uint(j, "beta_size", p->beta_size);
+	mrdem_json_kv_num(j, "alpha_area", p->alpha_area);
+	mrdem_json_kv_num(j, "alpha_inside", p->alpha_inside);
+	mrdem_json_kv_uint(j, "beta_normal", p->beta_normal);
+	mrdem_json_kv_uint(j, "iters", p->iters);
+	mrdem_json_key(j, "refine");
+	mrdem_json_bool(j, p->refine);
+	mrdem_json_end_object(j);
+	mrdem_json_key(j, "level_stats");
+	mrdem_json_begin_array(j);
+	for (uint32_t l = 0; l < t->nlevels; l++) {
+		struct mrdem_tree_level_stats s;
+		mrdem_tree_level_stats(t, l, &s);
+		mrdem_json_begin_object(j);
+		mrdem_json_kv_uint(j, "level", l);
+		mrdem_json_kv_uint(j, "nodes", s.nodes);
+		mrdem_json_kv_uint(j, "leaves", s.leaves);
+		mrdem_json_kv_uint(j, "triangles", s.tris);
+		mrdem_json_kv_num(j, "eps_min", s.eps_min);
+		mrdem_json_kv_num(j, "eps_mean", s.eps_mean);
+		mrdem_json_kv_num(j, "eps_max", s.eps_max);
+		mrdem_json_end_object(j);
+	}
+	mrdem_json_end_array(j);
+	struct mrdem_tree_root_stats r;
+	mrdem_tree_root_stats(t, &sh->mesh, &r);
+	mrdem_json_key(j, "root");
+	mrdem_json_begin_object(j);
+	mrdem_json_kv_num(j, "d", r.d);
+	mrdem_json_kv_num(j, "eps", r.eps);
+	mrdem_json_kv_num(j, "area", r.area);
+	mrdem_json_kv_num(j, "perimeter", r.perimeter);
+	mrdem_json_kv_num(j, "halo_volume", r.halo_volume);
+	mrdem_json_kv_nums(j, "sphere_centre", r.centre, 3);
+	mrdem_json_kv_num(j, "sphere_radius", r.radius);
+	mrdem_json_kv_num(j, "sphere_volume", r.sphere_volume);
+	mrdem_json_kv_num(j, "halo_ratio", r.ratio);
+	mrdem_json_end_object(j);
+	if (!full)
+		return;
+	mrdem_json_key(j, "node_list");
+	mrdem_json_begin_array(j);
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		mrdem_json_begin_object(j);
+		mrdem_json_kv_uint(j, "level", t->level[n]);
+		mrdem_json_key(j, "parent");
+		if (t->parent[n] == MRDEM_TREE_NONE)
+			mrdem_json_int(j, -1);
+		else
+			mrdem_json_uint(j, t->parent[n]);
+		mrdem_json_key(j, "triangle");
+		mrdem_json_floats(j, &t->tri[9 * (size_t)n], 9);
+		mrdem_json_kv_num(j, "eps", t->eps[n]);
+		mrdem_json_key(j, "children");
+		mrdem_json_begin_array(j);
+		mrdem_json_uint(j, t->child_first[n]);
+		mrdem_json_uint(j, t->child_count[n]);
+		mrdem_json_end_array(j);
+		mrdem_json_key(j, "tri_range");
+		mrdem_json_begin_array(j);
+		mrdem_json_uint(j, t->tri_first[n]);
+		mrdem_json_uint(j, t->tri_count[n]);
+		mrdem_json_end_array(j);
+		mrdem_json_end_object(j);
+	}
+	mrdem_json_end_array(j);
+	mrdem_json_key(j, "triangle_order");
+	mrdem_json_uints(j, t->perm, t->ntris);
+}
+
 static void describe_index(struct mrdem_describe *in, const struct mrdem_frame_pos *v, size_t n)
 {
 	if (!in->json) {
@@ -526,8 +640,9 @@ static void describe_index(struct mrdem_describe *in, const struct mrdem_frame_p
 	}
 }
 
-/* Decode one record and describe it; -1 when it does not decode. */
-int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *rec)
+/* Count a record, start over at a concatenated stream's first record, and
+ * open its description: the JSON object's common fields or the text line. */
+static void describe_record_head(struct mrdem_describe *in, const struct mrdem_record *rec)
 {
 	const char *name = mrdem_record_name(rec->type);
 	in->counts[name ? rec->type : MRDEM_REC_KNOWN_MAX + 1]++;
@@ -553,41 +668,59 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 		printf("record %llu: %s (%zu bytes at byte %llu)\n", (unsigned long long)rec->index,
 		       name ? name : "unknown type", rec->len, (unsigned long long)rec->offset);
 	}
+}
+
+/* A record the scene keeps (setup, contact model, mesh, shape, tree, frame,
+ * history): absorbed first, since frames are checked against shapes, then
+ * described from the scene. */
+static int describe_scene_record(struct mrdem_describe *in, const struct mrdem_record *rec)
+{
+	if (mrdem_scene_absorb(&in->scene, rec, in->src) < 0)
+		return -1;
+	in->framed |= rec->type == MRDEM_REC_FRAME;
+	if (rec->type == MRDEM_REC_SETUP)
+		describe_setup(in, &in->scene.setup);
+	else if (rec->type == MRDEM_REC_CONTACT_MODEL)
+		describe_contact_model(in, &in->scene.setup);
+	else if (rec->type == MRDEM_REC_HISTORY)
+		describe_history(in, &in->scene.frame);
+	else if (rec->type == MRDEM_REC_MESH) {
+		const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
+		describe_mesh(in, sh->id, sh->name, &sh->mesh);
+	} else if (rec->type == MRDEM_REC_SHAPE) {
+		describe_analytic(in, &in->scene.shapes[in->scene.nshapes - 1]);
+	} else if (rec->type == MRDEM_REC_TREE) {
+		const struct mrdem_shape *sh = &in->scene.shapes[mrdem_tree_record_shape(rec)];
+		if (in->json)
+			describe_tree_json(&in->j, sh, in->full);
+		else
+			describe_tree_text(sh);
+	} else
+		mrdem_describe_frame(in, &in->scene.frame);
+	return 0;
+}
+
+/* Contacts or guesses: decoded, their references checked against the scene
+ * (a contacts record after a frame against that frame), described. */
+static int describe_contacts_record(struct mrdem_describe *in, const struct mrdem_record *rec)
+{
+	struct mrdem_contacts c;
+	int rc = mrdem_decode_contacts(rec, in->src, &c);
+	if (rc == 0) {
+		rc = mrdem_contacts_check_refs(&in->scene, in->framed &&
+					       rec->type == MRDEM_REC_CONTACTS, &c, rec, in->src);
+		if (rc == 0)
+			describe_contacts(in, &c);
+		mrdem_contacts_release(&c);
+	}
+	return rc;
+}
+
+/* A record the scene does not keep: decoded on its own and described. */
+static int describe_other_record(struct mrdem_describe *in, const struct mrdem_record *rec)
+{
 	int rc = 0;
 	switch (rec->type) {
-	case MRDEM_REC_SETUP:
-	case MRDEM_REC_CONTACT_MODEL:
-	case MRDEM_REC_MESH:
-	case MRDEM_REC_SHAPE:
-	case MRDEM_REC_TREE:
-	case MRDEM_REC_FRAME:
-	case MRDEM_REC_HISTORY:
-		/* Absorb into the scene first: frames are checked against shapes. */
-		if (mrdem_scene_absorb(&in->scene, rec, in->src) < 0) {
-			rc = -1;
-			break;
-		}
-		in->framed |= rec->type == MRDEM_REC_FRAME;
-		if (rec->type == MRDEM_REC_SETUP)
-			describe_setup(in, &in->scene.setup);
-		else if (rec->type == MRDEM_REC_CONTACT_MODEL)
-			describe_contact_model(in, &in->scene.setup);
-		else if (rec->type == MRDEM_REC_HISTORY)
-			describe_history(in, &in->scene.frame);
-		else if (rec->type == MRDEM_REC_MESH) {
-			const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
-			describe_mesh(in, sh->id, sh->name, &sh->mesh);
-		} else if (rec->type == MRDEM_REC_SHAPE) {
-			describe_analytic(in, &in->scene.shapes[in->scene.nshapes - 1]);
-		} else if (rec->type == MRDEM_REC_TREE) {
-			const struct mrdem_shape *sh = &in->scene.shapes[mrdem_tree_record_shape(rec)];
-			if (in->json)
-				mrdem_tree_describe_json(&in->j, sh, in->full);
-			else
-				mrdem_tree_describe_text(stdout, sh);
-		} else
-			mrdem_describe_frame(in, &in->scene.frame);
-		break;
 	case MRDEM_REC_PAIRS: {
 		struct mrdem_pairs p;
 		if ((rc = mrdem_decode_pairs(rec, in->src, &p)) == 0) {
@@ -597,24 +730,12 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 		break;
 	}
 	case MRDEM_REC_PICARD:
-		rc = describe_picard(in, rec);
-		break;
+		return describe_picard(in, rec);
 	case MRDEM_REC_FRONTS:
-		rc = describe_fronts(in, rec);
-		break;
+		return describe_fronts(in, rec);
 	case MRDEM_REC_GUESSES:
-	case MRDEM_REC_CONTACTS: {
-		struct mrdem_contacts c;
-		if ((rc = mrdem_decode_contacts(rec, in->src, &c)) == 0) {
-			rc = mrdem_contacts_check_refs(&in->scene, in->framed &&
-						       rec->type == MRDEM_REC_CONTACTS, &c, rec,
-						       in->src);
-			if (rc == 0)
-				describe_contacts(in, &c);
-			mrdem_contacts_release(&c);
-		}
-		break;
-	}
+	case MRDEM_REC_CONTACTS:
+		return describe_contacts_record(in, rec);
 	case MRDEM_REC_STATS: {
 		struct mrdem_stats s;
 		if ((rc = mrdem_decode_stats(rec, in->src, &s)) == 0) {
@@ -646,6 +767,28 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 			       (unsigned long long)rec->index);
 		break;
 	default:
+		break;
+	}
+	return rc;
+}
+
+/* Decode one record and describe it; -1 when it does not decode. */
+int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *rec)
+{
+	describe_record_head(in, rec);
+	int rc;
+	switch (rec->type) {
+	case MRDEM_REC_SETUP:
+	case MRDEM_REC_CONTACT_MODEL:
+	case MRDEM_REC_MESH:
+	case MRDEM_REC_SHAPE:
+	case MRDEM_REC_TREE:
+	case MRDEM_REC_FRAME:
+	case MRDEM_REC_HISTORY:
+		rc = describe_scene_record(in, rec);
+		break;
+	default:
+		rc = describe_other_record(in, rec);
 		break;
 	}
 	if (in->json)

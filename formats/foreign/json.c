@@ -76,7 +76,7 @@ void mrdem_json_key(struct mrdem_json *j, const char *key)
 	j->after_key = 1;
 }
 
-void mrdem_json_str(struct mrdem_json *j, const char *s)
+static void json_str(struct mrdem_json *j, const char *s)
 {
 	sep(j);
 	quoted(j->f, s ? s : "");
@@ -90,7 +90,8 @@ static void num(FILE *f, double v)
 		fputs("null", f);
 }
 
-void mrdem_json_num(struct mrdem_json *j, double v)
+/* Numbers round-trip (%.17g); non-finite values are written as null. */
+static void json_num(struct mrdem_json *j, double v)
 {
 	sep(j);
 	num(j->f, v);
@@ -154,7 +155,7 @@ void mrdem_json_uints(struct mrdem_json *j, const uint32_t *v, size_t n)
 void mrdem_json_kv_num(struct mrdem_json *j, const char *key, double v)
 {
 	mrdem_json_key(j, key);
-	mrdem_json_num(j, v);
+	json_num(j, v);
 }
 
 void mrdem_json_kv_uint(struct mrdem_json *j, const char *key, uint64_t v)
@@ -166,7 +167,7 @@ void mrdem_json_kv_uint(struct mrdem_json *j, const char *key, uint64_t v)
 void mrdem_json_kv_str(struct mrdem_json *j, const char *key, const char *s)
 {
 	mrdem_json_key(j, key);
-	mrdem_json_str(j, s);
+	json_str(j, s);
 }
 
 void mrdem_json_kv_nums(struct mrdem_json *j, const char *key, const double *v, size_t n)

@@ -21,9 +21,6 @@ void mrdem_json_end_object(struct mrdem_json *j);
 void mrdem_json_begin_array(struct mrdem_json *j);
 void mrdem_json_end_array(struct mrdem_json *j);
 void mrdem_json_key(struct mrdem_json *j, const char *key);
-void mrdem_json_str(struct mrdem_json *j, const char *s);
-/* Numbers round-trip (%.17g); non-finite values are written as null. */
-void mrdem_json_num(struct mrdem_json *j, double v);
 void mrdem_json_int(struct mrdem_json *j, int64_t v);
 void mrdem_json_uint(struct mrdem_json *j, uint64_t v);
 void mrdem_json_bool(struct mrdem_json *j, int v);

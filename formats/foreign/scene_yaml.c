@@ -511,125 +511,149 @@ static int build_mesh(const struct loader *L, const struct mrdem_yaml_keys *k,
 	return 0;
 }
 
-static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
+static void shape_spec_release(struct shape_spec *sp)
 {
-	char what[300];
-	struct mrdem_yaml_keys k;
-	struct shape_spec sp;
-	struct mrdem_mesh m;
-	int id, r;
+	free(sp->file);
+	free(sp->select);
+	free(sp->points);
+}
 
-	snprintf(what, sizeof what, "shapes.%s", name);
-	memset(&sp, 0, sizeof sp);
-	sp.kind = -1;
-	mrdem_sphere_opts_default(&sp.sphere);
-	sp.div[0] = sp.div[1] = 1;
-	sp.segments = 32;
-	mrdem_yaml_keys_init(&k, what, shape_keys, SH_N, MRDEM_YAML_ALL(SH_N));
-	if (mrdem_yaml_map_begin(&L->y, &k))
+/* Read a shape's mapping into sp (keys into k): exactly one generator or
+ * file, 'open' and 'shape' only with a mesh file. On -1 the caller
+ * releases sp. */
+static int read_shape_spec(struct loader *L, const char *what, struct mrdem_yaml_keys *k,
+			   struct shape_spec *sp)
+{
+	int id, r;
+	memset(sp, 0, sizeof *sp);
+	sp->kind = -1;
+	mrdem_sphere_opts_default(&sp->sphere);
+	sp->div[0] = sp->div[1] = 1;
+	sp->segments = 32;
+	mrdem_yaml_keys_init(k, what, shape_keys, SH_N, MRDEM_YAML_ALL(SH_N));
+	if (mrdem_yaml_map_begin(&L->y, k))
 		return -1;
-	while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
-		if (id != SH_OPEN && id != SH_SELECT && sp.kind >= 0) {
-			free(sp.file);
-			free(sp.select);
-			free(sp.points);
-			return mrdem_yaml_err_at(&L->y, k.key[id],
+	while ((r = mrdem_yaml_map_next(&L->y, k, &id)) > 0) {
+		if (id != SH_OPEN && id != SH_SELECT && sp->kind >= 0)
+			return mrdem_yaml_err_at(&L->y, k->key[id],
 						 "%s: give one of sphere, box, cylinder, plane, "
 						 "mesh, analytic-sphere, ellipsoid or convex, not both "
 						 "'%s' and '%s'",
-						 what, shape_keys[sp.kind], shape_keys[id]);
-		}
+						 what, shape_keys[sp->kind], shape_keys[id]);
 		if (id != SH_OPEN && id != SH_SELECT)
-			sp.kind = id;
+			sp->kind = id;
 		switch (id) {
 		case SH_SPHERE:
-			r = parse_sphere(L, k.cur, &sp.sphere);
+			r = parse_sphere(L, k->cur, &sp->sphere);
 			break;
 		case SH_BOX:
-			r = parse_box(L, k.cur, &sp);
+			r = parse_box(L, k->cur, sp);
 			break;
 		case SH_CYLINDER:
-			r = parse_cylinder(L, k.cur, &sp);
+			r = parse_cylinder(L, k->cur, sp);
 			break;
 		case SH_PLANE:
-			r = parse_plane_shape(L, k.cur, &sp);
+			r = parse_plane_shape(L, k->cur, sp);
 			break;
 		case SH_MESH:
-			r = mrdem_yaml_string(&L->y, k.cur, &sp.file);
+			r = mrdem_yaml_string(&L->y, k->cur, &sp->file);
 			break;
 		case SH_OPEN:
-			r = mrdem_yaml_bool(&L->y, k.cur, &sp.open);
+			r = mrdem_yaml_bool(&L->y, k->cur, &sp->open);
 			break;
 		case SH_SELECT:
-			r = mrdem_yaml_string(&L->y, k.cur, &sp.select);
+			r = mrdem_yaml_string(&L->y, k->cur, &sp->select);
 			break;
 		case SH_ANALYTIC_SPHERE:
-			r = parse_analytic_sphere(L, k.cur, &sp);
+			r = parse_analytic_sphere(L, k->cur, sp);
 			break;
 		case SH_ELLIPSOID:
-			r = parse_ellipsoid(L, k.cur, &sp);
+			r = parse_ellipsoid(L, k->cur, sp);
 			break;
 		case SH_CONVEX:
-			r = parse_convex(L, k.cur, &sp);
+			r = parse_convex(L, k->cur, sp);
 			break;
 		}
 		if (r < 0)
-			break;
+			return -1;
 	}
-	if (r == 0 && sp.kind < 0)
-		r = mrdem_yaml_err_at(&L->y, k.map,
+	if (r == 0 && sp->kind < 0)
+		r = mrdem_yaml_err_at(&L->y, k->map,
 				      "%s: missing the shape: give one of sphere, box, cylinder, "
 				      "plane, mesh, analytic-sphere, ellipsoid or convex",
 				      what);
-	if (r == 0 && (k.seen & BIT(SH_OPEN)) && sp.kind != SH_MESH)
-		r = mrdem_yaml_err_at(&L->y, k.key[SH_OPEN],
+	if (r == 0 && (k->seen & BIT(SH_OPEN)) && sp->kind != SH_MESH)
+		r = mrdem_yaml_err_at(&L->y, k->key[SH_OPEN],
 				      "%s: 'open' applies to mesh files only (a plane is "
 				      "always open, the other generators always closed)",
 				      what);
-	if (r == 0 && (k.seen & BIT(SH_SELECT)) && sp.kind != SH_MESH)
-		r = mrdem_yaml_err_at(&L->y, k.key[SH_SELECT],
+	if (r == 0 && (k->seen & BIT(SH_SELECT)) && sp->kind != SH_MESH)
+		r = mrdem_yaml_err_at(&L->y, k->key[SH_SELECT],
 				      "%s: 'shape' picks a shape of a mesh stream "
 				      "given by 'mesh'",
 				      what);
+	return r;
+}
+
+/* Shape i's diameter and the line of its name, for later checks. */
+static void note_shape(struct loader *L, uint32_t i, double diameter, yaml_mark_t name_mark)
+{
 	struct mrdem_scene *s = L->s;
-	if (r == 0 && (sp.kind == SH_ANALYTIC_SPHERE || sp.kind == SH_ELLIPSOID)) {
-		uint32_t i = mrdem_scene_add_analytic(s, name, sp.kind == SH_ELLIPSOID ?
-							 MRDEM_SHAPE_ELLIPSOID :
-							 MRDEM_SHAPE_SPHERE, sp.axes);
-		L->diameter = mrdem_xrealloc(L->diameter, s->nshapes * sizeof *L->diameter);
-		L->shape_line = mrdem_xrealloc(L->shape_line, s->nshapes * sizeof *L->shape_line);
-		L->diameter[i] = 2 * mrdem_analytic_bound_radius(sp.axes);
-		L->shape_line[i] = name_mark.line + 1;
-		return 0;
-	}
+	L->diameter = mrdem_xrealloc(L->diameter, s->nshapes * sizeof *L->diameter);
+	L->shape_line = mrdem_xrealloc(L->shape_line, s->nshapes * sizeof *L->shape_line);
+	L->diameter[i] = diameter;
+	L->shape_line[i] = name_mark.line + 1;
+}
+
+/* Build sp's mesh (and tree, when its file has one) and add it as a shape;
+ * releases sp. */
+static int add_mesh_shape(struct loader *L, const struct mrdem_yaml_keys *k,
+			  struct shape_spec *sp, char *name, yaml_mark_t name_mark)
+{
+	struct mrdem_scene *s = L->s;
+	struct mrdem_mesh m;
 	struct mrdem_tree *tree = NULL;
 	char *origin = NULL;
 	mrdem_mesh_init(&m);
-	if (r == 0 && build_mesh(L, &k, &sp, &m, &tree, &origin))
-		r = -1;
-	free(sp.file);
-	free(sp.select);
-	free(sp.points);
-	if (r < 0) {
+	int r = build_mesh(L, k, sp, &m, &tree, &origin);
+	shape_spec_release(sp);
+	if (r) {
 		mrdem_mesh_release(&m);
 		mrdem_tree_free(tree);
 		free(origin);
 		return -1;
 	}
-
 	double zero[3] = {0, 0, 0};
 	uint32_t i = mrdem_scene_add_shape(s, name, &m);
-	if (sp.kind == SH_CONVEX && mrdem_scene_make_convex(s, i, what))
-		return mrdem_yaml_err_at(&L->y, k.key[SH_CONVEX], "%s: the hull is not a valid "
-					 "convex polyhedron", what);
+	if (sp->kind == SH_CONVEX && mrdem_scene_make_convex(s, i, k->what))
+		return mrdem_yaml_err_at(&L->y, k->key[SH_CONVEX], "%s: the hull is not a valid "
+					 "convex polyhedron", k->what);
 	s->shapes[i].tree = tree;
 	s->shapes[i].tree_origin = origin;
-	L->diameter = mrdem_xrealloc(L->diameter, s->nshapes * sizeof *L->diameter);
-	L->shape_line = mrdem_xrealloc(L->shape_line, s->nshapes * sizeof *L->shape_line);
 	const struct mrdem_mesh *sm = &s->shapes[i].mesh;
-	L->diameter[i] = 2 * mrdem_mesh_radius_about(sm, sm->open ? zero : sm->mass.com);
-	L->shape_line[i] = name_mark.line + 1;
+	note_shape(L, i, 2 * mrdem_mesh_radius_about(sm, sm->open ? zero : sm->mass.com),
+		   name_mark);
 	return 0;
+}
+
+static int parse_shape(struct loader *L, char *name, yaml_mark_t name_mark)
+{
+	char what[300];
+	struct mrdem_yaml_keys k;
+	struct shape_spec sp;
+	snprintf(what, sizeof what, "shapes.%s", name);
+	if (read_shape_spec(L, what, &k, &sp) < 0) {
+		shape_spec_release(&sp);
+		return -1;
+	}
+	if (sp.kind == SH_ANALYTIC_SPHERE || sp.kind == SH_ELLIPSOID) {
+		uint32_t i = mrdem_scene_add_analytic(L->s, name, sp.kind == SH_ELLIPSOID ?
+							    MRDEM_SHAPE_ELLIPSOID :
+							    MRDEM_SHAPE_SPHERE, sp.axes);
+		note_shape(L, i, 2 * mrdem_analytic_bound_radius(sp.axes), name_mark);
+		return 0;
+	}
+	return add_mesh_shape(L, &k, &sp, name, name_mark);
 }
 
 static int parse_shapes(struct loader *L)

@@ -625,7 +625,7 @@ static int count_contacts(const struct mrdem_scene *s, const struct mrdem_contac
 	for (size_t k = 0; !ret && k < c->n; k++) {
 		uint64_t ids[2] = {c->c[k].a, c->c[k].b};
 		for (int e = 0; e < 2 && !ret; e++) {
-			if (ids[e] >= MRDEM_PLANE_ID_MIN)
+			if (mrdem_is_plane_id(ids[e]))
 				continue;
 			size_t i = mrdem_id_index_find(&ix, ids[e]);
 			if (i == MRDEM_NO_INDEX)
@@ -728,7 +728,7 @@ static int write_contacts(struct vtk_out *o, const void *ctx)
 	array_end(o, in);
 	array_begin(o, in, "Int32", "plane", 1, n, 0);
 	for (size_t k = 0; k < n; k++)
-		put_i32(o, c->c[k].b >= MRDEM_PLANE_ID_MIN ? (int32_t)(UINT64_MAX - c->c[k].b) : -1);
+		put_i32(o, mrdem_is_plane_id(c->c[k].b) ? (int32_t)mrdem_plane_index(c->c[k].b) : -1);
 	array_end(o, in);
 	array_begin(o, in, "Int64", "tri_a", 1, n, 0);
 	for (size_t k = 0; k < n; k++)

@@ -123,29 +123,6 @@ int mrdem_yaml_next(struct mrdem_yaml *y)
 	return 0;
 }
 
-int mrdem_yaml_skip(struct mrdem_yaml *y)
-{
-	int depth = 0;
-	for (;;) {
-		switch (y->ev.type) {
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			depth++;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		default:
-			break;
-		}
-		if (depth == 0)
-			return 0;
-		if (mrdem_yaml_next(y))
-			return -1;
-	}
-}
-
 /* ---- the file */
 
 static int read_all(struct mrdem_yaml *y, const char *path, double max_bytes)
@@ -319,7 +296,8 @@ static int is_plain(const struct mrdem_yaml *y)
 	return y->ev.type == YAML_SCALAR_EVENT && y->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 }
 
-int mrdem_yaml_try_number(const struct mrdem_yaml *y, double *out)
+/* A finite plain number, silently: 0, or -1 when it is not one. */
+static int yaml_try_number(const struct mrdem_yaml *y, double *out)
 {
 	if (!is_plain(y))
 		return -1;
@@ -335,7 +313,7 @@ int mrdem_yaml_try_number(const struct mrdem_yaml *y, double *out)
 int mrdem_yaml_number(struct mrdem_yaml *y, const char *what, double *out)
 {
 	char buf[128];
-	if (!mrdem_yaml_try_number(y, out))
+	if (!yaml_try_number(y, out))
 		return 0;
 	if (!is_plain(y))
 		return mrdem_yaml_err_type(y, what, "a number");
@@ -355,7 +333,8 @@ int mrdem_yaml_number(struct mrdem_yaml *y, const char *what, double *out)
 	return 0;
 }
 
-int mrdem_yaml_int(struct mrdem_yaml *y, const char *what, long long *out)
+/* An integer: digits, or a number of integral value (1e4, 100.0). */
+static int yaml_int(struct mrdem_yaml *y, const char *what, long long *out)
 {
 	char buf[128];
 	if (!is_plain(y))
@@ -393,7 +372,7 @@ int mrdem_yaml_u64(struct mrdem_yaml *y, const char *what, uint64_t *out)
 		}
 	}
 	long long n;
-	if (mrdem_yaml_int(y, what, &n))
+	if (yaml_int(y, what, &n))
 		return -1;
 	if (n < 0)
 		return mrdem_yaml_err(y, "%s: must not be negative, got %s", what, v);
@@ -404,7 +383,7 @@ int mrdem_yaml_u64(struct mrdem_yaml *y, const char *what, uint64_t *out)
 int mrdem_yaml_int_range(struct mrdem_yaml *y, const char *what, long long lo, long long hi,
 			 long long *out)
 {
-	if (mrdem_yaml_int(y, what, out))
+	if (yaml_int(y, what, out))
 		return -1;
 	if (*out < lo && lo == 1)
 		return mrdem_yaml_err(y, "%s: must be positive, got %s", what, mrdem_yaml_text(y));
@@ -496,7 +475,7 @@ int mrdem_yaml_vec(struct mrdem_yaml *y, const char *what, double *out, int n, i
 			return -1;
 		if (y->ev.type == YAML_SEQUENCE_END_EVENT)
 			return mrdem_yaml_err_at(y, start, "%s: expected %d numbers, got %d", what, n, i);
-		int ok = !mrdem_yaml_try_number(y, &out[i]) &&
+		int ok = !yaml_try_number(y, &out[i]) &&
 			 (sign == MRDEM_YAML_ANY || out[i] > 0 ||
 			  (sign == MRDEM_YAML_NONNEGATIVE && out[i] == 0));
 		if (ok)

@@ -41,8 +41,6 @@ void mrdem_yaml_close(struct mrdem_yaml *y);
 
 /* Advance to the next event; -1 with a message on a syntax error, alias or tag. */
 int mrdem_yaml_next(struct mrdem_yaml *y);
-/* Consume the node starting at the current event. */
-int mrdem_yaml_skip(struct mrdem_yaml *y);
 
 /* ---- messages: all return -1 */
 int mrdem_yaml_err_at(const struct mrdem_yaml *y, yaml_mark_t m, const char *fmt, ...)
@@ -104,11 +102,7 @@ int mrdem_yaml_exclusive(const struct mrdem_yaml *y, const struct mrdem_yaml_key
 
 /* ---- values at the current event; `what` names them in messages */
 
-/* A finite plain number, silently: 0, or -1 when it is not one. */
-int mrdem_yaml_try_number(const struct mrdem_yaml *y, double *out);
 int mrdem_yaml_number(struct mrdem_yaml *y, const char *what, double *out);
-/* An integer: digits, or a number of integral value (1e4, 100.0). */
-int mrdem_yaml_int(struct mrdem_yaml *y, const char *what, long long *out);
 int mrdem_yaml_int_range(struct mrdem_yaml *y, const char *what, long long lo, long long hi,
 			 long long *out);
 /* A non-negative integer of up to 64 bits. */

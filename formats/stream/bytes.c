@@ -238,8 +238,3 @@ void mrdem_get_f64s(struct mrdem_cursor *c, double *v, size_t n)
 		memcpy(&v[i], &u, 8);
 	}
 }
-
-int mrdem_cursor_done(const struct mrdem_cursor *c)
-{
-	return !c->bad && c->pos == c->len ? 0 : -1;
-}

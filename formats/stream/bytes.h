@@ -55,7 +55,5 @@ void mrdem_get_f64s(struct mrdem_cursor *c, double *v, size_t n);
 /* True when at least n * size bytes remain (guards allocations driven by
  * counts read from the stream). */
 int mrdem_cursor_has(const struct mrdem_cursor *c, uint64_t n, size_t size);
-/* 0 when the payload was read exactly to its end, else -1. */
-int mrdem_cursor_done(const struct mrdem_cursor *c);
 
 #endif

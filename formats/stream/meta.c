@@ -12,7 +12,9 @@
 #define MRDEM_REVISION ""
 #endif
 
-const char *mrdem_version(void)
+/* The version of this build ("2.0" plus the git revision when built from
+ * a checkout). */
+static const char *build_version(void)
 {
 	return sizeof MRDEM_REVISION > 1 ? "2.0 (" MRDEM_REVISION ")" : "2.0";
 }
@@ -42,7 +44,7 @@ void mrdem_meta_init(struct mrdem_meta *m, const char *tool, int argc, char **ar
 {
 	memset(m, 0, sizeof *m);
 	m->tool = mrdem_xstrdup(tool ? tool : "");
-	m->version = mrdem_xstrdup(mrdem_version());
+	m->version = mrdem_xstrdup(build_version());
 	if (argc <= 0)
 		return;
 	struct mrdem_buf b;
@@ -85,15 +87,8 @@ void mrdem_meta_add(struct mrdem_meta *m, const char *key, const char *value)
 	m->values[m->n++] = mrdem_xstrdup(value ? value : "");
 }
 
-const char *mrdem_meta_get(const struct mrdem_meta *m, const char *key)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (!strcmp(m->keys[i], key))
-			return m->values[i];
-	return NULL;
-}
-
-int mrdem_meta_add_file(struct mrdem_meta *m, const char *key, const char *path)
+/* Add the text of a file (a scene) under key; -1 with a message. */
+static int meta_add_file(struct mrdem_meta *m, const char *key, const char *path)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp)
@@ -123,7 +118,7 @@ int mrdem_meta_add_scene(struct mrdem_meta *m, const char *path, const struct mr
 			mrdem_meta_add(m, key, s->shapes[i].tree_origin);
 		}
 	/* Standard input was read already. */
-	return strcmp(path, "-") ? mrdem_meta_add_file(m, "scene", path) : 0;
+	return strcmp(path, "-") ? meta_add_file(m, "scene", path) : 0;
 }
 
 void mrdem_encode_meta(struct mrdem_buf *b, const struct mrdem_meta *m)

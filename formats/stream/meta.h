@@ -13,27 +13,19 @@
 
 struct mrdem_meta {
 	char *tool;     /* "mrdem-init" */
-	char *version;  /* mrdem_version() of the writer */
+	char *version;  /* the writer's build: "2.0" and its git revision */
 	size_t n, cap;
 	char **keys, **values; /* "command", "scene", "scene_file", "tree NAME", ... */
 };
-
-/* The version of this build ("2.0" plus the git revision when built from
- * a checkout). */
-const char *mrdem_version(void);
 
 /* A meta record of this build for tool, with the command line (argv, shell
  * quoted where needed) under "command". */
 void mrdem_meta_init(struct mrdem_meta *m, const char *tool, int argc, char **argv);
 void mrdem_meta_release(struct mrdem_meta *m);
 void mrdem_meta_add(struct mrdem_meta *m, const char *key, const char *value);
-/* Add the text of a file (a scene) under key; -1 with a message. */
-int mrdem_meta_add_file(struct mrdem_meta *m, const char *key, const char *path);
 /* The scene a stream was made from: its file name and text, and where each
  * shape's tree came from ("tree NAME"). */
 int mrdem_meta_add_scene(struct mrdem_meta *m, const char *path, const struct mrdem_scene *s);
-/* The value of key, or NULL. */
-const char *mrdem_meta_get(const struct mrdem_meta *m, const char *key);
 
 void mrdem_encode_meta(struct mrdem_buf *b, const struct mrdem_meta *m);
 int mrdem_decode_meta(const struct mrdem_record *rec, const char *src, struct mrdem_meta *m);

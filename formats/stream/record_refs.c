@@ -9,7 +9,7 @@
 /* Plane id b names plane k of the setup: k, or -1 when b is no plane id. */
 static long plane_of(uint64_t b)
 {
-	return b >= MRDEM_PLANE_ID_MIN ? (long)(UINT64_MAX - b) : -1;
+	return mrdem_is_plane_id(b) ? (long)mrdem_plane_index(b) : -1;
 }
 
 /* What is wrong with side `side` ("a" or "b") of a record naming particle

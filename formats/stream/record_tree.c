@@ -1,8 +1,10 @@
-/* Tree record: encoding, checked decoding, and its description for
- * mrdem-info. Fields go one by one, little-endian (formats/stream/bytes.h). */
+/* Tree record: encoding and checked decoding; its description for mrdem-info
+ * is in formats/foreign/describe.c. Fields go one by one, little-endian
+ * (formats/stream/bytes.h). */
 #include "formats/stream/record_tree.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,115 +169,4 @@ int mrdem_write_tree(struct mrdem_writer *w, uint32_t shape_id, const struct mrd
 	int rc = mrdem_writer_put(w, MRDEM_REC_TREE, b.p, b.len);
 	mrdem_buf_release(&b);
 	return rc;
-}
-
-/* ---- description */
-
-void mrdem_tree_describe_text(FILE *f, const struct mrdem_shape *sh)
-{
-	const struct mrdem_tree *t = sh->tree;
-	const struct mrdem_tree_params *p = &t->params;
-	char esc[256]; /* the name escaped, as mrdem-info's other lines */
-	fprintf(f, "  tree of shape %u '%s': %u triangles, %u nodes in %u levels (fanout %u, "
-		"leaf %u, seed %llu, %s)\n", sh->id, mrdem_escape_controls(esc, sizeof esc, sh->name),
-		t->ntris, t->nnodes, t->nlevels,
-		p->fanout, p->leaf, (unsigned long long)p->seed,
-		p->refine ? "functional (6) + halo refinement" : "functional (6)");
-	for (uint32_t l = 0; l < t->nlevels; l++) {
-		struct mrdem_tree_level_stats s;
-		mrdem_tree_level_stats(t, l, &s);
-		fprintf(f, "    level %u: %u nodes, %u leaves with %u triangles, eps min %.6g mean "
-			"%.6g max %.6g\n", l, s.nodes, s.leaves, s.tris, s.eps_min, s.eps_mean,
-			s.eps_max);
-	}
-	struct mrdem_tree_root_stats r;
-	mrdem_tree_root_stats(t, &sh->mesh, &r);
-	fprintf(f, "    root: longest edge d %.6g, eps %.6g, halo volume %.6g = %.1f%% of the "
-		"bounding sphere (radius %.6g)\n", r.d, r.eps, r.halo_volume, 100 * r.ratio,
-		r.radius);
-}
-
-void mrdem_tree_describe_json(struct mrdem_json *j, const struct mrdem_shape *sh, int full)
-{
-	const struct mrdem_tree *t = sh->tree;
-	const struct mrdem_tree_params *p = &t->params;
-	mrdem_json_kv_uint(j, "shape", sh->id);
-	mrdem_json_kv_str(j, "name", sh->name);
-	mrdem_json_kv_uint(j, "triangles", t->ntris);
-	mrdem_json_kv_uint(j, "nodes", t->nnodes);
-	mrdem_json_kv_uint(j, "levels", t->nlevels);
-	mrdem_json_key(j, "params");
-	mrdem_json_begin_object(j);
-	mrdem_json_kv_uint(j, "fanout", p->fanout);
-	mrdem_json_kv_uint(j, "leaf", p->leaf);
-	mrdem_json_kv_uint(j, "seed", p->seed);
-	mrdem_json_kv_uint(j, "kmeans_iters", p->kmeans_iters);
-	mrdem_json_kv_uint(j, "beta_size", p->beta_size);
-	mrdem_json_kv_num(j, "alpha_area", p->alpha_area);
-	mrdem_json_kv_num(j, "alpha_inside", p->alpha_inside);
-	mrdem_json_kv_uint(j, "beta_normal", p->beta_normal);
-	mrdem_json_kv_uint(j, "iters", p->iters);
-	mrdem_json_key(j, "refine");
-	mrdem_json_bool(j, p->refine);
-	mrdem_json_end_object(j);
-	mrdem_json_key(j, "level_stats");
-	mrdem_json_begin_array(j);
-	for (uint32_t l = 0; l < t->nlevels; l++) {
-		struct mrdem_tree_level_stats s;
-		mrdem_tree_level_stats(t, l, &s);
-		mrdem_json_begin_object(j);
-		mrdem_json_kv_uint(j, "level", l);
-		mrdem_json_kv_uint(j, "nodes", s.nodes);
-		mrdem_json_kv_uint(j, "leaves", s.leaves);
-		mrdem_json_kv_uint(j, "triangles", s.tris);
-		mrdem_json_kv_num(j, "eps_min", s.eps_min);
-		mrdem_json_kv_num(j, "eps_mean", s.eps_mean);
-		mrdem_json_kv_num(j, "eps_max", s.eps_max);
-		mrdem_json_end_object(j);
-	}
-	mrdem_json_end_array(j);
-	struct mrdem_tree_root_stats r;
-	mrdem_tree_root_stats(t, &sh->mesh, &r);
-	mrdem_json_key(j, "root");
-	mrdem_json_begin_object(j);
-	mrdem_json_kv_num(j, "d", r.d);
-	mrdem_json_kv_num(j, "eps", r.eps);
-	mrdem_json_kv_num(j, "area", r.area);
-	mrdem_json_kv_num(j, "perimeter", r.perimeter);
-	mrdem_json_kv_num(j, "halo_volume", r.halo_volume);
-	mrdem_json_kv_nums(j, "sphere_centre", r.centre, 3);
-	mrdem_json_kv_num(j, "sphere_radius", r.radius);
-	mrdem_json_kv_num(j, "sphere_volume", r.sphere_volume);
-	mrdem_json_kv_num(j, "halo_ratio", r.ratio);
-	mrdem_json_end_object(j);
-	if (!full)
-		return;
-	mrdem_json_key(j, "node_list");
-	mrdem_json_begin_array(j);
-	for (uint32_t n = 0; n < t->nnodes; n++) {
-		mrdem_json_begin_object(j);
-		mrdem_json_kv_uint(j, "level", t->level[n]);
-		mrdem_json_key(j, "parent");
-		if (t->parent[n] == MRDEM_TREE_NONE)
-			mrdem_json_int(j, -1);
-		else
-			mrdem_json_uint(j, t->parent[n]);
-		mrdem_json_key(j, "triangle");
-		mrdem_json_floats(j, &t->tri[9 * (size_t)n], 9);
-		mrdem_json_kv_num(j, "eps", t->eps[n]);
-		mrdem_json_key(j, "children");
-		mrdem_json_begin_array(j);
-		mrdem_json_uint(j, t->child_first[n]);
-		mrdem_json_uint(j, t->child_count[n]);
-		mrdem_json_end_array(j);
-		mrdem_json_key(j, "tri_range");
-		mrdem_json_begin_array(j);
-		mrdem_json_uint(j, t->tri_first[n]);
-		mrdem_json_uint(j, t->tri_count[n]);
-		mrdem_json_end_array(j);
-		mrdem_json_end_object(j);
-	}
-	mrdem_json_end_array(j);
-	mrdem_json_key(j, "triangle_order");
-	mrdem_json_uints(j, t->perm, t->ntris);
 }

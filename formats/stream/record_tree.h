@@ -4,12 +4,10 @@
 #define MRDEM_FORMATS_RECORD_TREE_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "common/scene/scene.h"
 #include "common/tree/tree.h"
 #include "formats/stream/bytes.h"
-#include "formats/foreign/json.h"
 #include "formats/stream/stream.h"
 
 void mrdem_encode_tree(struct mrdem_buf *b, uint32_t shape_id, const struct mrdem_tree *t);
@@ -26,13 +24,5 @@ int mrdem_scene_absorb_tree(struct mrdem_scene *s, const struct mrdem_record *re
 			    const char *src);
 /* Write one tree record. */
 int mrdem_write_tree(struct mrdem_writer *w, uint32_t shape_id, const struct mrdem_tree *t);
-
-/* mrdem-info: per level node count, leaves, real triangles and eps
- * min/mean/max; for the root its longest edge d, eps and halo volume
- * relative to the bounding sphere. The JSON form with full also lists
- * every node (surrogate triangle, eps, children, triangle range) and the
- * leaf triangle order. The shape's tree must be bound. */
-void mrdem_tree_describe_text(FILE *f, const struct mrdem_shape *sh);
-void mrdem_tree_describe_json(struct mrdem_json *j, const struct mrdem_shape *sh, int full);
 
 #endif

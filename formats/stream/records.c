@@ -71,7 +71,7 @@ void mrdem_encode_setup(struct mrdem_buf *b, const struct mrdem_setup *s)
 	}
 }
 
-int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct mrdem_setup *s)
+static int decode_setup(const struct mrdem_record *rec, const char *src, struct mrdem_setup *s)
 {
 	struct mrdem_cursor c;
 	mrdem_cursor_init(&c, rec->data, rec->len);
@@ -363,7 +363,7 @@ struct column_head {
 	long known; /* index in frame_columns, or -1 */
 };
 
-int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
+static int decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
 {
 	struct mrdem_cursor c;
 	mrdem_cursor_init(&c, rec->data, rec->len);
@@ -700,6 +700,120 @@ int mrdem_decode_index(const struct mrdem_record *rec, const char *src,
 
 /* ---- whole scenes */
 
+/* The history of the frame just read, its references checked. */
+static int absorb_history(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
+{
+	uint64_t step;
+	struct mrdem_history h;
+	mrdem_history_init(&h);
+	if (mrdem_decode_history(rec, src, &step, &h)) {
+		mrdem_history_release(&h);
+		return -1;
+	}
+	if (step != s->frame.step || s->frame.history.n) {
+		mrdem_history_release(&h);
+		return mrdem_record_error(rec, src, "history of step %llu does not follow "
+					  "the frame of its step (the frame is of step "
+					  "%llu)", (unsigned long long)step,
+					  (unsigned long long)s->frame.step);
+	}
+	if (mrdem_history_check_refs(s, &h, rec, src)) {
+		mrdem_history_release(&h);
+		return -1;
+	}
+	mrdem_history_release(&s->frame.history);
+	s->frame.history = h;
+	return 1;
+}
+
+/* A mesh shape, the next id. */
+static int absorb_mesh(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
+{
+	uint32_t id;
+	char *name;
+	struct mrdem_mesh m;
+	if (mrdem_decode_mesh(rec, src, &id, &name, &m))
+		return -1;
+	if (id != s->nshapes) {
+		mrdem_record_error(rec, src, "shape id %u out of order (expected %u)", id,
+				   s->nshapes);
+		free(name);
+		mrdem_mesh_release(&m);
+		return -1;
+	}
+	mrdem_scene_add_shape(s, name, &m);
+	free(name);
+	return 1;
+}
+
+/* An analytic shape (the next id), or the convex mark of the mesh just read. */
+static int absorb_shape(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
+{
+	uint32_t id;
+	char *name;
+	int kind;
+	double axes[3];
+	if (mrdem_decode_shape(rec, src, &id, &name, &kind, axes))
+		return -1;
+	if (kind == MRDEM_SHAPE_CONVEX) { /* marks the mesh just read */
+		int rc = 0;
+		if (!s->nshapes || id != s->nshapes - 1 || strcmp(name, s->shapes[id].name))
+			rc = mrdem_record_error(rec, src, "convex shape %u '%s' does not follow "
+						"the mesh record of its shape", id, name);
+		else if (mrdem_scene_make_convex(s, id, name))
+			rc = mrdem_record_error(rec, src, "shape %u '%s': its mesh is not the "
+						"closed convex polyhedron a convex shape is",
+						id, name);
+		free(name);
+		return rc ? -1 : 1;
+	}
+	if (id != s->nshapes) {
+		mrdem_record_error(rec, src, "shape id %u out of order (expected %u)", id,
+				   s->nshapes);
+		free(name);
+		return -1;
+	}
+	mrdem_scene_add_analytic(s, name, kind, axes);
+	free(name);
+	return 1;
+}
+
+/* A frame whose particles use shapes defined before it (open meshes only
+ * for fixed particles) and whose energy is bounded; it replaces the last. */
+static int absorb_frame(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
+{
+	struct mrdem_frame f;
+	if (decode_frame(rec, src, &f))
+		return -1;
+	for (size_t i = 0; i < f.p.n; i++) {
+		if (f.p.shape[i] >= s->nshapes) {
+			mrdem_record_error(rec, src, "particle %zu (id %llu) uses shape %u, "
+					   "but the stream defines %u shapes before it",
+					   i, (unsigned long long)f.p.id[i], f.p.shape[i],
+					   s->nshapes);
+			mrdem_frame_release(&f);
+			return -1;
+		}
+		if (s->shapes[f.p.shape[i]].mesh.open &&
+		    !(f.p.flags[i] & MRDEM_PARTICLE_FIXED)) {
+			mrdem_record_error(rec, src, "particle %zu (id %llu) is not fixed but "
+					   "its shape '%s' is an open mesh",
+					   i, (unsigned long long)f.p.id[i],
+					   s->shapes[f.p.shape[i]].name);
+			mrdem_frame_release(&f);
+			return -1;
+		}
+	}
+	mrdem_frame_release(&s->frame);
+	s->frame = f;
+	char why[400];
+	long bad = mrdem_energy_unbounded(s, 0, s->frame.p.n, why, sizeof why);
+	if (bad >= 0)
+		return mrdem_record_error(rec, src, "particle %ld (id %llu): %s", bad,
+					  (unsigned long long)s->frame.p.id[bad], why);
+	return 1;
+}
+
 int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
 {
 	if (s->setup.model_pending &&
@@ -715,115 +829,22 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 			return mrdem_record_error(rec, src, "a contact_model record must follow a "
 						  "setup record naming hooke or hertz");
 		return mrdem_decode_contact_model(rec, src, &s->setup) ? -1 : 1;
-	case MRDEM_REC_HISTORY: {
-		uint64_t step;
-		struct mrdem_history h;
-		mrdem_history_init(&h);
-		if (mrdem_decode_history(rec, src, &step, &h)) {
-			mrdem_history_release(&h);
-			return -1;
-		}
-		if (step != s->frame.step || s->frame.history.n) {
-			mrdem_history_release(&h);
-			return mrdem_record_error(rec, src, "history of step %llu does not follow "
-						  "the frame of its step (the frame is of step "
-						  "%llu)", (unsigned long long)step,
-						  (unsigned long long)s->frame.step);
-		}
-		if (mrdem_history_check_refs(s, &h, rec, src)) {
-			mrdem_history_release(&h);
-			return -1;
-		}
-		mrdem_history_release(&s->frame.history);
-		s->frame.history = h;
-		return 1;
-	}
+	case MRDEM_REC_HISTORY:
+		return absorb_history(s, rec, src);
 	case MRDEM_REC_SETUP: {
 		struct mrdem_setup setup;
-		if (mrdem_decode_setup(rec, src, &setup))
+		if (decode_setup(rec, src, &setup))
 			return -1;
 		mrdem_setup_release(&s->setup);
 		s->setup = setup;
 		return 1;
 	}
-	case MRDEM_REC_MESH: {
-		uint32_t id;
-		char *name;
-		struct mrdem_mesh m;
-		if (mrdem_decode_mesh(rec, src, &id, &name, &m))
-			return -1;
-		if (id != s->nshapes) {
-			mrdem_record_error(rec, src, "shape id %u out of order (expected %u)", id,
-					   s->nshapes);
-			free(name);
-			mrdem_mesh_release(&m);
-			return -1;
-		}
-		mrdem_scene_add_shape(s, name, &m);
-		free(name);
-		return 1;
-	}
-	case MRDEM_REC_SHAPE: {
-		uint32_t id;
-		char *name;
-		int kind;
-		double axes[3];
-		if (mrdem_decode_shape(rec, src, &id, &name, &kind, axes))
-			return -1;
-		if (kind == MRDEM_SHAPE_CONVEX) { /* marks the mesh just read */
-			int rc = 0;
-			if (!s->nshapes || id != s->nshapes - 1 || strcmp(name, s->shapes[id].name))
-				rc = mrdem_record_error(rec, src, "convex shape %u '%s' does not follow "
-							"the mesh record of its shape", id, name);
-			else if (mrdem_scene_make_convex(s, id, name))
-				rc = mrdem_record_error(rec, src, "shape %u '%s': its mesh is not the "
-							"closed convex polyhedron a convex shape is",
-							id, name);
-			free(name);
-			return rc ? -1 : 1;
-		}
-		if (id != s->nshapes) {
-			mrdem_record_error(rec, src, "shape id %u out of order (expected %u)", id,
-					   s->nshapes);
-			free(name);
-			return -1;
-		}
-		mrdem_scene_add_analytic(s, name, kind, axes);
-		free(name);
-		return 1;
-	}
-	case MRDEM_REC_FRAME: {
-		struct mrdem_frame f;
-		if (mrdem_decode_frame(rec, src, &f))
-			return -1;
-		for (size_t i = 0; i < f.p.n; i++) {
-			if (f.p.shape[i] >= s->nshapes) {
-				mrdem_record_error(rec, src, "particle %zu (id %llu) uses shape %u, "
-						   "but the stream defines %u shapes before it",
-						   i, (unsigned long long)f.p.id[i], f.p.shape[i],
-						   s->nshapes);
-				mrdem_frame_release(&f);
-				return -1;
-			}
-			if (s->shapes[f.p.shape[i]].mesh.open &&
-			    !(f.p.flags[i] & MRDEM_PARTICLE_FIXED)) {
-				mrdem_record_error(rec, src, "particle %zu (id %llu) is not fixed but "
-						   "its shape '%s' is an open mesh",
-						   i, (unsigned long long)f.p.id[i],
-						   s->shapes[f.p.shape[i]].name);
-				mrdem_frame_release(&f);
-				return -1;
-			}
-		}
-		mrdem_frame_release(&s->frame);
-		s->frame = f;
-		char why[400];
-		long bad = mrdem_energy_unbounded(s, 0, s->frame.p.n, why, sizeof why);
-		if (bad >= 0)
-			return mrdem_record_error(rec, src, "particle %ld (id %llu): %s", bad,
-						  (unsigned long long)s->frame.p.id[bad], why);
-		return 1;
-	}
+	case MRDEM_REC_MESH:
+		return absorb_mesh(s, rec, src);
+	case MRDEM_REC_SHAPE:
+		return absorb_shape(s, rec, src);
+	case MRDEM_REC_FRAME:
+		return absorb_frame(s, rec, src);
 	case MRDEM_REC_TREE:
 		return mrdem_scene_absorb_tree(s, rec, src) ? -1 : 1;
 	default:
@@ -863,14 +884,6 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 	return 0;
 }
 
-/* mrdem_write_TYPE(w, x): encode x and write it as one record. */
-#define DEFINE_WRITE(name, T, type)                                          \
-	int mrdem_write_##name(struct mrdem_writer *w, const T *x)           \
-	{                                                                    \
-		WRITE_RECORD(w, type, mrdem_encode_##name(&b_, x));          \
-		return 0;                                                    \
-	}
-
 /* A frame and, when its contacts keep springs, their history after it. */
 int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f)
 {
@@ -879,16 +892,56 @@ int mrdem_write_frame(struct mrdem_writer *w, const struct mrdem_frame *f)
 		WRITE_RECORD(w, MRDEM_REC_HISTORY, mrdem_encode_history(&b_, f->step, &f->history));
 	return 0;
 }
-DEFINE_WRITE(pairs, struct mrdem_pairs, MRDEM_REC_PAIRS)
-DEFINE_WRITE(contacts, struct mrdem_contacts, MRDEM_REC_CONTACTS)
+
+/* Encode x, a record of one of these types, and write it. */
+static int write_one(struct mrdem_writer *w, uint32_t type, const void *x)
+{
+	struct mrdem_buf b;
+	mrdem_buf_init(&b);
+	switch (type) {
+	case MRDEM_REC_PAIRS:
+		mrdem_encode_pairs(&b, x);
+		break;
+	case MRDEM_REC_CONTACTS:
+	case MRDEM_REC_GUESSES:
+		mrdem_encode_contacts(&b, x);
+		break;
+	case MRDEM_REC_STATS:
+		mrdem_encode_stats(&b, x);
+		break;
+	case MRDEM_REC_META:
+		mrdem_encode_meta(&b, x);
+		break;
+	}
+	int rc = mrdem_writer_put(w, type, b.p, b.len);
+	mrdem_buf_release(&b);
+	return rc ? -1 : 0;
+}
+
+int mrdem_write_pairs(struct mrdem_writer *w, const struct mrdem_pairs *p)
+{
+	return write_one(w, MRDEM_REC_PAIRS, p);
+}
+
+int mrdem_write_contacts(struct mrdem_writer *w, const struct mrdem_contacts *c)
+{
+	return write_one(w, MRDEM_REC_CONTACTS, c);
+}
 
 int mrdem_write_guesses(struct mrdem_writer *w, const struct mrdem_contacts *g)
 {
-	WRITE_RECORD(w, MRDEM_REC_GUESSES, mrdem_encode_contacts(&b_, g));
-	return 0;
+	return write_one(w, MRDEM_REC_GUESSES, g);
 }
-DEFINE_WRITE(stats, struct mrdem_stats, MRDEM_REC_STATS)
-DEFINE_WRITE(meta, struct mrdem_meta, MRDEM_REC_META)
+
+int mrdem_write_stats(struct mrdem_writer *w, const struct mrdem_stats *s)
+{
+	return write_one(w, MRDEM_REC_STATS, s);
+}
+
+int mrdem_write_meta(struct mrdem_writer *w, const struct mrdem_meta *m)
+{
+	return write_one(w, MRDEM_REC_META, m);
+}
 
 int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
 {

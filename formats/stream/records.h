@@ -25,7 +25,6 @@ int mrdem_record_done(const struct mrdem_record *rec, const char *src, struct mr
 
 /* ---- setup: parameters and analytic planes */
 void mrdem_encode_setup(struct mrdem_buf *b, const struct mrdem_setup *s);
-int mrdem_decode_setup(const struct mrdem_record *rec, const char *src, struct mrdem_setup *s);
 
 /* ---- mesh: one shape (id, name, mesh, mass properties) */
 void mrdem_encode_mesh(struct mrdem_buf *b, uint32_t id, const char *name,
@@ -41,7 +40,6 @@ int mrdem_decode_shape(const struct mrdem_record *rec, const char *src, uint32_t
 
 /* ---- frame: particle state */
 void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f);
-int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f);
 
 /* ---- stats: named values produced by one tool for one step */
 void mrdem_encode_stats(struct mrdem_buf *b, const struct mrdem_stats *s);

@@ -58,7 +58,8 @@ const char *mrdem_record_name(uint32_t type)
 	return record_types[type].name;
 }
 
-uint32_t mrdem_record_class(uint32_t type)
+/* The flags every record of a known type carries (ancillary or not). */
+static uint32_t record_class(uint32_t type)
 {
 	if (!mrdem_record_name(type))
 		return MRDEM_RECORD_ANCILLARY;
@@ -384,7 +385,7 @@ static int check_flags(struct mrdem_reader *r, const struct mrdem_record *rec)
 	}
 	if (rec->flags & ~MRDEM_RECORD_ANCILLARY)
 		goto reserved;
-	if (name && rec->flags != mrdem_record_class(t)) {
+	if (name && rec->flags != record_class(t)) {
 		r->failed = 1;
 		return mrdem_error("%s: record %llu at byte %llu: %s record marked %s (corrupt record)",
 				   r->name, (unsigned long long)rec->index,
@@ -783,7 +784,7 @@ static int put(struct mrdem_writer *w, uint32_t type, uint32_t flags, const void
 
 int mrdem_writer_put(struct mrdem_writer *w, uint32_t type, const void *data, size_t len)
 {
-	return put(w, type, mrdem_record_class(type), data, len);
+	return put(w, type, record_class(type), data, len);
 }
 
 int mrdem_writer_put_record(struct mrdem_writer *w, const struct mrdem_record *rec)

@@ -40,8 +40,6 @@ enum mrdem_record_type {
 /* Name of a record type ("mesh", ...) or NULL when unknown (also for the
  * reserved numbers below MRDEM_REC_KNOWN_MAX). */
 const char *mrdem_record_name(uint32_t type);
-/* The flags every record of a known type carries (ancillary or not). */
-uint32_t mrdem_record_class(uint32_t type);
 
 struct mrdem_record {
 	uint32_t type;
