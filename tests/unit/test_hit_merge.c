@@ -105,7 +105,7 @@ int main(void)
 
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 2027);
-	struct mrdem_merge_grid grid;
+	struct mrdem_merge_scratch grid;
 	memset(&grid, 0, sizeof grid);
 	struct mrdem_tri_hits hits, sorted;
 	mrdem_tri_hits_init(&hits);
@@ -253,7 +253,7 @@ int main(void)
 	mrdem_contacts_release(&again);
 	mrdem_tri_hits_release(&hits);
 	mrdem_tri_hits_release(&sorted);
-	mrdem_merge_grid_release(&grid);
+	mrdem_merge_scratch_release(&grid);
 	mrdem_scene_release(&s);
 	return tap_done();
 }

@@ -102,7 +102,7 @@ struct worker {
 	 * one call, each pair's a slice (struct job), so memory follows the
 	 * contacts found, not a worst case per pair */
 	struct mrdem_contacts out, gout;
-	struct mrdem_merge_grid merge;
+	struct mrdem_merge_scratch merge;
 	float *mapped;
 	size_t mapped_cap;
 	/* exact_points: the hits' triangles side by side, index pairs, results */
@@ -189,7 +189,7 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		mrdem_tri_hits_release(&f->w[t].guesses);
 		mrdem_contacts_release(&f->w[t].out);
 		mrdem_contacts_release(&f->w[t].gout);
-		mrdem_merge_grid_release(&f->w[t].merge);
+		mrdem_merge_scratch_release(&f->w[t].merge);
 		free(f->w[t].mapped);
 		free(f->w[t].ex_a);
 		free(f->w[t].ex_b);
