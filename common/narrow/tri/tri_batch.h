@@ -120,15 +120,20 @@ void mrdem_tri_chunk_set(struct mrdem_tri_chunk *c, const float *v, const float 
  * particular order (like mrdem_tri_pairs_hits); cut is every pair's. */
 void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_tri_hits *hits,
 			    const struct mrdem_narrow_opts *o);
-/* The pairs of two leaves, a in chunks a[0..na), b in b[0..nb), with
- * their node spheres sa and sb (reach added to the sum of two radii),
+/* The pairs of two leaves a and b, with their node spheres (reach added to the sum of two radii),
  * pruned as the tree search prunes them: a b triangle whose sphere misses
  * sa, an a triangle whose sphere misses sb, a pair whose triangles'
  * spheres miss each other (mrdem_spheres_apart, bit for bit). Returns
  * the pairs pruned; the rest go through the kernels. */
-uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_chunk *a,
-				 uint32_t na, const float sa[4], const struct mrdem_tri_chunk *b,
-				 uint32_t nb, const float sb[4], float reach,
+/* A leaf of the stream: its triangles in chunks chunk[0..n) and its node
+ * sphere. */
+struct mrdem_tri_leaf {
+	const struct mrdem_tri_chunk *chunk;
+	uint32_t n;
+	const float *sph;
+};
+uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_leaf *a,
+				 const struct mrdem_tri_leaf *b, float reach,
 				 const struct mrdem_narrow_opts *o, struct mrdem_narrow_counts *cnt);
 /* Run what is left in the blocks. */
 void mrdem_tri_stream_end(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
