@@ -14,7 +14,7 @@ const char *mrdem_hierarchy_name(int h)
 	return mrdem_name_at(hierarchy_names, MRDEM_HIERARCHY_MULTISCALE + 1, h, NULL);
 }
 
-int mrdem_hierarchy_parse(const char *name)
+static int hierarchy_parse(const char *name)
 {
 	return mrdem_name_index(hierarchy_names, MRDEM_HIERARCHY_MULTISCALE + 1, name);
 }
@@ -52,7 +52,7 @@ int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const 
 {
 	int v;
 	if (!strcmp(key, "hierarchy")) {
-		if ((v = mrdem_hierarchy_parse(value)) < 0)
+		if ((v = hierarchy_parse(value)) < 0)
 			return mrdem_error("--hierarchy: '%s' is not flat, surrogate, auto or multiscale",
 					   value);
 		o->hierarchy = v;

@@ -13,7 +13,6 @@ enum mrdem_hierarchy {
 	MRDEM_HIERARCHY_MULTISCALE = 3,/* fronts within the Picard loop (Alg. 6) */
 };
 const char *mrdem_hierarchy_name(int h);
-int mrdem_hierarchy_parse(const char *name);
 
 struct mrdem_contact_opts {
 	struct mrdem_narrow_opts narrow;
