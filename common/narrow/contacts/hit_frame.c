@@ -2,8 +2,8 @@
 
 #include "common/geom/quat.h"
 
-void mrdem_hit_frame_init(struct mrdem_hit_frame *f, const struct mrdem_scene *s, size_t ia, size_t ib,
-			  const struct mrdem_xform *x_b, const float *soup_b,
+void mrdem_hit_frame_init(struct mrdem_hit_frame *f, const struct mrdem_scene *s, size_t ia,
+			  size_t ib, const struct mrdem_xform *x_b, const float *soup_b,
 			  const struct mrdem_tree *node_a, const struct mrdem_tree *node_b)
 {
 	f->p = &s->frame.p;

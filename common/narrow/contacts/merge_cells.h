@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Up to this many groups a scan of them is cheaper than a grid. */
+#define MRDEM_MERGE_GRID_GROUPS 24
+
 struct mrdem_merge_cells {
 	double lo[3], inv_edge; /* the grid's corner and 1 / cell edge */
 	size_t dims[3];         /* cells along each axis */

@@ -7,9 +7,6 @@
 #include "common/util/error.h"
 #include "common/util/simd.h"
 
-/* Up to this many groups a scan of them is cheaper than the grid. */
-#define MERGE_GRID_GROUPS 24
-
 void mrdem_merge_points_release(struct mrdem_merge_points *m)
 {
 	free(m->x);
@@ -124,7 +121,7 @@ static void grid_insert(struct mrdem_merge_points *m, size_t g)
  * group keeps its deepest member (smallest m->dist, the first on ties).
  * The lists arrive sorted by triangle ids, so the result does not depend
  * on how they were found. While there are few groups a scan of them is
- * cheapest; past MERGE_GRID_GROUPS they go into a grid of cells of at
+ * cheapest; past MRDEM_MERGE_GRID_GROUPS they go into a grid of cells of at
  * least twice the radius over the points' bounding box, and a point looks
  * at the (at most 8) cells its reach meets, so the cost grows with the
  * points, not points times groups. Both find the same group. */
@@ -137,7 +134,7 @@ size_t mrdem_merge_points_groups(struct mrdem_merge_points *m, size_t n, double 
 	for (size_t i = 0; i < n; i++) {
 		const double *xi = &m->x[3 * i];
 		uint32_t g = MRDEM_MERGE_NONE;
-		if (!tried && kept >= MERGE_GRID_GROUPS) {
+		if (!tried && kept >= MRDEM_MERGE_GRID_GROUPS) {
 			tried = 1;
 			if ((grid = grid_setup(m, n, radius)))
 				for (size_t h = 0; h < kept; h++)

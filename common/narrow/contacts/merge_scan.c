@@ -10,9 +10,6 @@
 #include <immintrin.h>
 #endif
 
-/* Up to this many groups a scan of them is cheaper than the grid. */
-#define SCAN_GRID_GROUPS 24
-
 void mrdem_merge_scan_release(struct mrdem_merge_scan *m)
 {
 	free(m->mid);
@@ -265,8 +262,8 @@ static void scan_new_group(const struct mrdem_hit_frame *f, struct mrdem_merge_s
 /* Hits in (ta, tb) order, each into the first group whose seed is within
  * the radius, else a new one; hits whose two points coincide are
  * compared by their world points always (b's normal there may be
- * undefined). Past SCAN_GRID_GROUPS groups a hit reads the groups of its
- * own cell's chain only, in order, so the cost grows with the hits, not
+ * undefined). Past MRDEM_MERGE_GRID_GROUPS groups a hit reads the groups
+ * of its own cell's chain only, in order, so the cost grows with the hits, not
  * hits times groups. */
 size_t mrdem_merge_scan(const struct mrdem_hit_frame *f, const struct mrdem_tri_hits *hits,
 			struct mrdem_merge_scan *m, double radius, int simd, float big0)
@@ -277,7 +274,8 @@ size_t mrdem_merge_scan(const struct mrdem_hit_frame *f, const struct mrdem_tri_
 	int avx512 = MRDEM_SIMD_X86 && mrdem_simd_resolve(simd) == MRDEM_SIMD_AVX512;
 	int grid = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!grid && kept >= SCAN_GRID_GROUPS && !(grid = scan_grid_start(m, n, kept, r.rout)))
+		if (!grid && kept >= MRDEM_MERGE_GRID_GROUPS &&
+		    !(grid = scan_grid_start(m, n, kept, r.rout)))
 			return SIZE_MAX;
 		struct scan_hit s = {.h = &hits->h[i], .have = 0};
 		vec3_copy(s.mi, &m->mid[3 * i]);

@@ -17,6 +17,19 @@
 #include "common/util/stages.h"
 #include "common/util/simd.h"
 
+/* One pair to examine: particle ia with particle ib, or with analytic
+ * plane `plane`, and its front (multiscale); then the thread that took
+ * it and where its contacts and guesses are in that thread's output. */
+struct pair_job {
+	size_t ia, ib;             /* frame indices; ib: only with a particle */
+	int with_plane;
+	uint32_t plane;
+	struct mrdem_front *front;
+	struct mrdem_feature_pair *track; /* two convex shapes: the warm start kept */
+	int worker;
+	size_t first, n, gfirst, gn;
+};
+
 /* Scratch of one thread. */
 struct worker {
 	struct mrdem_tri_batch *batch;
@@ -206,8 +219,6 @@ static void exact_points(struct worker *w, const float *soup_a, const float *sou
 	w->hits.n = kept;
 }
 
-/* Contacts of particles ia and ib into out, and with a front (multiscale)
- * its guesses into guess. */
 /* The contact decision of two convex shapes: 1 when they are further
  * apart than their halos (widened by a margin above the float kernels'
  * rounding, so that the triangle search never finds a contact the
@@ -230,12 +241,16 @@ static int convex_apart(struct worker *w, const struct mrdem_shape *sa,
 	return 1;
 }
 
+/* Contacts of job j's particles into w->out, and with a front
+ * (multiscale) its guesses into w->gout. */
 static void particle_pair(struct worker *w, const struct mrdem_scene *s,
-			  const struct mrdem_contact_finder *f, size_t ia, size_t ib,
-			  const struct mrdem_contact_opts *o, struct mrdem_front *front,
-			  struct mrdem_feature_pair *track, struct mrdem_contacts *out,
-			  struct mrdem_contacts *guess)
+			  const struct mrdem_contact_finder *f, const struct mrdem_contact_opts *o,
+			  const struct pair_job *j)
 {
+	size_t ia = j->ia, ib = j->ib;
+	struct mrdem_front *front = j->front;
+	struct mrdem_feature_pair *track = j->track;
+	struct mrdem_contacts *out = &w->out, *guess = &w->gout;
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_shape *sa = &s->shapes[p->shape[ia]], *sb = &s->shapes[p->shape[ib]];
 	if (sa->kind != MRDEM_SHAPE_MESH || sb->kind != MRDEM_SHAPE_MESH) {
@@ -361,19 +376,6 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 		mrdem_merge_close(&w->merge, out, first, 0.5 * (ea + ep));
 	w->plane_s += mrdem_clock() - t0;
 }
-
-/* One pair to examine: particle ia with particle ib, or with analytic
- * plane `plane`, and its front (multiscale); then the thread that took
- * it and where its contacts and guesses are in that thread's output. */
-struct pair_job {
-	size_t ia, ib;             /* frame indices; ib: only with a particle */
-	int with_plane;
-	uint32_t plane;
-	struct mrdem_front *front;
-	struct mrdem_feature_pair *track; /* two convex shapes: the warm start kept */
-	int worker;
-	size_t first, n, gfirst, gn;
-};
 
 /* Room for one more job in f->jobs (n of them so far). */
 static struct pair_job *push_job(struct mrdem_contact_finder *f, size_t n)
@@ -582,7 +584,7 @@ static void run_job(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	if (j->with_plane)
 		plane_pair(w, s, f, j->ia, j->plane, o, &w->out);
 	else
-		particle_pair(w, s, f, j->ia, j->ib, o, j->front, j->track, &w->out, &w->gout);
+		particle_pair(w, s, f, o, j);
 	j->n = w->out.n - j->first;
 	j->gn = w->gout.n - j->gfirst;
 }
@@ -623,8 +625,8 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		bind_convex(f, s, jobs, njobs);
 	if (fronts)
 		for (size_t i = 0; i < njobs; i++)
-			if (!jobs[i].with_plane &&
-			    mrdem_front_store_bind(fronts, s, jobs[i].ia, jobs[i].ib, &jobs[i].front))
+			if (!jobs[i].with_plane && mrdem_front_store_bind(fronts, s, jobs[i].ia,
+									  jobs[i].ib, &jobs[i].front))
 				return -1;
 	for (int t = 0; t < f->nworkers; t++) {
 		memset(&f->w[t].cnt, 0, sizeof f->w[t].cnt);
@@ -688,8 +690,9 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 
 int mrdem_find_contacts_multiscale(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 				   const struct mrdem_pairs *pairs,
-				   const struct mrdem_contact_opts *o, struct mrdem_front_store *fronts,
-				   struct mrdem_contacts *out, struct mrdem_contacts *guesses,
+				   const struct mrdem_contact_opts *o,
+				   struct mrdem_front_store *fronts, struct mrdem_contacts *out,
+				   struct mrdem_contacts *guesses,
 				   struct mrdem_contact_counts *cnt)
 {
 	struct mrdem_contact_opts ro = *o;

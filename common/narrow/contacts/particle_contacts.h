@@ -78,8 +78,9 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
  * analytic shapes are refused (fronts are of two trees). */
 int mrdem_find_contacts_multiscale(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 				   const struct mrdem_pairs *pairs,
-				   const struct mrdem_contact_opts *o, struct mrdem_front_store *fronts,
-				   struct mrdem_contacts *out, struct mrdem_contacts *guesses,
+				   const struct mrdem_contact_opts *o,
+				   struct mrdem_front_store *fronts, struct mrdem_contacts *out,
+				   struct mrdem_contacts *guesses,
 				   struct mrdem_contact_counts *cnt);
 
 #endif

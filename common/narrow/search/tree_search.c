@@ -113,7 +113,8 @@ void mrdem_tree_search_unsorted(struct mrdem_tree_search *s, const struct mrdem_
 		uint32_t nb = (tb->tri_count[j] + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
 		struct mrdem_tri_leaf la = {&s->chunks[ca], na, &ta->node_sphere[4 * (size_t)i]};
 		struct mrdem_tri_leaf lb = {&s->chunks[cb], nb, &s->nsph_b[4 * (size_t)j]};
-		cnt->sphere_pruned += mrdem_tri_stream_leaves(s->batch, &la, &lb, reach, o, &cnt->real);
+		cnt->sphere_pruned +=
+			mrdem_tri_stream_leaves(s->batch, &la, &lb, reach, o, &cnt->real);
 	}
 	mrdem_tri_stream_end(s->batch, o, &cnt->real);
 	for (size_t k = first; k < hits->n; k++) {
