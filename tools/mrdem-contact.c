@@ -48,7 +48,7 @@ struct contact_filter {
 	int have_pairs;      /* ... and its pairs arrived */
 	int have_picard;     /* ... it is the iterate of an implicit step */
 	struct mrdem_pairs pairs;
-	struct mrdem_fronts *fronts; /* multiscale: those read after the frame */
+	struct mrdem_front_store *fronts; /* multiscale: those read after the frame */
 	int print_stats;
 };
 
@@ -65,7 +65,7 @@ static int emit_multiscale(struct mrdem_filter *f, struct mrdem_contacts *c,
 				   "contacts come from flat or surrogate)", f->src,
 				   (unsigned long long)f->scene.frame.step);
 	if (!j->fronts)
-		j->fronts = mrdem_fronts_new();
+		j->fronts = mrdem_front_store_new();
 	struct mrdem_contacts g;
 	mrdem_contacts_init(&g);
 	int rc = mrdem_find_contacts_multiscale(j->finder, &f->scene,
@@ -75,7 +75,7 @@ static int emit_multiscale(struct mrdem_filter *f, struct mrdem_contacts *c,
 		rc = mrdem_write_fronts(&f->w, j->fronts) || mrdem_write_contacts(&f->w, c) ||
 		     mrdem_write_guesses(&f->w, &g) ? -1 : 0;
 	mrdem_contacts_release(&g);
-	mrdem_fronts_free(j->fronts);
+	mrdem_front_store_free(j->fronts);
 	j->fronts = NULL;
 	return rc;
 }
@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	j.finder = mrdem_contact_finder_new();
 	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
 	mrdem_contact_finder_free(j.finder);
-	mrdem_fronts_free(j.fronts);
+	mrdem_front_store_free(j.fronts);
 	if (j.have_pairs)
 		mrdem_pairs_release(&j.pairs);
 	mrdem_filter_release(&f);

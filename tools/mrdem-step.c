@@ -90,7 +90,7 @@ struct step_filter {
 	struct mrdem_picard pc;
 	int have_picard, have_guesses, have_work;
 	struct mrdem_contacts guesses;
-	struct mrdem_picard_work work; /* from mrdem-contact's stats record */
+	struct mrdem_search_work work; /* from mrdem-contact's stats record */
 };
 
 static struct mrdem_step_opts step_opts(const struct step_filter *j, const struct mrdem_setup *setup)
@@ -117,7 +117,7 @@ static void clear_frame(struct step_filter *j)
 		mrdem_contacts_release(&j->contacts);
 	if (j->have_guesses)
 		mrdem_contacts_release(&j->guesses);
-	mrdem_fronts_free(j->pc.fronts);
+	mrdem_front_store_free(j->pc.fronts);
 	j->pc.fronts = NULL;
 	j->have_frame = j->have_contacts = j->have_guesses = j->have_picard = j->have_work = 0;
 }
@@ -314,7 +314,7 @@ static int take_implicit(struct mrdem_filter *f, const struct mrdem_record *rec)
 			return -1;
 		int rc = 0;
 		if (!strcmp(st.source, "mrdem-contact")) {
-			rc = mrdem_picard_work_of_stats(&j->work, &st);
+			rc = mrdem_search_work_of_stats(&j->work, &st);
 			j->have_work = 1;
 		}
 		mrdem_stats_release(&st);

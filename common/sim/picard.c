@@ -120,7 +120,7 @@ void mrdem_picard_release(struct mrdem_picard *pc)
 	mrdem_pairs_release(&pc->pairs);
 	mrdem_contacts_release(&pc->contacts);
 	mrdem_contacts_release(&pc->guesses);
-	mrdem_fronts_free(pc->fronts);
+	mrdem_front_store_free(pc->fronts);
 	mrdem_picard_init(pc);
 }
 
@@ -137,64 +137,6 @@ void mrdem_picard_reserve(struct mrdem_picard *pc, size_t n)
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		*arrays[k].a = mrdem_xrealloc(*arrays[k].a, n * arrays[k].per * sizeof(double));
 	pc->cap = n;
-}
-
-void mrdem_picard_work_of_counts(struct mrdem_picard_work *w, const struct mrdem_contact_counts *c)
-{
-	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(&c->search, &all);
-	memset(w, 0, sizeof *w);
-	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
-		w->round[r] = c->search.round[r].comparisons;
-	w->round[MRDEM_SEARCH_ROUNDS] = c->search.real.comparisons;
-	w->iterative = all.iterative;
-	w->fallbacks = all.fallbacks;
-	w->front = c->front;
-}
-
-/* Named value of st as a count into *v (absent: 0). */
-static int stats_count(const struct mrdem_stats *st, const char *name, uint64_t *v)
-{
-	*v = 0;
-	for (size_t k = 0; k < st->n; k++)
-		if (!strcmp(st->names[k], name)) {
-			double x = st->values[k];
-			if (!(x >= 0 && x <= 9007199254740992.0 && x == floor(x)))
-				return mrdem_error("stats of %s, step %llu: %s = %g is not a count",
-						   st->source, (unsigned long long)st->step, name, x);
-			*v = (uint64_t)x;
-		}
-	return 0;
-}
-
-int mrdem_picard_work_of_stats(struct mrdem_picard_work *w, const struct mrdem_stats *st)
-{
-	memset(w, 0, sizeof *w);
-	char name[48];
-	uint64_t total, sum = 0;
-	int rc = stats_count(st, "comparisons", &total);
-	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++) {
-		snprintf(name, sizeof name, "comparisons_round_%d", r);
-		rc |= stats_count(st, name, &w->round[r]);
-	}
-	rc |= stats_count(st, "comparisons_real", &w->round[MRDEM_SEARCH_ROUNDS]);
-	rc |= stats_count(st, "iterative", &w->iterative);
-	rc |= stats_count(st, "fallbacks", &w->fallbacks);
-	uint64_t *front[MRDEM_FRONT_COUNTS];
-	mrdem_front_counts_fields(&w->front, front);
-	for (int k = 0; k < MRDEM_FRONT_COUNTS; k++) {
-		snprintf(name, sizeof name, "front_%s", mrdem_front_count_names[k]);
-		rc |= stats_count(st, name, front[k]);
-	}
-	if (rc)
-		return -1;
-	for (int r = 0; r <= MRDEM_SEARCH_ROUNDS; r++)
-		sum += w->round[r];
-	if (sum != total)
-		return mrdem_error("stats of %s, step %llu: comparisons = %llu, but its rounds sum "
-				   "to %llu", st->source, (unsigned long long)st->step,
-				   (unsigned long long)total, (unsigned long long)sum);
-	return 0;
 }
 
 static void save_start(struct mrdem_picard *pc, const struct mrdem_particles *p)
@@ -225,7 +167,7 @@ static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const doub
 }
 
 /* Add one iteration's search work to the step's account. */
-static void count_iteration(struct mrdem_picard_counts *c, const struct mrdem_picard_work *w,
+static void count_iteration(struct mrdem_picard_counts *c, const struct mrdem_search_work *w,
 			    unsigned iter)
 {
 	unsigned k = iter < MRDEM_PICARD_ITER_COUNTERS ? iter : MRDEM_PICARD_ITER_COUNTERS - 1;
@@ -368,7 +310,7 @@ static void start_attempt(struct mrdem_picard *pc, struct mrdem_particles *p)
 	pc->best = INFINITY;
 	save_start(pc, p);
 	if (pc->fronts)
-		mrdem_fronts_new_step(pc->fronts, pc->opts.warm_start);
+		mrdem_front_store_new_step(pc->fronts, pc->opts.warm_start);
 	memset(pc->guess, 0, 6 * pc->n * sizeof(double));
 	memset(pc->gross_prev, 0, pc->n * sizeof(double));
 	place(pc, p, pc->guess, pc->cur.dt);
@@ -471,7 +413,7 @@ int mrdem_picard_begin(struct mrdem_picard *pc, const struct mrdem_picard_opts *
 int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
 			 const struct mrdem_contacts *contacts,
-			 const struct mrdem_contacts *guesses, const struct mrdem_picard_work *work)
+			 const struct mrdem_contacts *guesses, const struct mrdem_search_work *work)
 {
 	struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
@@ -525,7 +467,7 @@ int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
 
 /* The search at the placed iterate, in process. */
 static int search_iterate(struct mrdem_picard *pc, const struct mrdem_picard_search *search,
-			  struct mrdem_scene *s, struct mrdem_picard_work *work)
+			  struct mrdem_scene *s, struct mrdem_search_work *work)
 {
 	struct mrdem_stage_log *l = &pc->log;
 	double t0 = mrdem_clock();
@@ -540,7 +482,7 @@ static int search_iterate(struct mrdem_picard *pc, const struct mrdem_picard_sea
 			 mrdem_find_contacts(search->finder, s, &pc->pairs, search->contact,
 					     &pc->contacts, &pc->counts))
 		return -1;
-	mrdem_picard_work_of_counts(work, &pc->counts);
+	mrdem_search_work_of_counts(work, &pc->counts);
 	return 0;
 }
 
@@ -550,15 +492,15 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 {
 	int multiscale = search->contact->hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if (multiscale && !pc->fronts)
-		pc->fronts = mrdem_fronts_new();
+		pc->fronts = mrdem_front_store_new();
 	else if (!multiscale && pc->fronts) {
-		mrdem_fronts_free(pc->fronts);
+		mrdem_front_store_free(pc->fronts);
 		pc->fronts = NULL;
 	}
 	double t0 = mrdem_clock();
 	int rc = mrdem_picard_begin(pc, o, s, dt);
 	while (rc == MRDEM_PICARD_MORE) {
-		struct mrdem_picard_work work;
+		struct mrdem_search_work work;
 		rc = search_iterate(pc, search, s, &work);
 		if (!rc)
 			rc = mrdem_picard_respond(pc, s, b, ix, &pc->contacts,

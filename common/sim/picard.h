@@ -32,7 +32,7 @@
 #include "common/broad/broad.h"
 #include "common/dynamics/forces.h"
 #include "common/dynamics/rigid_body.h"
-#include "common/narrow/contacts/particle_contacts.h"
+#include "common/narrow/contacts/contact_stats.h"
 #include "common/scene/contacts.h"
 #include "common/scene/id_index.h"
 #include "common/scene/pairs.h"
@@ -87,18 +87,6 @@ struct mrdem_picard_counts {
 	double residual;        /* largest relative change in the last iteration */
 };
 
-/* The work of one iteration's search, as the step's account counts it:
- * from the search's counters in process, from mrdem-contact's stats
- * record through pipes (the same numbers). */
-struct mrdem_picard_work {
-	uint64_t round[MRDEM_SEARCH_ROUNDS + 1]; /* comparisons; the last: real triangles */
-	uint64_t iterative, fallbacks;
-	struct mrdem_front_counts front;
-};
-void mrdem_picard_work_of_counts(struct mrdem_picard_work *w, const struct mrdem_contact_counts *c);
-/* Returns 0, or -1 with a message when a value is not a count. */
-int mrdem_picard_work_of_stats(struct mrdem_picard_work *w, const struct mrdem_stats *st);
-
 /* The contact search of the run, used at every iterate. */
 struct mrdem_picard_search {
 	struct mrdem_broad *broad;
@@ -149,7 +137,7 @@ struct mrdem_picard {
 	struct mrdem_contact_counts counts;
 	/* multiscale: the fronts (NULL until needed; through pipes, those of
 	 * the fronts record) and the guesses of the last iteration */
-	struct mrdem_fronts *fronts;
+	struct mrdem_front_store *fronts;
 	struct mrdem_contacts guesses;
 	/* wall time of the last step: the loop as a whole, its broad phases
 	 * and forces (the narrow phase's are in the finder's log) */
@@ -185,7 +173,7 @@ int mrdem_picard_begin(struct mrdem_picard *pc, const struct mrdem_picard_opts *
 int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
 			 const struct mrdem_bodies *b, const struct mrdem_id_index *ix,
 			 const struct mrdem_contacts *contacts,
-			 const struct mrdem_contacts *guesses, const struct mrdem_picard_work *work);
+			 const struct mrdem_contacts *guesses, const struct mrdem_search_work *work);
 /* Room for the state of n particles (decoders). */
 void mrdem_picard_reserve(struct mrdem_picard *pc, size_t n);
 

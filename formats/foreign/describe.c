@@ -387,11 +387,11 @@ static int describe_picard(struct mrdem_describe *in, const struct mrdem_record 
 /* Multiscale fronts: how many pairs, and how far they have unfolded. */
 static int describe_fronts(struct mrdem_describe *in, const struct mrdem_record *rec)
 {
-	struct mrdem_fronts *fr;
+	struct mrdem_front_store *fr;
 	if (mrdem_decode_fronts(rec, in->src, &fr))
 		return -1;
-	struct mrdem_fronts_entry *v;
-	size_t n = mrdem_fronts_save(fr, &v), size = 0, groups = 0;
+	struct mrdem_front_store_entry *v;
+	size_t n = mrdem_front_store_save(fr, &v), size = 0, groups = 0;
 	for (size_t i = 0; i < n; i++) {
 		size += v[i].front.npairs;
 		groups += v[i].front.ngroups;
@@ -404,8 +404,8 @@ static int describe_fronts(struct mrdem_describe *in, const struct mrdem_record 
 		mrdem_json_kv_uint(&in->j, "front_pairs", size);
 		mrdem_json_kv_uint(&in->j, "unfolded", groups);
 	}
-	mrdem_fronts_entries_free(v, n);
-	mrdem_fronts_free(fr);
+	mrdem_front_store_entries_free(v, n);
+	mrdem_front_store_free(fr);
 	return 0;
 }
 

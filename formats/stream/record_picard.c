@@ -241,10 +241,10 @@ int mrdem_decode_picard(const struct mrdem_record *rec, const char *src, struct 
 
 /* ---- fronts */
 
-void mrdem_encode_fronts(struct mrdem_buf *b, const struct mrdem_fronts *fr)
+void mrdem_encode_fronts(struct mrdem_buf *b, const struct mrdem_front_store *fr)
 {
-	struct mrdem_fronts_entry *v;
-	size_t n = mrdem_fronts_save(fr, &v);
+	struct mrdem_front_store_entry *v;
+	size_t n = mrdem_front_store_save(fr, &v);
 	mrdem_buf_u64(b, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct mrdem_front_arrays *a = &v[i].front;
@@ -262,10 +262,10 @@ void mrdem_encode_fronts(struct mrdem_buf *b, const struct mrdem_fronts *fr)
 		mrdem_buf_f64(b, a->radius_b);
 		mrdem_buf_f64s(b, a->cert, 12);
 	}
-	mrdem_fronts_entries_free(v, n);
+	mrdem_front_store_entries_free(v, n);
 }
 
-int mrdem_write_fronts(struct mrdem_writer *w, const struct mrdem_fronts *fr)
+int mrdem_write_fronts(struct mrdem_writer *w, const struct mrdem_front_store *fr)
 {
 	struct mrdem_buf b;
 	mrdem_buf_init(&b);
@@ -276,17 +276,17 @@ int mrdem_write_fronts(struct mrdem_writer *w, const struct mrdem_fronts *fr)
 }
 
 int mrdem_decode_fronts(const struct mrdem_record *rec, const char *src,
-			struct mrdem_fronts **out)
+			struct mrdem_front_store **out)
 {
 	struct mrdem_cursor c;
 	mrdem_cursor_init(&c, rec->data, rec->len);
-	struct mrdem_fronts *fr = mrdem_fronts_new();
+	struct mrdem_front_store *fr = mrdem_front_store_new();
 	uint64_t n = mrdem_get_u64(&c);
 	/* the smallest entry: ids, flags, three counts and the certificate */
 	if (!mrdem_cursor_has(&c, n, 8 + 8 + 4 * 4 + CERT_BYTES))
 		c.bad = 1;
 	for (uint64_t i = 0; i < n && !c.bad; i++) {
-		struct mrdem_fronts_entry e = { 0 };
+		struct mrdem_front_store_entry e = { 0 };
 		struct mrdem_front_arrays *a = &e.front;
 		e.a = mrdem_get_u64(&c);
 		e.b = mrdem_get_u64(&c);
@@ -321,7 +321,7 @@ int mrdem_decode_fronts(const struct mrdem_record *rec, const char *src,
 			 "(particles %llu and %llu)", src ? src : "<stream>",
 			 (unsigned long long)rec->index, (unsigned long long)rec->offset,
 			 (unsigned long long)i, (unsigned long long)e.a, (unsigned long long)e.b);
-		int rc = mrdem_fronts_load(fr, &e, what);
+		int rc = mrdem_front_store_load(fr, &e, what);
 		mrdem_front_arrays_release(a);
 		if (rc)
 			goto fail;
@@ -331,6 +331,6 @@ int mrdem_decode_fronts(const struct mrdem_record *rec, const char *src,
 	*out = fr;
 	return 0;
 fail:
-	mrdem_fronts_free(fr);
+	mrdem_front_store_free(fr);
 	return -1;
 }

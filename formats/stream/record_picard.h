@@ -24,10 +24,11 @@ int mrdem_write_picard(struct mrdem_writer *w, const struct mrdem_picard *pc,
 int mrdem_decode_picard(const struct mrdem_record *rec, const char *src, struct mrdem_picard *pc,
 			struct mrdem_stepper *st);
 
-void mrdem_encode_fronts(struct mrdem_buf *b, const struct mrdem_fronts *fr);
-int mrdem_write_fronts(struct mrdem_writer *w, const struct mrdem_fronts *fr);
-/* A new set of fronts (mrdem_fronts_free). Returns 0, or -1 with a message. */
+void mrdem_encode_fronts(struct mrdem_buf *b, const struct mrdem_front_store *fr);
+int mrdem_write_fronts(struct mrdem_writer *w, const struct mrdem_front_store *fr);
+/* A new store of fronts (mrdem_front_store_free). Returns 0, or -1 with a
+ * message. */
 int mrdem_decode_fronts(const struct mrdem_record *rec, const char *src,
-			struct mrdem_fronts **out);
+			struct mrdem_front_store **out);
 
 #endif

@@ -1,4 +1,4 @@
-/* The merge of a pair's hits (common/narrow/contacts/hit_merge.c) against its
+/* The merge of a pair's hits (common/narrow/contacts/hit_merge.h) against its
  * definition (tests/lib/merge_reference.h) on the unmerged contacts of the
  * sorted hits: the whole merge of shuffled hits (one pass, group by group,
  * or sorted and scanned; again at the generic SIMD level, where none goes
@@ -105,7 +105,7 @@ int main(void)
 
 	struct mrdem_rng rng;
 	mrdem_rng_seed(&rng, 2027);
-	struct mrdem_merge_grid grid;
+	struct mrdem_merge_scratch grid;
 	memset(&grid, 0, sizeof grid);
 	struct mrdem_tri_hits hits, sorted;
 	mrdem_tri_hits_init(&hits);
@@ -168,7 +168,7 @@ int main(void)
 			if (merge_wrong++ < 5)
 				tap_diag("set %ld: %zu hits, %zu merged contacts against %zu", t, n,
 					 merged.n, want.n);
-		/* without AVX-512 no set goes group by group (merge_hits_peel,
+		/* without AVX-512 no set goes group by group (merge_peel_avx512.c,
 		 * sets of up to 256 hits): the sort and the scan merge it */
 		sorted.n = 0;
 		for (size_t k = 0; k < n; k++)
@@ -253,7 +253,7 @@ int main(void)
 	mrdem_contacts_release(&again);
 	mrdem_tri_hits_release(&hits);
 	mrdem_tri_hits_release(&sorted);
-	mrdem_merge_grid_release(&grid);
+	mrdem_merge_scratch_release(&grid);
 	mrdem_scene_release(&s);
 	return tap_done();
 }

@@ -180,8 +180,9 @@ int main(void)
 					struct mrdem_tri_chunk ca[3], cb[3];
 					uint32_t na = chunks_of(&la[i], va, sa, ca);
 					uint32_t nb = chunks_of(&lb[i], vb, sb, cb);
-					pruned += mrdem_tri_stream_leaves(w, ca, na, la[i].sph, cb, nb,
-									  lb[i].sph, reach, &o, &cg);
+					struct mrdem_tri_leaf a = {ca, na, la[i].sph};
+					struct mrdem_tri_leaf b = {cb, nb, lb[i].sph};
+					pruned += mrdem_tri_stream_leaves(w, &a, &b, reach, &o, &cg);
 				}
 				mrdem_tri_stream_end(w, &o, &cg);
 				qsort(want.h, want.n, sizeof *want.h, hit_order);

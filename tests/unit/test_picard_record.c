@@ -108,9 +108,9 @@ static int decode_picard(const struct mrdem_record *rec)
 
 static int decode_fronts(const struct mrdem_record *rec)
 {
-	struct mrdem_fronts *fr = NULL;
+	struct mrdem_front_store *fr = NULL;
 	int rc = mrdem_decode_fronts(rec, "test", &fr);
-	mrdem_fronts_free(fr);
+	mrdem_front_store_free(fr);
 	return rc;
 }
 
@@ -184,13 +184,14 @@ static void test_fronts(struct mrdem_rng *r)
 {
 	int same = 1, refused = 1, loaded = 1;
 	for (int trial = 0; trial < 100; trial++) {
-		struct mrdem_fronts *fr = mrdem_fronts_new(), *fr2 = NULL;
+		struct mrdem_front_store *fr = mrdem_front_store_new(), *fr2 = NULL;
 		size_t n = mrdem_rng_u64(r) % 6;
 		for (size_t i = 0; i < n; i++) {
-			struct mrdem_fronts_entry e = { .a = i, .b = i + 1 + mrdem_rng_u64(r) % 9,
-							.used = (int)(mrdem_rng_u64(r) % 2) };
+			struct mrdem_front_store_entry e = {
+				.a = i, .b = i + 1 + mrdem_rng_u64(r) % 9,
+				.used = (int)(mrdem_rng_u64(r) % 2) };
 			random_front(r, &e.front);
-			loaded &= mrdem_fronts_load(fr, &e, "test") == 0;
+			loaded &= mrdem_front_store_load(fr, &e, "test") == 0;
 			mrdem_front_arrays_release(&e.front);
 		}
 		struct mrdem_buf a, b;
@@ -205,8 +206,8 @@ static void test_fronts(struct mrdem_rng *r)
 			refused &= truncations_refused(MRDEM_REC_FRONTS, &a, decode_fronts);
 		mrdem_buf_release(&a);
 		mrdem_buf_release(&b);
-		mrdem_fronts_free(fr);
-		mrdem_fronts_free(fr2);
+		mrdem_front_store_free(fr);
+		mrdem_front_store_free(fr2);
 	}
 	tap_ok(loaded, "fronts: random trees of unfolded pairs load");
 	tap_ok(same, "fronts: 100 random sets encode, decode and encode to the same bytes");

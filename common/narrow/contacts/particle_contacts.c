@@ -13,84 +13,22 @@
 #include "common/geom/xform.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
-#include "common/util/names.h"
 #include "common/util/hash.h"
-#include "common/util/parse.h"
 #include "common/util/stages.h"
 #include "common/util/simd.h"
 
-static const char *const hierarchy_names[] = {"flat", "surrogate", "auto", "multiscale"};
-
-const char *mrdem_hierarchy_name(int h)
-{
-	return mrdem_name_at(hierarchy_names, MRDEM_HIERARCHY_MULTISCALE + 1, h, NULL);
-}
-
-int mrdem_hierarchy_parse(const char *name)
-{
-	return mrdem_name_index(hierarchy_names, MRDEM_HIERARCHY_MULTISCALE + 1, name);
-}
-
-void mrdem_contact_opts_default(struct mrdem_contact_opts *o)
-{
-	mrdem_narrow_opts_default(&o->narrow);
-	o->hierarchy = MRDEM_HIERARCHY_AUTO;
-	o->merge = 1;
-}
-
-const char mrdem_contact_opts_usage[] =
-	"  --hierarchy H     flat (every triangle pair, Alg. 2), surrogate (trees,\n"
-	"                    Alg. 5) or auto (default: surrogate when every shape has\n"
-	"                    a tree, else flat); multiscale (Alg. 6) searches on the\n"
-	"                    fronts of an implicit step's Picard iterations only\n"
-	"  --method M        comparison, iterative or hybrid (default hybrid)\n"
-	"  --iterations N    sweeps of the iterative kernel (default 4)\n"
-	"  --threshold C     the iterative kernel calls a pair in contact only when its\n"
-	"                    distance is certified to C x 1 % of the mean halo, else it\n"
-	"                    is not converged (default 1; docs/narrow-phase.md)\n"
-	"  --simd S          auto, generic, avx2 or avx512 (default auto)\n"
-	"  --no-merge        keep every touching triangle pair (no merging of contact\n"
-	"                    points closer than the halo)\n";
-
-int mrdem_contact_opts_check(const struct mrdem_contact_opts *o)
-{
-	if (o->tuned && o->narrow.method == MRDEM_NARROW_COMPARISON)
-		return mrdem_error("--iterations and --threshold tune the iterative kernel, which "
-				   "--method comparison does not run");
-	return 0;
-}
-
-int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value)
-{
-	int v;
-	if (!strcmp(key, "hierarchy")) {
-		if ((v = mrdem_hierarchy_parse(value)) < 0)
-			return mrdem_error("--hierarchy: '%s' is not flat, surrogate, auto or multiscale",
-					   value);
-		o->hierarchy = v;
-	} else if (!strcmp(key, "method")) {
-		if ((v = mrdem_narrow_method_parse(value)) < 0)
-			return mrdem_error("--method: '%s' is not comparison, iterative or hybrid",
-					   value);
-		o->narrow.method = v;
-	} else if (!strcmp(key, "iterations")) {
-		if (mrdem_parse_int("--iterations", value, 1, MRDEM_NARROW_ITERATIONS_MAX,
-				    &o->narrow.iterations))
-			return -1;
-		o->tuned = 1;
-	} else if (!strcmp(key, "threshold")) {
-		if (mrdem_parse_positive("--threshold", value, &o->narrow.threshold))
-			return -1;
-		o->tuned = 1;
-	} else if (!strcmp(key, "simd")) {
-		if ((v = mrdem_simd_parse(value)) < 0)
-			return mrdem_error("--simd: '%s' is not auto, generic, avx2 or avx512", value);
-		o->narrow.simd = v;
-	} else {
-		return mrdem_error("unknown contact option --%s", key);
-	}
-	return 0;
-}
+/* One pair to examine: particle ia with particle ib, or with analytic
+ * plane `plane`, and its front (multiscale); then the thread that took
+ * it and where its contacts and guesses are in that thread's output. */
+struct pair_job {
+	size_t ia, ib;             /* frame indices; ib: only with a particle */
+	int with_plane;
+	uint32_t plane;
+	struct mrdem_front *front;
+	struct mrdem_feature_pair *track; /* two convex shapes: the warm start kept */
+	int worker;
+	size_t first, n, gfirst, gn;
+};
 
 /* Scratch of one thread. */
 struct worker {
@@ -99,10 +37,10 @@ struct worker {
 	struct mrdem_tree_search *search;
 	struct mrdem_tri_hits hits, guesses;
 	/* the merged contacts (and guesses) of the pairs this thread took in
-	 * one call, each pair's a slice (struct job), so memory follows the
+	 * one call, each pair's a slice (struct pair_job), so memory follows the
 	 * contacts found, not a worst case per pair */
 	struct mrdem_contacts out, gout;
-	struct mrdem_merge_grid merge;
+	struct mrdem_merge_scratch merge;
 	float *mapped;
 	size_t mapped_cap;
 	/* exact_points: the hits' triangles side by side, index pairs, results */
@@ -143,7 +81,7 @@ struct mrdem_contact_finder {
 	uint32_t nsoups;
 	struct soup *soups;
 	struct mrdem_id_index index;
-	struct job *jobs;           /* the pairs of the call, kept for the next */
+	struct pair_job *jobs;      /* the pairs of the call, kept for the next */
 	size_t jobs_cap;
 	struct mrdem_stage_log log; /* since the last mrdem_contact_finder_take_log */
 };
@@ -189,7 +127,7 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 		mrdem_tri_hits_release(&f->w[t].guesses);
 		mrdem_contacts_release(&f->w[t].out);
 		mrdem_contacts_release(&f->w[t].gout);
-		mrdem_merge_grid_release(&f->w[t].merge);
+		mrdem_merge_scratch_release(&f->w[t].merge);
 		free(f->w[t].mapped);
 		free(f->w[t].ex_a);
 		free(f->w[t].ex_b);
@@ -281,8 +219,6 @@ static void exact_points(struct worker *w, const float *soup_a, const float *sou
 	w->hits.n = kept;
 }
 
-/* Contacts of particles ia and ib into out, and with a front (multiscale)
- * its guesses into guess. */
 /* The contact decision of two convex shapes: 1 when they are further
  * apart than their halos (widened by a margin above the float kernels'
  * rounding, so that the triangle search never finds a contact the
@@ -305,12 +241,16 @@ static int convex_apart(struct worker *w, const struct mrdem_shape *sa,
 	return 1;
 }
 
+/* Contacts of job j's particles into w->out, and with a front
+ * (multiscale) its guesses into w->gout. */
 static void particle_pair(struct worker *w, const struct mrdem_scene *s,
-			  const struct mrdem_contact_finder *f, size_t ia, size_t ib,
-			  const struct mrdem_contact_opts *o, struct mrdem_front *front,
-			  struct mrdem_feature_pair *track, struct mrdem_contacts *out,
-			  struct mrdem_contacts *guess)
+			  const struct mrdem_contact_finder *f, const struct mrdem_contact_opts *o,
+			  const struct pair_job *j)
 {
+	size_t ia = j->ia, ib = j->ib;
+	struct mrdem_front *front = j->front;
+	struct mrdem_feature_pair *track = j->track;
+	struct mrdem_contacts *out = &w->out, *guess = &w->gout;
 	const struct mrdem_particles *p = &s->frame.p;
 	const struct mrdem_shape *sa = &s->shapes[p->shape[ia]], *sb = &s->shapes[p->shape[ib]];
 	if (sa->kind != MRDEM_SHAPE_MESH || sb->kind != MRDEM_SHAPE_MESH) {
@@ -437,17 +377,85 @@ static void plane_pair(struct worker *w, const struct mrdem_scene *s,
 	w->plane_s += mrdem_clock() - t0;
 }
 
-/* One pair to examine: frame indices, ib = SIZE_MAX - k for plane k, and
- * its front (multiscale); then the thread that took it and where its
- * contacts and guesses are in that thread's output. */
-struct job {
-	size_t ia, ib;
-	struct mrdem_front *front;
-	struct mrdem_feature_pair *track; /* two convex shapes: the warm start kept */
-	int worker;
-	size_t first, n, gfirst, gn;
-};
-#define PLANE_JOB(k) (SIZE_MAX - (size_t)(k))
+/* Room for one more job in f->jobs (n of them so far). */
+static struct pair_job *push_job(struct mrdem_contact_finder *f, size_t n)
+{
+	if (n == f->jobs_cap) {
+		f->jobs_cap = f->jobs_cap ? 2 * f->jobs_cap : 64;
+		f->jobs = mrdem_xrealloc(f->jobs, f->jobs_cap * sizeof *f->jobs);
+	}
+	struct pair_job *j = &f->jobs[n];
+	*j = (struct pair_job){0};
+	return j;
+}
+
+static void push_pair(struct mrdem_contact_finder *f, size_t *n, size_t a, size_t b)
+{
+	struct pair_job *j = push_job(f, (*n)++);
+	j->ia = a;
+	j->ib = b;
+}
+
+static void push_plane(struct mrdem_contact_finder *f, size_t *n, size_t a, uint32_t k)
+{
+	struct pair_job *j = push_job(f, (*n)++);
+	j->ia = a;
+	j->with_plane = 1;
+	j->plane = k;
+}
+
+/* Every pair of particles that are not both fixed, and every particle
+ * that is not fixed with every plane. */
+static size_t collect_all(struct mrdem_contact_finder *f, const struct mrdem_scene *s)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = 0;
+	for (size_t a = 0; a < p->n; a++) {
+		int fa = p->flags[a] & MRDEM_PARTICLE_FIXED;
+		for (size_t b = a + 1; b < p->n; b++)
+			if (!fa || !(p->flags[b] & MRDEM_PARTICLE_FIXED))
+				push_pair(f, &n, a, b);
+		for (uint32_t k = 0; k < s->setup.nplanes && !fa; k++)
+			push_plane(f, &n, a, k);
+	}
+	return n;
+}
+
+/* The listed pairs by particle ids (a plane's: MRDEM_PLANE_ID). */
+static int collect_listed(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+			  const struct mrdem_pairs *pairs, size_t *njobs)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = 0;
+	if (mrdem_id_index_build(&f->index, p))
+		return -1;
+	for (size_t i = 0; i < pairs->n; i++) {
+		uint64_t ida = pairs->p[i].a, idb = pairs->p[i].b;
+		size_t a = mrdem_id_index_find(&f->index, ida), b = MRDEM_NO_INDEX;
+		if (a != MRDEM_NO_INDEX && mrdem_is_plane_id(idb)) {
+			uint32_t k = mrdem_plane_index(idb);
+			if (k >= s->setup.nplanes)
+				return mrdem_error("pair %zu refers to plane %llu, but the setup "
+						   "has %u planes", i, (unsigned long long)k,
+						   s->setup.nplanes);
+			push_plane(f, &n, a, k);
+			continue;
+		}
+		if (a != MRDEM_NO_INDEX)
+			b = mrdem_id_index_find(&f->index, idb);
+		if (a == MRDEM_NO_INDEX || b == MRDEM_NO_INDEX)
+			return mrdem_error("pair %zu refers to particle %llu, which the frame (step "
+					   "%llu) does not have", i,
+					   (unsigned long long)(a == MRDEM_NO_INDEX ? ida : idb),
+					   (unsigned long long)s->frame.step);
+		if (a == b)
+			return mrdem_error("pair %zu pairs particle %llu with itself", i,
+					   (unsigned long long)ida);
+		push_pair(f, &n, a, b);
+	}
+	*njobs = n;
+	return 0;
+}
 
 /* The call's jobs into f->jobs (its room kept between calls: a list of
  * this size is a large request for malloc, which consolidates its free
@@ -455,60 +463,9 @@ struct job {
 static int collect_jobs(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 			const struct mrdem_pairs *pairs, size_t *njobs)
 {
-	const struct mrdem_particles *p = &s->frame.p;
-	size_t n = 0;
-	struct job *j = f->jobs;
-#define PUSH(A, B)                                                                  \
-	do {                                                                        \
-		if (n == f->jobs_cap)                                               \
-			j = f->jobs = mrdem_xrealloc(j, (f->jobs_cap = f->jobs_cap ?   \
-							 2 * f->jobs_cap : 64) * sizeof *j); \
-		j[n].ia = (A), j[n].ib = (B), j[n].track = NULL, j[n++].front = NULL; \
-	} while (0)
-	if (!pairs) {
-		for (size_t a = 0; a < p->n; a++) {
-			int fa = p->flags[a] & MRDEM_PARTICLE_FIXED;
-			for (size_t b = a + 1; b < p->n; b++)
-				if (!fa || !(p->flags[b] & MRDEM_PARTICLE_FIXED))
-					PUSH(a, b);
-			for (uint32_t k = 0; k < s->setup.nplanes && !fa; k++)
-				PUSH(a, PLANE_JOB(k));
-		}
-	} else {
-		if (mrdem_id_index_build(&f->index, p))
-			return -1;
-		for (size_t i = 0; i < pairs->n; i++) {
-			uint64_t ida = pairs->p[i].a, idb = pairs->p[i].b;
-			size_t a = mrdem_id_index_find(&f->index, ida), b;
-			if (a == MRDEM_NO_INDEX)
-				goto unknown;
-			if (idb >= MRDEM_PLANE_ID_MIN) {
-				uint64_t k = UINT64_MAX - idb;
-				if (k >= s->setup.nplanes) {
-					return mrdem_error("pair %zu refers to plane %llu, but the setup "
-							   "has %u planes", i, (unsigned long long)k,
-							   s->setup.nplanes);
-				}
-				PUSH(a, PLANE_JOB(k));
-				continue;
-			}
-			if ((b = mrdem_id_index_find(&f->index, idb)) == MRDEM_NO_INDEX)
-				goto unknown;
-			if (a == b) {
-				return mrdem_error("pair %zu pairs particle %llu with itself", i,
-						   (unsigned long long)ida);
-			}
-			PUSH(a, b);
-			continue;
-unknown:
-			return mrdem_error("pair %zu refers to particle %llu, which the frame (step "
-					   "%llu) does not have", i,
-					   (unsigned long long)(a == MRDEM_NO_INDEX ? ida : idb),
-					   (unsigned long long)s->frame.step);
-		}
-	}
-#undef PUSH
-	*njobs = n;
+	if (pairs)
+		return collect_listed(f, s, pairs, njobs);
+	*njobs = collect_all(f, s);
 	return 0;
 }
 
@@ -555,171 +512,6 @@ void mrdem_contact_finder_take_log(struct mrdem_contact_finder *f, struct mrdem_
 	memset(&f->log, 0, sizeof f->log);
 }
 
-/* ---- fronts of multiscale Picard: an open-addressing map from a pair of
- * particle ids to its front */
-
-struct fronts_entry {
-	uint64_t a, b;
-	struct mrdem_front *front; /* NULL: empty slot */
-	int used;                  /* searched since the last new step */
-	int unchecked;             /* loaded, not yet checked against the trees */
-};
-
-struct mrdem_fronts {
-	struct fronts_entry *e;
-	size_t n, cap;             /* cap: a power of two, or 0 */
-};
-
-struct mrdem_fronts *mrdem_fronts_new(void)
-{
-	return mrdem_xcalloc(1, sizeof(struct mrdem_fronts));
-}
-
-void mrdem_fronts_free(struct mrdem_fronts *fr)
-{
-	if (!fr)
-		return;
-	for (size_t i = 0; i < fr->cap; i++)
-		mrdem_front_free(fr->e[i].front);
-	free(fr->e);
-	free(fr);
-}
-
-size_t mrdem_fronts_count(const struct mrdem_fronts *fr)
-{
-	return fr->n;
-}
-
-static size_t fronts_slot(const struct mrdem_fronts *fr, uint64_t a, uint64_t b)
-{
-	size_t i = mrdem_mix64(a * 0x9e3779b97f4a7c15ULL ^ b) & (fr->cap - 1);
-	while (fr->e[i].front && (fr->e[i].a != a || fr->e[i].b != b))
-		i = (i + 1) & (fr->cap - 1);
-	return i;
-}
-
-/* Rebuild the table at capacity cap with the entries kept (keep: only
- * those used since the last new step). */
-static void fronts_rehash(struct mrdem_fronts *fr, size_t cap, int keep_used_only)
-{
-	struct fronts_entry *old = fr->e;
-	size_t oldcap = fr->cap;
-	fr->e = mrdem_xcalloc(cap, sizeof *fr->e);
-	fr->cap = cap;
-	fr->n = 0;
-	for (size_t i = 0; i < oldcap; i++) {
-		if (!old[i].front)
-			continue;
-		if (keep_used_only && !old[i].used) {
-			mrdem_front_free(old[i].front);
-			continue;
-		}
-		fr->e[fronts_slot(fr, old[i].a, old[i].b)] = old[i];
-		fr->n++;
-	}
-	free(old);
-}
-
-static struct fronts_entry *fronts_get(struct mrdem_fronts *fr, uint64_t a, uint64_t b)
-{
-	if (2 * (fr->n + 1) > fr->cap)
-		fronts_rehash(fr, fr->cap ? 2 * fr->cap : 64, 0);
-	struct fronts_entry *e = &fr->e[fronts_slot(fr, a, b)];
-	if (!e->front) {
-		*e = (struct fronts_entry){a, b, mrdem_front_new(), 0, 0};
-		fr->n++;
-	}
-	e->used = 1;
-	return e;
-}
-
-/* The front of particles ia and ib of s, a loaded one checked against
- * their trees first. */
-static int fronts_bind(struct mrdem_fronts *fr, const struct mrdem_scene *s, size_t ia, size_t ib,
-		       struct mrdem_front **front)
-{
-	const struct mrdem_particles *p = &s->frame.p;
-	struct fronts_entry *e = fronts_get(fr, p->id[ia], p->id[ib]);
-	if (e->unchecked) {
-		const struct mrdem_tree *ta = s->shapes[p->shape[ia]].tree;
-		const struct mrdem_tree *tb = s->shapes[p->shape[ib]].tree;
-		if (mrdem_front_fits(e->front, ta, tb))
-			return mrdem_error("the front of particles %llu and %llu refers to nodes or "
-					   "triangles that their shapes' trees do not have (fronts "
-					   "record of another scene?)",
-					   (unsigned long long)e->a, (unsigned long long)e->b);
-		e->unchecked = 0;
-	}
-	*front = e->front;
-	return 0;
-}
-
-static int entry_order(const void *x, const void *y)
-{
-	const struct mrdem_fronts_entry *a = x, *b = y;
-	if (a->a != b->a)
-		return a->a < b->a ? -1 : 1;
-	return a->b < b->b ? -1 : a->b > b->b;
-}
-
-size_t mrdem_fronts_save(const struct mrdem_fronts *fr, struct mrdem_fronts_entry **out)
-{
-	struct mrdem_fronts_entry *v = mrdem_xmalloc_array(fr->n + 1, sizeof *v);
-	size_t n = 0;
-	for (size_t i = 0; i < fr->cap; i++) {
-		const struct fronts_entry *e = &fr->e[i];
-		if (!e->front)
-			continue;
-		v[n] = (struct mrdem_fronts_entry){ .a = e->a, .b = e->b, .used = e->used };
-		mrdem_front_save(e->front, &v[n].front);
-		n++;
-	}
-	qsort(v, n, sizeof *v, entry_order);
-	*out = v;
-	return n;
-}
-
-void mrdem_fronts_entries_free(struct mrdem_fronts_entry *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		mrdem_front_arrays_release(&v[i].front);
-	free(v);
-}
-
-int mrdem_fronts_load(struct mrdem_fronts *fr, const struct mrdem_fronts_entry *e,
-		      const char *what)
-{
-	struct mrdem_front *front = mrdem_front_load(&e->front, what);
-	if (!front)
-		return -1;
-	size_t n = fr->n;
-	struct fronts_entry *slot = fronts_get(fr, e->a, e->b);
-	if (fr->n == n) {
-		mrdem_front_free(front);
-		return mrdem_error("%s: a second front for particles %llu and %llu", what,
-				   (unsigned long long)e->a, (unsigned long long)e->b);
-	}
-	mrdem_front_free(slot->front);
-	slot->front = front;
-	slot->used = e->used;
-	slot->unchecked = 1;
-	return 0;
-}
-
-void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm)
-{
-	if (fr->cap)
-		fronts_rehash(fr, fr->cap, 1);
-	for (size_t i = 0; i < fr->cap; i++)
-		if (fr->e[i].front) {
-			fr->e[i].used = 0;
-			if (warm)
-				mrdem_front_new_step(fr->e[i].front);
-			else
-				mrdem_front_reset(fr->e[i].front);
-		}
-}
-
 static struct convex_entry *convex_slot(const struct convex_cache *c, uint64_t a, uint64_t b)
 {
 	size_t i = mrdem_mix64(a * 0x9e3779b97f4a7c15ULL ^ b) & (c->cap - 1);
@@ -732,20 +524,20 @@ static struct convex_entry *convex_slot(const struct convex_cache *c, uint64_t a
  * this call's pairs, with the features the old one kept for the pair
  * (cold when none, or for a pair listed twice). */
 static void bind_convex(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
-			struct job *jobs, size_t njobs)
+			struct pair_job *jobs, size_t njobs)
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	size_t n = 0;
 	for (size_t i = 0; i < njobs; i++)
-		n += jobs[i].ib < PLANE_JOB(UINT32_MAX) && s->shapes[p->shape[jobs[i].ia]].convex &&
+		n += !jobs[i].with_plane && s->shapes[p->shape[jobs[i].ia]].convex &&
 		     s->shapes[p->shape[jobs[i].ib]].convex;
 	struct convex_cache fresh = {NULL, 16};
 	while (fresh.cap < 2 * n)
 		fresh.cap *= 2;
 	fresh.e = n ? mrdem_xcalloc(fresh.cap, sizeof *fresh.e) : NULL;
 	for (size_t i = 0; n && i < njobs; i++) {
-		struct job *j = &jobs[i];
-		if (j->ib >= PLANE_JOB(UINT32_MAX) || !s->shapes[p->shape[j->ia]].convex ||
+		struct pair_job *j = &jobs[i];
+		if (j->with_plane || !s->shapes[p->shape[j->ia]].convex ||
 		    !s->shapes[p->shape[j->ib]].convex)
 			continue;
 		uint64_t a = p->id[j->ia], b = p->id[j->ib];
@@ -767,7 +559,7 @@ static void bind_convex(struct mrdem_contact_finder *f, const struct mrdem_scene
 }
 
 /* The slices of the jobs, in job order, into out. */
-static void collate(const struct mrdem_contact_finder *f, const struct job *jobs, size_t njobs,
+static void collate(const struct mrdem_contact_finder *f, const struct pair_job *jobs, size_t njobs,
 		    int guesses, struct mrdem_contacts *out)
 {
 	out->n = 0;
@@ -783,23 +575,23 @@ static void collate(const struct mrdem_contact_finder *f, const struct job *jobs
 
 /* Job j on worker t's scratch. */
 static void run_job(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
-		    const struct mrdem_contact_opts *o, struct job *j, int t)
+		    const struct mrdem_contact_opts *o, struct pair_job *j, int t)
 {
 	struct worker *w = &f->w[t];
 	j->worker = t;
 	j->first = w->out.n;
 	j->gfirst = w->gout.n;
-	if (j->ib >= PLANE_JOB(UINT32_MAX))
-		plane_pair(w, s, f, j->ia, (uint32_t)(SIZE_MAX - j->ib), o, &w->out);
+	if (j->with_plane)
+		plane_pair(w, s, f, j->ia, j->plane, o, &w->out);
 	else
-		particle_pair(w, s, f, j->ia, j->ib, o, j->front, j->track, &w->out, &w->gout);
+		particle_pair(w, s, f, o, j);
 	j->n = w->out.n - j->first;
 	j->gn = w->gout.n - j->gfirst;
 }
 
 static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 		const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
-		struct mrdem_fronts *fronts, struct mrdem_contacts *out,
+		struct mrdem_front_store *fronts, struct mrdem_contacts *out,
 		struct mrdem_contacts *guesses, struct mrdem_contact_counts *cnt)
 {
 	if (mrdem_narrow_opts_check(&o->narrow))
@@ -828,13 +620,13 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	size_t njobs = 0;
 	if (collect_jobs(f, s, pairs, &njobs))
 		return -1;
-	struct job *jobs = f->jobs;
+	struct pair_job *jobs = f->jobs;
 	if (!fronts)
 		bind_convex(f, s, jobs, njobs);
 	if (fronts)
 		for (size_t i = 0; i < njobs; i++)
-			if (jobs[i].ib < PLANE_JOB(UINT32_MAX) &&
-			    fronts_bind(fronts, s, jobs[i].ia, jobs[i].ib, &jobs[i].front))
+			if (!jobs[i].with_plane && mrdem_front_store_bind(fronts, s, jobs[i].ia,
+									  jobs[i].ib, &jobs[i].front))
 				return -1;
 	for (int t = 0; t < f->nworkers; t++) {
 		memset(&f->w[t].cnt, 0, sizeof f->w[t].cnt);
@@ -898,53 +690,12 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 
 int mrdem_find_contacts_multiscale(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 				   const struct mrdem_pairs *pairs,
-				   const struct mrdem_contact_opts *o, struct mrdem_fronts *fronts,
-				   struct mrdem_contacts *out, struct mrdem_contacts *guesses,
+				   const struct mrdem_contact_opts *o,
+				   struct mrdem_front_store *fronts, struct mrdem_contacts *out,
+				   struct mrdem_contacts *guesses,
 				   struct mrdem_contact_counts *cnt)
 {
 	struct mrdem_contact_opts ro = *o;
 	ro.hierarchy = MRDEM_HIERARCHY_MULTISCALE;
 	return find(f, s, pairs, &ro, fronts, out, guesses, cnt);
-}
-
-void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrdem_stats *out)
-{
-	const struct mrdem_search_counts *s = &c->search;
-	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(s, &all);
-	int last = 0;
-	for (int r = 0; r < MRDEM_SEARCH_ROUNDS; r++)
-		if (s->round[r].comparisons)
-			last = r + 1;
-	mrdem_stats_add(out, "comparisons", (double)all.comparisons);
-	for (int r = 0; r < last; r++) {
-		char name[64];
-		snprintf(name, sizeof name, "comparisons_round_%d", r);
-		mrdem_stats_add(out, name, (double)s->round[r].comparisons);
-	}
-	mrdem_stats_add(out, "comparisons_real", (double)s->real.comparisons);
-	mrdem_stats_add(out, "iterative", (double)all.iterative);
-	mrdem_stats_add(out, "fallbacks", (double)all.fallbacks);
-	mrdem_stats_add(out, "unconverged", (double)all.unconverged);
-	mrdem_stats_add(out, "intersecting", (double)all.intersecting);
-	mrdem_stats_add(out, "undecided", (double)all.undecided);
-	mrdem_stats_add(out, "pruned", (double)s->pruned);
-	mrdem_stats_add(out, "sphere_pruned", (double)s->sphere_pruned);
-	mrdem_stats_add(out, "particle_pairs", (double)c->particle_pairs);
-	mrdem_stats_add(out, "plane_pairs", (double)c->plane_pairs);
-	mrdem_stats_add(out, "plane_tests", (double)c->plane_tests);
-	mrdem_stats_add(out, "hits", (double)c->hits);
-	mrdem_stats_add(out, "contacts", (double)c->contacts);
-	mrdem_analytic_counts_stats(&c->analytic, out);
-	mrdem_convex_counts_stats(&c->convex, out);
-	if (c->front.size) { /* a multiscale iteration */
-		struct mrdem_front_counts fc = c->front;
-		uint64_t *v[MRDEM_FRONT_COUNTS];
-		mrdem_front_counts_fields(&fc, v);
-		for (int k = 0; k < MRDEM_FRONT_COUNTS; k++) {
-			char name[48];
-			snprintf(name, sizeof name, "front_%s", mrdem_front_count_names[k]);
-			mrdem_stats_add(out, name, (double)*v[k]);
-		}
-	}
 }

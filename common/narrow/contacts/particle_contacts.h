@@ -15,44 +15,16 @@
 
 #include "common/narrow/analytic/analytic_contacts.h"
 #include "common/narrow/analytic/convex_track.h"
+#include "common/narrow/contacts/contact_opts.h"
 #include "common/narrow/search/front_search.h"
+#include "common/narrow/search/front_store.h"
 #include "common/narrow/search/tree_search.h"
 #include "common/narrow/tri/tri_batch.h"
 #include "common/scene/scene.h"
-#include "common/narrow/search/front_search.h"
 #include "common/scene/contacts.h"
 #include "common/scene/pairs.h"
 #include "common/scene/stats.h"
 #include "common/util/stages.h"
-
-enum mrdem_hierarchy {
-	MRDEM_HIERARCHY_FLAT = 0,      /* every triangle pair (Alg. 2) */
-	MRDEM_HIERARCHY_SURROGATE = 1, /* surrogate trees, coarse to fine (Alg. 5) */
-	MRDEM_HIERARCHY_AUTO = 2,      /* surrogate when every shape has a tree */
-	MRDEM_HIERARCHY_MULTISCALE = 3,/* fronts within the Picard loop (Alg. 6) */
-};
-const char *mrdem_hierarchy_name(int h);
-int mrdem_hierarchy_parse(const char *name);
-
-struct mrdem_contact_opts {
-	struct mrdem_narrow_opts narrow;
-	int hierarchy;   /* enum mrdem_hierarchy */
-	int merge;       /* merge contact points closer than the halo (remark 1) */
-	int tuned;       /* "iterations" or "threshold" was set (mrdem_contact_opts_set) */
-};
-/* hybrid kernels, automatic hierarchy, merging on. */
-void mrdem_contact_opts_default(struct mrdem_contact_opts *o);
-/* Set one option from its command-line spelling, so every tool takes the
- * same ones: "method" (comparison|iterative|hybrid), "iterations",
- * "threshold", "hierarchy" (flat|surrogate|auto), "simd" (auto|generic|avx2|
- * avx512). Returns 0, or -1 with a message naming --key. */
-int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value);
-/* After a tool's options: 0, or -1 with a message where --iterations or
- * --threshold were given with --method comparison, which has no iterative
- * kernel for them to tune (a flag that would be ignored). */
-int mrdem_contact_opts_check(const struct mrdem_contact_opts *o);
-/* Usage text of those options and --no-merge, for --help. */
-extern const char mrdem_contact_opts_usage[];
 
 struct mrdem_contact_counts {
 	/* triangle comparisons by search round; the flat search and the real
@@ -67,11 +39,6 @@ struct mrdem_contact_counts {
 	struct mrdem_analytic_counts analytic; /* pairs with an analytic shape */
 	struct mrdem_convex_counts convex;     /* pairs of two convex shapes */
 };
-/* Add the counts as named values (docs/narrow-phase.md): comparisons,
- * comparisons_round_K, comparisons_real, iterative, fallbacks, pruned,
- * hits, contacts, ... */
-void mrdem_contact_counts_stats(const struct mrdem_contact_counts *c, struct mrdem_stats *out);
-
 /* Workspace reused from step to step (per-thread kernels' scratch and a
  * float copy of each shape's triangles). Not shared between calls running
  * at the same time. */
@@ -100,34 +67,6 @@ int mrdem_find_contacts(struct mrdem_contact_finder *f, const struct mrdem_scene
 			const struct mrdem_pairs *pairs, const struct mrdem_contact_opts *o,
 			struct mrdem_contacts *out, struct mrdem_contact_counts *cnt);
 
-/* The fronts of multiscale Picard, one per pair of particles, kept from
- * one Picard iteration to the next (and from step to step when warm). */
-struct mrdem_fronts;
-struct mrdem_fronts *mrdem_fronts_new(void);
-void mrdem_fronts_free(struct mrdem_fronts *fr);
-/* A new time step (or a retry): warm keeps each pair's front (memory set
- * emptied, pins released), cold sends every front back to the roots.
- * Either way pairs that were not searched since the last call are
- * forgotten. */
-void mrdem_fronts_new_step(struct mrdem_fronts *fr, int warm);
-/* Pairs with a front. */
-size_t mrdem_fronts_count(const struct mrdem_fronts *fr);
-/* The fronts as the fronts record holds them: one entry per pair of
- * particle ids, sorted by ids; used: searched since the last new step. */
-struct mrdem_fronts_entry {
-	uint64_t a, b;
-	int used;
-	struct mrdem_front_arrays front;
-};
-/* Every entry, into a malloc'd array (mrdem_fronts_entries_free). */
-size_t mrdem_fronts_save(const struct mrdem_fronts *fr, struct mrdem_fronts_entry **out);
-void mrdem_fronts_entries_free(struct mrdem_fronts_entry *v, size_t n);
-/* Add the front of one entry, its structure checked now (message prefixed
- * by what) and its nodes against the particles' trees when first searched.
- * Returns 0, or -1 with a message (also for a pair that has one already). */
-int mrdem_fronts_load(struct mrdem_fronts *fr, const struct mrdem_fronts_entry *e,
-		      const char *what);
-
 /* One Picard iteration of the multiscale search (Alg. 6): as
  * mrdem_find_contacts with the surrogate hierarchy, but each particle pair
  * is searched on its front (common/narrow/search/front_search.h), which then
@@ -139,8 +78,9 @@ int mrdem_fronts_load(struct mrdem_fronts *fr, const struct mrdem_fronts_entry *
  * analytic shapes are refused (fronts are of two trees). */
 int mrdem_find_contacts_multiscale(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 				   const struct mrdem_pairs *pairs,
-				   const struct mrdem_contact_opts *o, struct mrdem_fronts *fronts,
-				   struct mrdem_contacts *out, struct mrdem_contacts *guesses,
+				   const struct mrdem_contact_opts *o,
+				   struct mrdem_front_store *fronts, struct mrdem_contacts *out,
+				   struct mrdem_contacts *guesses,
 				   struct mrdem_contact_counts *cnt);
 
 #endif

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/narrow/search/front.h"
+#include "common/narrow/search/search_scratch.h"
 #include "common/util/error.h"
 
-#include "common/narrow/search/search_scratch.h"
-
-#define NO_GROUP UINT32_MAX
 /* Slots of an iteration's tests that carry no kernel result (from
  * NO_RESULT up): a pair its bounding spheres separate; a group that may not
  * narrow in this iteration (not tested); a pair certified apart (not
@@ -29,55 +28,6 @@
 /* Allowance for float rounding of the mapped coordinates and the kernels,
  * relative to the coordinates' magnitude (float epsilon is 6e-8). */
 #define MOTION_ROUNDING 1e-5
-
-/* A pair's standing with respect to its front's certificate pose. */
-enum { UNCERTIFIED = 0, FAR = 1, NEAR = 2 };
-
-/* A pair of the front: nodes a, b (or soup triangles when real), the
- * unfolded pair it is a member of (NO_GROUP: the roots), and its standing
- * (FAR: apart at every pose within the margin of the certificate pose;
- * NEAR: tested at the certificate pose, not apart by the margin). */
-struct front_pair {
-	uint32_t a, b, group;
-	uint16_t real, standing;
-};
-
-/* An unfolded node pair: its own group, how many members it unfolded
- * into, and whether they may be narrowed again. */
-struct front_group {
-	uint32_t a, b, group, members, pinned, dead;
-};
-
-struct mrdem_front {
-	struct front_pair *p, *q;   /* the front and the next one being built */
-	size_t n, cap, qcap;
-	struct front_group *g;
-	size_t ng, gcap;
-	uint64_t *memory;           /* node pairs narrowed in this step, a << 32 | b */
-	size_t nmem, memcap;
-	/* b's pose in a's frame at which the FAR pairs were found apart
-	 * (certified: there is one), the two halos then, and the radius about
-	 * b's origin of everything in b's tree */
-	struct mrdem_xform cert;
-	int certified;
-	float cert_eps;
-	double radius_b;
-	/* pairs not yet tested at the certificate, and the indices of the
-	 * pairs that are not FAR, in front order (live_ok: up to date) */
-	size_t uncertified;
-	uint32_t *live;
-	size_t nlive, livecap;
-	int live_ok;
-	/* the live real pairs ordered by their mesh triangles (ta, tb), the
-	 * order of the flat search's hits; made with the live list */
-	uint32_t *order;
-	size_t norder, ordercap;
-	/* where the uncertified pairs are: nfresh runs [first, end), in front
-	 * order (fresh_ok: all of them; else every pair is looked at) */
-	uint32_t *fresh;
-	size_t nfresh, freshcap;
-	int fresh_ok;
-};
 
 struct mrdem_front *mrdem_front_new(void)
 {
@@ -611,6 +561,174 @@ static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front 
 	}
 }
 
+/* One iteration on a front: what its steps share. n, ng: the front's
+ * pairs and groups as the iteration found them; nres: results so far. */
+struct front_iter {
+	struct mrdem_tree_search *s;
+	struct mrdem_front *fr;
+	const struct mrdem_search_side *a, *b;
+	const struct mrdem_xform *xb;
+	const struct mrdem_narrow_opts *o;
+	struct mrdem_search_counts *cnt;
+	struct mrdem_front_counts *fc;
+	float reach;
+	size_t n, ng, nres;
+};
+
+/* Uncertified pairs first, with widened halos: those apart are FAR until
+ * the next certificate, the others NEAR. Real pairs only when their
+ * kernel certifies SEPARATE (the iterative method alone decides
+ * unconverged pairs by an uncertified iterate). */
+static void test_uncertified(struct front_iter *it, float inflate)
+{
+	struct mrdem_tree_search *s = it->s;
+	struct mrdem_front *fr = it->fr;
+	uint32_t *idx = s->items;
+	size_t m = 0;
+	int real_certifies = it->o->method != MRDEM_NARROW_ITERATIVE;
+	size_t runs = fr->fresh_ok ? fr->nfresh : 1;
+	for (size_t r = 0; r < runs; r++) {
+		size_t from = fr->fresh_ok ? fr->fresh[2 * r] : 0;
+		size_t end = fr->fresh_ok ? fr->fresh[2 * r + 1] : it->n;
+		for (size_t k = from; k < end; k++)
+			if (fr->p[k].standing == UNCERTIFIED) {
+				if (fr->p[k].real && !real_certifies)
+					fr->p[k].standing = NEAR;
+				else
+					idx[m++] = (uint32_t)k;
+			}
+	}
+	test_items(s, fr, it->n, idx, m, it->a, it->b, it->xb, it->o, it->reach, inflate,
+		   &it->nres, it->cnt);
+	for (size_t j = 0; j < m; j++)
+		fr->p[idx[j]].standing =
+			found_apart(s, s->slot[idx[j]], fr->p[idx[j]].real) ? FAR : NEAR;
+	fr->uncertified = fr->nfresh = 0;
+	fr->fresh_ok = 1;
+	fr->live_ok = 0;
+}
+
+/* Then the front's node pairs, and with them (one call of the kernels)
+ * every unfolded pair that may narrow: if it separates at this iterate,
+ * no real pair beneath can touch (conservative halos), whatever the
+ * surrogates below report, and everything beneath narrows back into it.
+ * One with a pinned group or a real contact beneath cannot narrow (the
+ * contact proves it is not separate), so it is not tested (HELD in the
+ * tally t). */
+static void test_nodes(struct front_iter *it, uint32_t *t)
+{
+	struct mrdem_tree_search *s = it->s;
+	struct mrdem_front *fr = it->fr;
+	size_t n = it->n, ng = it->ng, m = 0;
+	uint32_t *idx = s->items;
+	for (size_t u = 0; u < ng; u++)
+		t[PER_GROUP * u + HELD] = fr->g[u].pinned;
+	for (size_t j = 0; j < fr->norder; j++) {
+		uint32_t k = fr->order[j];
+		if (s->slot[k] < NO_RESULT && s->res2[s->slot[k]].status == MRDEM_TRI_CONTACT)
+			t[PER_GROUP * fr->p[k].group + HELD] = 1;
+	}
+	propagate_held(fr, t);
+	for (size_t j = 0; j < fr->nlive; j++)
+		if (!fr->p[fr->live[j]].real)
+			idx[m++] = fr->live[j];
+	for (size_t u = 0; u < ng; u++)
+		if (t[PER_GROUP * u + HELD])
+			s->slot[n + u] = HELD_SLOT;
+		else
+			idx[m++] = (uint32_t)(n + u);
+	test_items(s, fr, n, idx, m, it->a, it->b, it->xb, it->o, it->reach, 0, &it->nres,
+		   it->cnt);
+}
+
+/* Groups first, parents before children: the topmost separate one takes
+ * everything beneath it (DEST in t). Its members are certified apart, so
+ * their surrogates neither guess nor unfold. Returns whether any
+ * narrows. */
+static int find_narrowing(const struct front_iter *it, uint32_t *t)
+{
+	const struct mrdem_front *fr = it->fr;
+	int narrowing = 0;
+	for (size_t u = 0; u < it->ng; u++) {
+		uint32_t at = it->s->slot[it->n + u], parent = fr->g[u].group;
+		int apart = found_apart(it->s, at, 0);
+		uint32_t above = parent == NO_GROUP ? NO_GROUP : t[PER_GROUP * parent + DEST];
+		t[PER_GROUP * u + DEST] = above != NO_GROUP ? above : apart ? (uint32_t)u : NO_GROUP;
+		narrowing |= t[PER_GROUP * u + DEST] != NO_GROUP;
+	}
+	return narrowing;
+}
+
+/* Then the live pairs (FAR ones are apart): guesses and unfolding (slot[k]
+ * becomes 1 for a pair that unfolds, else 0); real contacts are
+ * add_real_hits'. Returns whether any unfolds. */
+static int take_live(struct front_iter *it, const uint32_t *t, struct mrdem_tri_hits *guesses)
+{
+	struct mrdem_tree_search *s = it->s;
+	const struct mrdem_front *fr = it->fr;
+	int reshaped = 0;
+	size_t gfirst = guesses->n;
+	for (size_t j = 0; j < fr->nlive; j++) {
+		uint32_t k = fr->live[j];
+		struct front_pair p = fr->p[k];
+		uint32_t at = s->slot[k];
+		s->slot[k] = 0;
+		if (at >= NO_RESULT || p.real)
+			continue;
+		const struct mrdem_tri_result *r = &s->res[at];
+		if (r->status == MRDEM_TRI_SEPARATE) {
+			it->cnt->pruned++;
+		} else if (p.group == NO_GROUP || t[PER_GROUP * p.group + DEST] == NO_GROUP) {
+			if (r->status == MRDEM_TRI_CONTACT)
+				mrdem_search_add_hit(guesses, p.a, p.b, r);
+			s->slot[k] = 1;
+			reshaped = 1;
+		}
+	}
+	it->fc->skipped += it->n - fr->nlive;
+	it->fc->guesses += guesses->n - gfirst;
+	return reshaped;
+}
+
+/* The next front, in the order of this one: a narrowed group becomes its
+ * pair where its first member was, an unfolded pair its members. */
+static void reshape(struct front_iter *it, uint32_t *t)
+{
+	struct mrdem_tree_search *s = it->s;
+	struct mrdem_front *fr = it->fr;
+	const struct mrdem_tree *ta = it->a->tree, *tb = it->b->tree;
+	size_t n = it->n, nq = 0, from = 0;
+	start_next(fr);
+	for (size_t k = 0; k < n; k++) {
+		const struct front_pair *p = &fr->p[k];
+		uint32_t d = p->group == NO_GROUP ? NO_GROUP : t[PER_GROUP * p->group + DEST];
+		int unfolds = d == NO_GROUP && p->standing != FAR && s->slot[k];
+		if (d == NO_GROUP && !unfolds)
+			continue; /* kept as it is, with the run it is in */
+		copy_run(fr, &nq, from, k);
+		from = k + 1;
+		if (unfolds) {
+			unfold(fr, &nq, ta, tb, p->a, p->b, p->group, it->fc);
+			continue;
+		}
+		struct front_group *g = &fr->g[d];
+		if (!g->dead) {
+			g->dead = 1;
+			emit(fr, &nq, g->a, g->b, g->group);
+			remember(fr, node_key(g->a, g->b));
+		}
+	}
+	copy_run(fr, &nq, from, n);
+	for (size_t u = 0; u < it->ng; u++)
+		if (t[PER_GROUP * u + DEST] != NO_GROUP) {
+			fr->g[u].dead = 1;
+			it->fc->narrows++;
+		}
+	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, fr->ng + 1, sizeof *s->tally);
+	compact_groups(fr, s->tally, nq);
+	adopt_next(fr, nq);
+}
+
 void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 			const struct mrdem_search_side *a, const struct mrdem_search_side *b,
 			const struct mrdem_xform *xb, const struct mrdem_narrow_opts *o,
@@ -624,273 +742,37 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 		fr->uncertified = 1;
 		fr->live_ok = fr->fresh_ok = 0;
 	}
-	float reach = mrdem_search_prepare(s, a, b, o->simd);
+	struct front_iter it = {s, fr, a, b, xb, o, cnt, fc, 0, fr->n, fr->ng, 0};
+	it.reach = mrdem_search_prepare(s, a, b, o->simd);
 	float inflate = certify(fr, tb, xb, a->eps + b->eps, fc);
-	size_t n = fr->n, ng = fr->ng, nres = 0, m = 0;
+	size_t n = fr->n, ng = fr->ng;
 	fc->size += n;
 	s->slot = mrdem_search_grow(s->slot, &s->slot_cap, n + ng, sizeof *s->slot);
 	s->items = mrdem_search_grow(s->items, &s->items_cap, n + ng, sizeof *s->items);
-	uint32_t *idx = s->items;
-
-	/* Uncertified pairs first, with widened halos: those apart are FAR
-	 * until the next certificate, the others NEAR. Real pairs only when
-	 * their kernel certifies SEPARATE (the iterative method alone decides
-	 * unconverged pairs by an uncertified iterate). */
-	if (fr->uncertified) {
-		int real_certifies = o->method != MRDEM_NARROW_ITERATIVE;
-		size_t runs = fr->fresh_ok ? fr->nfresh : 1;
-		for (size_t r = 0; r < runs; r++) {
-			size_t from = fr->fresh_ok ? fr->fresh[2 * r] : 0;
-			size_t end = fr->fresh_ok ? fr->fresh[2 * r + 1] : n;
-			for (size_t k = from; k < end; k++)
-				if (fr->p[k].standing == UNCERTIFIED) {
-					if (fr->p[k].real && !real_certifies)
-						fr->p[k].standing = NEAR;
-					else
-						idx[m++] = (uint32_t)k;
-				}
-		}
-		test_items(s, fr, n, idx, m, a, b, xb, o, reach, inflate, &nres, cnt);
-		for (size_t j = 0; j < m; j++)
-			fr->p[idx[j]].standing =
-				found_apart(s, s->slot[idx[j]], fr->p[idx[j]].real) ? FAR : NEAR;
-		fr->uncertified = fr->nfresh = 0;
-		fr->fresh_ok = 1;
-		fr->live_ok = 0;
-	}
+	if (fr->uncertified)
+		test_uncertified(&it, inflate);
 	if (!fr->live_ok)
 		list_live(s, fr, ta, tb);
-	const uint32_t *live = fr->live;
-	size_t nlive = fr->nlive;
-
 	/* Then the front's other pairs with the true halos, its real pairs
 	 * first (in the order of their triangles): their contacts decide
 	 * which unfolded pairs may narrow, and become hits (add_real_hits). */
 	int merged = o->method == MRDEM_NARROW_HYBRID && o->fallback;
 	struct mrdem_narrow_opts real_opts = *o;
 	real_opts.fallback = !merged && o->fallback;
-	nres = 0;
-	test_items(s, fr, n, fr->order, fr->norder, a, b, xb, &real_opts, reach, 0, &nres, cnt);
+	it.nres = 0;
+	test_items(s, fr, n, fr->order, fr->norder, a, b, xb, &real_opts, it.reach, 0, &it.nres,
+		   cnt);
 	add_real_hits(s, fr, a, b, o, merged, hits, &cnt->real);
-
-	/* Then its node pairs, and with them (one call of the kernels) every
-	 * unfolded pair that may narrow: if it separates at this iterate, no
-	 * real pair beneath can touch (conservative halos), whatever the
-	 * surrogates below report, and everything beneath narrows back into
-	 * it. One with a pinned group or a real contact beneath cannot narrow
-	 * (the contact proves it is not separate), so it is not tested. */
 	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, PER_GROUP * ng + 1, sizeof *s->tally);
 	uint32_t *t = s->tally;
-	for (size_t u = 0; u < ng; u++)
-		t[PER_GROUP * u + HELD] = fr->g[u].pinned;
-	for (size_t j = 0; j < fr->norder; j++) {
-		uint32_t k = fr->order[j];
-		if (s->slot[k] < NO_RESULT && s->res2[s->slot[k]].status == MRDEM_TRI_CONTACT)
-			t[PER_GROUP * fr->p[k].group + HELD] = 1;
-	}
-	propagate_held(fr, t);
-	m = 0;
-	for (size_t j = 0; j < nlive; j++)
-		if (!fr->p[live[j]].real)
-			idx[m++] = live[j];
-	for (size_t u = 0; u < ng; u++)
-		if (t[PER_GROUP * u + HELD])
-			s->slot[n + u] = HELD_SLOT;
-		else
-			idx[m++] = (uint32_t)(n + u);
-	test_items(s, fr, n, idx, m, a, b, xb, o, reach, 0, &nres, cnt);
-
-	/* Groups first, parents before children: the topmost separate one
-	 * takes everything beneath it (DEST). Its members are certified apart,
-	 * so their surrogates neither guess nor unfold. */
-	int reshaped = 0, narrowing = 0;
-	for (size_t u = 0; u < ng; u++) {
-		uint32_t at = s->slot[n + u], parent = fr->g[u].group;
-		int apart = found_apart(s, at, 0);
-		uint32_t above = parent == NO_GROUP ? NO_GROUP : t[PER_GROUP * parent + DEST];
-		t[PER_GROUP * u + DEST] = above != NO_GROUP ? above : apart ? (uint32_t)u : NO_GROUP;
-		narrowing |= t[PER_GROUP * u + DEST] != NO_GROUP;
-	}
-	/* Then the live pairs (FAR ones are apart): real contacts, guesses,
-	 * unfolding (slot[k] becomes 1 for a pair that unfolds, else 0). */
-	size_t gfirst = guesses->n;
-	for (size_t j = 0; j < nlive; j++) {
-		uint32_t k = live[j];
-		struct front_pair p = fr->p[k];
-		uint32_t at = s->slot[k];
-		s->slot[k] = 0;
-		if (at >= NO_RESULT)
-			continue;
-		if (p.real)
-			continue; /* add_real_hits */
-		const struct mrdem_tri_result *r = &s->res[at];
-		if (r->status == MRDEM_TRI_SEPARATE) {
-			cnt->pruned++;
-		} else if (p.group == NO_GROUP || t[PER_GROUP * p.group + DEST] == NO_GROUP) {
-			if (r->status == MRDEM_TRI_CONTACT)
-				mrdem_search_add_hit(guesses, p.a, p.b, r);
-			s->slot[k] = 1;
-			reshaped = 1;
-		}
-	}
-	fc->skipped += n - nlive;
-	fc->guesses += guesses->n - gfirst;
-
-	/* The next front, in the order of this one: a narrowed group becomes
-	 * its pair where its first member was, an unfolded pair its members.
-	 * Unchanged when nothing unfolded or narrowed. */
+	test_nodes(&it, t);
+	int narrowing = find_narrowing(&it, t);
+	int reshaped = take_live(&it, t, guesses);
+	/* Unchanged when nothing unfolded or narrowed. */
 	if (!reshaped && !narrowing)
 		return;
-	if (!narrowing) {
-		unfold_in_place(fr, ta, tb, live, nlive, s->slot, fc);
-		return;
-	}
-	size_t nq = 0, from = 0;
-	start_next(fr);
-	for (size_t k = 0; k < n; k++) {
-		const struct front_pair *p = &fr->p[k];
-		uint32_t d = p->group == NO_GROUP ? NO_GROUP : t[PER_GROUP * p->group + DEST];
-		int unfolds = d == NO_GROUP && p->standing != FAR && s->slot[k];
-		if (d == NO_GROUP && !unfolds)
-			continue; /* kept as it is, with the run it is in */
-		copy_run(fr, &nq, from, k);
-		from = k + 1;
-		if (unfolds) {
-			unfold(fr, &nq, ta, tb, p->a, p->b, p->group, fc);
-			continue;
-		}
-		struct front_group *g = &fr->g[d];
-		if (!g->dead) {
-			g->dead = 1;
-			emit(fr, &nq, g->a, g->b, g->group);
-			remember(fr, node_key(g->a, g->b));
-		}
-	}
-	copy_run(fr, &nq, from, n);
-	for (size_t u = 0; u < ng; u++)
-		if (t[PER_GROUP * u + DEST] != NO_GROUP) {
-			fr->g[u].dead = 1;
-			fc->narrows++;
-		}
-	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, fr->ng + 1, sizeof *s->tally);
-	compact_groups(fr, s->tally, nq);
-	adopt_next(fr, nq);
-}
-
-/* ---- the front as arrays (fronts record) */
-
-void mrdem_front_save(const struct mrdem_front *fr, struct mrdem_front_arrays *out)
-{
-	out->npairs = fr->n;
-	out->ngroups = fr->ng;
-	out->nmemory = fr->nmem;
-	out->pairs = mrdem_xmalloc((fr->n * MRDEM_FRONT_PAIR_VALUES + 1) * sizeof(uint32_t));
-	out->groups = mrdem_xmalloc((fr->ng * MRDEM_FRONT_GROUP_VALUES + 1) * sizeof(uint32_t));
-	out->memory = mrdem_xmalloc((fr->nmem + 1) * sizeof(uint64_t));
-	for (size_t k = 0; k < fr->n; k++) {
-		const struct front_pair *p = &fr->p[k];
-		uint32_t *v = &out->pairs[MRDEM_FRONT_PAIR_VALUES * k];
-		v[0] = p->a, v[1] = p->b, v[2] = p->group, v[3] = p->real, v[4] = p->standing;
-	}
-	for (size_t u = 0; u < fr->ng; u++) {
-		const struct front_group *g = &fr->g[u];
-		uint32_t *v = &out->groups[MRDEM_FRONT_GROUP_VALUES * u];
-		v[0] = g->a, v[1] = g->b, v[2] = g->group, v[3] = g->members, v[4] = g->pinned;
-	}
-	if (fr->nmem)
-		memcpy(out->memory, fr->memory, fr->nmem * sizeof(uint64_t));
-	out->certified = fr->certified;
-	out->cert_eps = fr->cert_eps;
-	out->radius_b = fr->radius_b;
-	memcpy(out->cert, fr->cert.r, sizeof fr->cert.r);
-	memcpy(out->cert + 9, fr->cert.t, sizeof fr->cert.t);
-}
-
-void mrdem_front_arrays_release(struct mrdem_front_arrays *a)
-{
-	free(a->pairs);
-	free(a->groups);
-	free(a->memory);
-	memset(a, 0, sizeof *a);
-}
-
-struct mrdem_front *mrdem_front_load(const struct mrdem_front_arrays *in, const char *what)
-{
-	size_t ng = in->ngroups;
-	if (ng >= NO_GROUP || in->npairs >= UINT32_MAX) {
-		mrdem_error("%s: %zu pairs and %zu groups, too many", what, in->npairs, ng);
-		return NULL;
-	}
-	for (size_t u = 0; u < ng; u++) {
-		const uint32_t *v = &in->groups[MRDEM_FRONT_GROUP_VALUES * u];
-		if ((v[2] != NO_GROUP && v[2] >= u) || v[4] > 1) {
-			mrdem_error("%s: unfolded pair %zu: parent %u or pinned flag %u is invalid "
-				    "(parents come first)", what, u, v[2], v[4]);
-			return NULL;
-		}
-	}
-	for (size_t k = 0; k < in->npairs; k++) {
-		const uint32_t *v = &in->pairs[MRDEM_FRONT_PAIR_VALUES * k];
-		if ((v[2] != NO_GROUP && v[2] >= ng) || v[3] > 1 || (v[3] && v[2] == NO_GROUP) ||
-		    v[4] > NEAR) {
-			mrdem_error("%s: pair %zu: group %u, real flag %u or standing %u is invalid",
-				    what, k, v[2], v[3], v[4]);
-			return NULL;
-		}
-	}
-	for (int k = 0; k < 12; k++)
-		if (!isfinite(in->cert[k])) {
-			mrdem_error("%s: the certificate pose is not finite", what);
-			return NULL;
-		}
-	if (in->certified > 1 || !(in->cert_eps >= 0) || !(in->radius_b >= 0) ||
-	    !isfinite(in->radius_b)) {
-		mrdem_error("%s: certificate flag %d, halos %g or radius %g is invalid", what,
-			    in->certified, in->cert_eps, in->radius_b);
-		return NULL;
-	}
-	if (in->npairs == 0 && (ng || in->nmemory)) {
-		mrdem_error("%s: an empty front with %zu unfolded pairs", what, ng);
-		return NULL;
-	}
-	struct mrdem_front *fr = mrdem_front_new();
-	fr->p = mrdem_search_grow(fr->p, &fr->cap, in->npairs + 1, sizeof *fr->p);
-	fr->g = mrdem_search_grow(fr->g, &fr->gcap, ng + 1, sizeof *fr->g);
-	fr->memory = mrdem_search_grow(fr->memory, &fr->memcap, in->nmemory + 1,
-				       sizeof *fr->memory);
-	for (size_t k = 0; k < in->npairs; k++) {
-		const uint32_t *v = &in->pairs[MRDEM_FRONT_PAIR_VALUES * k];
-		fr->p[k] = (struct front_pair){v[0], v[1], v[2], (uint16_t)v[3], (uint16_t)v[4]};
-		fr->uncertified += v[4] == UNCERTIFIED;
-	}
-	for (size_t u = 0; u < ng; u++) {
-		const uint32_t *v = &in->groups[MRDEM_FRONT_GROUP_VALUES * u];
-		fr->g[u] = (struct front_group){v[0], v[1], v[2], v[3], v[4], 0};
-	}
-	if (in->nmemory)
-		memcpy(fr->memory, in->memory, in->nmemory * sizeof(uint64_t));
-	fr->n = in->npairs;
-	fr->ng = ng;
-	fr->nmem = in->nmemory;
-	fr->certified = in->certified;
-	fr->cert_eps = in->cert_eps;
-	fr->radius_b = in->radius_b;
-	memcpy(fr->cert.r, in->cert, sizeof fr->cert.r);
-	memcpy(fr->cert.t, in->cert + 9, sizeof fr->cert.t);
-	return fr;
-}
-
-int mrdem_front_fits(const struct mrdem_front *fr, const struct mrdem_tree *ta,
-		     const struct mrdem_tree *tb)
-{
-	for (size_t u = 0; u < fr->ng; u++)
-		if (fr->g[u].a >= ta->nnodes || fr->g[u].b >= tb->nnodes)
-			return -1;
-	for (size_t k = 0; k < fr->n; k++) {
-		const struct front_pair *p = &fr->p[k];
-		if (p->real ? p->a >= ta->ntris || p->b >= tb->ntris :
-			      p->a >= ta->nnodes || p->b >= tb->nnodes)
-			return -1;
-	}
-	return 0;
+	if (!narrowing)
+		unfold_in_place(fr, ta, tb, fr->live, fr->nlive, s->slot, fc);
+	else
+		reshape(&it, t);
 }

@@ -111,9 +111,10 @@ void mrdem_tree_search_unsorted(struct mrdem_tree_search *s, const struct mrdem_
 		size_t cb = mrdem_search_leaf_chunks(s, 1, tb, xb, j);
 		uint32_t na = (ta->tri_count[i] + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
 		uint32_t nb = (tb->tri_count[j] + MRDEM_TRI_CHUNK - 1) / MRDEM_TRI_CHUNK;
-		cnt->sphere_pruned += mrdem_tri_stream_leaves(
-			s->batch, &s->chunks[ca], na, &ta->node_sphere[4 * (size_t)i], &s->chunks[cb],
-			nb, &s->nsph_b[4 * (size_t)j], reach, o, &cnt->real);
+		struct mrdem_tri_leaf la = {&s->chunks[ca], na, &ta->node_sphere[4 * (size_t)i]};
+		struct mrdem_tri_leaf lb = {&s->chunks[cb], nb, &s->nsph_b[4 * (size_t)j]};
+		cnt->sphere_pruned +=
+			mrdem_tri_stream_leaves(s->batch, &la, &lb, reach, o, &cnt->real);
 	}
 	mrdem_tri_stream_end(s->batch, o, &cnt->real);
 	for (size_t k = first; k < hits->n; k++) {

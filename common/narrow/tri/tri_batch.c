@@ -8,55 +8,12 @@
 #include <immintrin.h>
 #endif
 
-#include "common/util/simd.h"
+#include "common/narrow/tri/tri_batch_private.h"
 #include "common/narrow/tri/tri_intersect.h"
 #include "common/util/error.h"
-#include "common/util/names.h"
+#include "common/util/simd.h"
 #include "common/util/stages.h"
 
-#if MRDEM_SIMD_X86
-/* AVX-512 code that moves lanes around (not the kernels' arithmetic) */
-#define MRDEM_TARGET_STREAM __attribute__((target("avx512f,avx512vl,avx2,fma,popcnt")))
-#endif
-
-/* Where results go: per pair (mrdem_tri_pairs_test), contacts only
- * (mrdem_tri_all_pairs, _pairs_hits, the leaf stream) or statuses only. */
-struct sink {
-	struct mrdem_tri_result *out;
-	struct mrdem_tri_hits *hits;
-	int32_t *status; /* statuses only (mrdem_tri_pairs_status) */
-};
-
-struct mrdem_tri_batch {
-	struct mrdem_tri_block blk;   /* the block being tested */
-	/* pairs awaiting the comparison kernel: a hybrid's undecided pairs
-	 * (fallbacks, spill_fallbacks of them) and, with exact_contacts, the
-	 * other kernels' contacts */
-	struct mrdem_tri_block spill;
-	int spill_fallbacks;
-	/* where each lane's result goes: triangle indices and the pair's
-	 * position in the caller's list */
-	uint32_t ta[MRDEM_TRI_BLOCK], tb[MRDEM_TRI_BLOCK];
-	size_t base; /* index-pair batches: position of lane 0 in the list */
-	uint32_t spill_ta[MRDEM_TRI_BLOCK], spill_tb[MRDEM_TRI_BLOCK];
-	size_t spill_idx[MRDEM_TRI_BLOCK];
-	/* the second set of the flat search transposed to SoA: 9 coordinate
-	 * columns and the halos, `bcap` triangles each */
-	float *bsoa;
-	size_t bcap;
-	/* flat search: second set size and the pair number of lane 0
-	 * (nb = 0 for index-pair batches) */
-	uint64_t first;
-	uint32_t nb;
-	/* leaf-pair stream: its sink, cut-off, path, start time, and the
-	 * lanes of b's chunks each leaf pair keeps */
-	struct sink stream;
-	float stream_cut;
-	int avx512; /* the resolved path of the call is AVX-512 */
-	double stream_t0;
-	uint32_t *keep;
-	size_t keep_cap;
-};
 
 
 void mrdem_tri_block_set(struct mrdem_tri_block *k, int lane, const float a[9], const float b[9],
@@ -87,42 +44,6 @@ int mrdem_tri_block_pad(struct mrdem_tri_block *k)
 	for (int l = k->n; l < end; l++)
 		k->cut[l] = cut;
 	return groups;
-}
-
-void mrdem_narrow_opts_default(struct mrdem_narrow_opts *o)
-{
-	o->method = MRDEM_NARROW_HYBRID;
-	o->iterations = 4;
-	o->threshold = 1.0;
-	o->fallback = 1;
-	o->simd = MRDEM_SIMD_AUTO;
-	o->exact_contacts = 0;
-}
-
-static const char *const method_names[] = {"comparison", "iterative", "hybrid"};
-
-const char *mrdem_narrow_method_name(int method)
-{
-	return mrdem_name_at(method_names, MRDEM_NARROW_HYBRID + 1, method, "unknown");
-}
-
-int mrdem_narrow_method_parse(const char *name)
-{
-	return mrdem_name_index(method_names, MRDEM_NARROW_HYBRID + 1, name);
-}
-
-int mrdem_narrow_opts_check(const struct mrdem_narrow_opts *o)
-{
-	if (o->method < 0 || o->method > MRDEM_NARROW_HYBRID)
-		return mrdem_error("unknown narrow-phase method %d", o->method);
-	if (o->iterations < 1 || o->iterations > MRDEM_NARROW_ITERATIONS_MAX)
-		return mrdem_error("iterations must be between 1 and %d, not %d",
-				   MRDEM_NARROW_ITERATIONS_MAX, o->iterations);
-	if (!(o->threshold > 0) || !isfinite(o->threshold))
-		return mrdem_error("threshold must be a positive number, not %g", o->threshold);
-	if (o->simd < MRDEM_SIMD_AUTO || o->simd > MRDEM_SIMD_AVX512)
-		return mrdem_error("unknown simd level %d", o->simd);
-	return 0;
 }
 
 void mrdem_narrow_counts_add(struct mrdem_narrow_counts *dst, const struct mrdem_narrow_counts *src)
@@ -663,8 +584,7 @@ static uint32_t near_generic(const struct mrdem_tri_chunk *c, const float s[4], 
 	return m;
 }
 
-/* Block full: through the kernels. */
-static void stream_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
+void mrdem_tri_stream_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
 			 struct mrdem_narrow_counts *cnt)
 {
 	w->base = 0;
@@ -672,11 +592,13 @@ static void stream_block(struct mrdem_tri_batch *w, const struct mrdem_narrow_op
 	w->blk.n = 0;
 }
 
-static uint64_t leaves_generic(struct mrdem_tri_batch *w, const struct mrdem_tri_chunk *a,
-			       uint32_t na, const float sa[4], const struct mrdem_tri_chunk *b,
-			       uint32_t nb, const float sb[4], float reach,
+static uint64_t leaves_generic(struct mrdem_tri_batch *w, const struct mrdem_tri_leaf *la,
+			       const struct mrdem_tri_leaf *lb, float reach,
 			       const struct mrdem_narrow_opts *o, struct mrdem_narrow_counts *cnt)
 {
+	const struct mrdem_tri_chunk *a = la->chunk, *b = lb->chunk;
+	uint32_t na = la->n, nb = lb->n;
+	const float *sa = la->sph, *sb = lb->sph;
 	uint64_t nq = 0, ca = 0, cb = 0;
 	for (uint32_t j = 0; j < nb; j++) {
 		w->keep[j] = near_generic(&b[j], sa, reach);
@@ -709,7 +631,7 @@ static uint64_t leaves_generic(struct mrdem_tri_batch *w, const struct mrdem_tri
 					w->ta[l] = a[i].first + (uint32_t)p;
 					w->tb[l] = b[j].first + (uint32_t)q;
 					if (++k->n == MRDEM_TRI_BLOCK)
-						stream_block(w, o, cnt);
+						mrdem_tri_stream_block(w, o, cnt);
 				}
 			}
 		}
@@ -717,148 +639,6 @@ static uint64_t leaves_generic(struct mrdem_tri_batch *w, const struct mrdem_tri
 	return pruned;
 }
 
-#if MRDEM_SIMD_X86
-/* Lanes of the 16 whose spheres s meet the spheres t (sphere test of
- * mrdem_spheres_apart(s, t), the same operations in the same order). */
-MRDEM_TARGET_STREAM static inline uint32_t near_ps(const __m512 s[4], const __m512 t[4],
-						   __m512 reach)
-{
-	__m512 dx = _mm512_sub_ps(s[0], t[0]), dy = _mm512_sub_ps(s[1], t[1]);
-	__m512 dz = _mm512_sub_ps(s[2], t[2]);
-	__m512 d2 = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(dx, dx), _mm512_mul_ps(dy, dy)),
-				  _mm512_mul_ps(dz, dz));
-	__m512 r = _mm512_add_ps(_mm512_add_ps(s[3], t[3]), reach);
-	return ~(uint32_t)_mm512_cmp_ps_mask(d2, _mm512_mul_ps(r, r), _CMP_GT_OQ) & 0xffff;
-}
-
-/* The lowest r set bits of m. */
-static uint32_t low_bits(uint32_t m, int r)
-{
-	uint32_t out = 0;
-	for (; r > 0 && m; r--, m &= m - 1)
-		out |= m & -m;
-	return out;
-}
-
-/* leaves_generic with AVX-512, two rows of a's triangles at a time: a
- * vector's lanes 0-7 pair a's triangle p0 with b's chunk, lanes 8-15
- * p1; the kept lanes are compressed into the block in order, as many
- * at a time as it has room for. */
-MRDEM_TARGET_STREAM static uint64_t leaves_avx512(struct mrdem_tri_batch *w,
-						  const struct mrdem_tri_chunk *a, uint32_t na,
-						  const float sa[4],
-						  const struct mrdem_tri_chunk *b, uint32_t nb,
-						  const float sb[4], float reach,
-						  const struct mrdem_narrow_opts *o,
-						  struct mrdem_narrow_counts *cnt)
-{
-	const __m512 r = _mm512_set1_ps(reach);
-	__m512 sv[4], tv[4];
-	uint64_t nq = 0, ca = 0, cb = 0;
-	for (int c = 0; c < 4; c++)
-		sv[c] = _mm512_set1_ps(sa[c]);
-	for (uint32_t j = 0; j < nb; j++) {
-		for (int c = 0; c < 4; c++)
-			tv[c] = _mm512_loadu_ps(b[j].sph[c]);
-		w->keep[j] = near_ps(sv, tv, r) & ((1u << b[j].n) - 1);
-		nq += (uint64_t)_mm_popcnt_u32(w->keep[j]);
-		cb += b[j].n;
-	}
-	for (uint32_t i = 0; i < na; i++)
-		ca += a[i].n;
-	uint64_t pruned = (cb - nq) * ca;
-	if (!nq)
-		return pruned;
-	struct mrdem_tri_block *k = &w->blk;
-	const __m512 cut = _mm512_set1_ps(w->stream_cut);
-	const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7);
-	for (int c = 0; c < 4; c++)
-		sv[c] = _mm512_set1_ps(sb[c]);
-	for (uint32_t i = 0; i < na; i++) {
-		const struct mrdem_tri_chunk *A = &a[i];
-		for (int c = 0; c < 4; c++)
-			tv[c] = _mm512_loadu_ps(A->sph[c]);
-		uint32_t pm = near_ps(sv, tv, r) & ((1u << A->n) - 1);
-		pruned += nq * (A->n - (uint64_t)_mm_popcnt_u32(pm));
-		if (!pm)
-			continue;
-		for (uint32_t j = 0; j < nb; j++) {
-			const struct mrdem_tri_chunk *B = &b[j];
-			uint32_t kept = w->keep[j];
-			if (!kept)
-				continue;
-			uint32_t kept2 = kept | kept << 8, pc = (uint32_t)_mm_popcnt_u32(kept);
-			for (uint32_t rows = pm; rows;) {
-				int p0 = __builtin_ctz(rows), p1 = p0;
-				uint32_t half = 0xff;
-				rows &= rows - 1;
-				if (rows) {
-					p1 = __builtin_ctz(rows);
-					rows &= rows - 1;
-					half = 0xffff;
-				}
-				/* lanes 0-7 take a's triangle p0, lanes 8-15 p1 */
-				const __m512i pick = _mm512_mask_blend_epi32(
-					0xff00, _mm512_set1_epi32(p0), _mm512_set1_epi32(p1));
-				__m512 as[4], bs[4];
-				for (int c = 0; c < 4; c++) {
-					as[c] = _mm512_permutexvar_ps(pick, _mm512_loadu_ps(A->sph[c]));
-					bs[c] = _mm512_loadu_ps(B->sph[c]);
-				}
-				uint32_t m = kept2 & half & near_ps(as, bs, r);
-				pruned += (uint64_t)(pc * (half == 0xffff ? 2 : 1) - _mm_popcnt_u32(m));
-				while (m) {
-					int l = k->n, room = MRDEM_TRI_BLOCK - l;
-					int n = (int)_mm_popcnt_u32(m);
-					uint32_t sel = m;
-					if (n > room) {
-						sel = low_bits(m, room);
-						n = room;
-					}
-					/* the kept lanes' slots in a's and b's chunks, in order:
-					 * one compress each, then a permute per coordinate */
-					__mmask16 ks = (__mmask16)sel;
-					__m512i ia = _mm512_maskz_compress_epi32(ks, pick);
-					__m512i ib = _mm512_maskz_compress_epi32(ks, iota);
-					__m512i ta = _mm512_add_epi32(_mm512_set1_epi32((int)A->first), ia);
-					__m512i tb = _mm512_add_epi32(_mm512_set1_epi32((int)B->first), ib);
-					if (room >= 16) {
-						/* whole vectors (lanes past n are written again or
-						 * never read): cheaper than masked stores */
-						for (int c = 0; c < 9; c++) {
-							__m512 x = _mm512_loadu_ps(A->v[c]);
-							__m512 y = _mm512_loadu_ps(B->v[c]);
-							_mm512_storeu_ps(&k->a[c][l], _mm512_permutexvar_ps(ia, x));
-							_mm512_storeu_ps(&k->b[c][l], _mm512_permutexvar_ps(ib, y));
-						}
-						_mm512_storeu_ps(&k->cut[l], cut);
-						_mm512_storeu_si512(&w->ta[l], ta);
-						_mm512_storeu_si512(&w->tb[l], tb);
-					} else {
-						__mmask16 st = (__mmask16)((1u << n) - 1);
-						for (int c = 0; c < 9; c++) {
-							__m512 x = _mm512_loadu_ps(A->v[c]);
-							__m512 y = _mm512_loadu_ps(B->v[c]);
-							_mm512_mask_storeu_ps(&k->a[c][l], st,
-									      _mm512_permutexvar_ps(ia, x));
-							_mm512_mask_storeu_ps(&k->b[c][l], st,
-									      _mm512_permutexvar_ps(ib, y));
-						}
-						_mm512_mask_storeu_ps(&k->cut[l], st, cut);
-						_mm512_mask_storeu_epi32(&w->ta[l], st, ta);
-						_mm512_mask_storeu_epi32(&w->tb[l], st, tb);
-					}
-					k->n = l + n;
-					m &= ~sel;
-					if (k->n == MRDEM_TRI_BLOCK)
-						stream_block(w, o, cnt);
-				}
-			}
-		}
-	}
-	return pruned;
-}
-#endif
 
 void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_tri_hits *hits,
 			    const struct mrdem_narrow_opts *o)
@@ -872,27 +652,26 @@ void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_t
 	w->base = 0;
 }
 
-uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_chunk *a,
-				 uint32_t na, const float sa[4], const struct mrdem_tri_chunk *b,
-				 uint32_t nb, const float sb[4], float reach,
+uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_leaf *a,
+				 const struct mrdem_tri_leaf *b, float reach,
 				 const struct mrdem_narrow_opts *o, struct mrdem_narrow_counts *cnt)
 {
-	if (w->keep_cap < nb) {
-		w->keep = mrdem_xrealloc(w->keep, nb * sizeof *w->keep);
-		w->keep_cap = nb;
+	if (w->keep_cap < b->n) {
+		w->keep = mrdem_xrealloc(w->keep, b->n * sizeof *w->keep);
+		w->keep_cap = b->n;
 	}
 #if MRDEM_SIMD_X86
 	if (w->avx512)
-		return leaves_avx512(w, a, na, sa, b, nb, sb, reach, o, cnt);
+		return mrdem_tri_leaves_avx512(w, a, b, reach, o, cnt);
 #endif
-	return leaves_generic(w, a, na, sa, b, nb, sb, reach, o, cnt);
+	return leaves_generic(w, a, b, reach, o, cnt);
 }
 
 void mrdem_tri_stream_end(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,
 			  struct mrdem_narrow_counts *cnt)
 {
 	if (w->blk.n)
-		stream_block(w, o, cnt);
+		mrdem_tri_stream_block(w, o, cnt);
 	flush_spill(w, o, &w->stream, cnt);
 	cnt->kernel_calls++;
 	cnt->kernel_s += mrdem_clock() - w->stream_t0;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/narrow/tri/narrow_opts.h"
 #include "common/narrow/tri/tri_block.h"
 
 /* A triangle soup (paper, implementation remark 2): 9 floats per triangle
@@ -25,36 +26,6 @@ struct mrdem_tri_set {
 	const float *eps;
 	float eps_all;
 };
-
-enum mrdem_narrow_method {
-	MRDEM_NARROW_COMPARISON = 0,
-	MRDEM_NARROW_ITERATIVE = 1,
-	MRDEM_NARROW_HYBRID = 2,
-};
-
-struct mrdem_narrow_opts {
-	int method;       /* enum mrdem_narrow_method */
-	int iterations;   /* N_iterative, sweeps of the iterative kernel */
-	double threshold; /* C: convergence threshold in units of the mean halo */
-	int fallback;     /* hybrid: recompute undecided pairs by comparison (1),
-			     or report them MRDEM_TRI_UNDECIDED (0: surrogate levels) */
-	int simd;         /* enum mrdem_simd */
-	/* mrdem_tri_pairs_test, _hits: the iterative and hybrid kernels' contacts
-	 * take their points and distance from the comparison kernel in the
-	 * same pass (and are dropped if it finds them apart), so they do not
-	 * depend on the kernel that found them (0 by default) */
-	int exact_contacts;
-};
-
-#define MRDEM_NARROW_ITERATIONS_MAX 64
-
-/* hybrid, 4 iterations, C = 1, fallback on, best SIMD level. */
-void mrdem_narrow_opts_default(struct mrdem_narrow_opts *o);
-/* "comparison", "iterative", "hybrid"; parse returns -1 when unknown. */
-const char *mrdem_narrow_method_name(int method);
-int mrdem_narrow_method_parse(const char *name);
-/* 0, or -1 with a message when a field is out of range. */
-int mrdem_narrow_opts_check(const struct mrdem_narrow_opts *o);
 
 /* Work counters (paper Table 4): triangle pairs compared, of them run
  * through the iterative kernel, of those recomputed by comparison, and
@@ -149,15 +120,20 @@ void mrdem_tri_chunk_set(struct mrdem_tri_chunk *c, const float *v, const float 
  * particular order (like mrdem_tri_pairs_hits); cut is every pair's. */
 void mrdem_tri_stream_begin(struct mrdem_tri_batch *w, float cut, struct mrdem_tri_hits *hits,
 			    const struct mrdem_narrow_opts *o);
-/* The pairs of two leaves, a in chunks a[0..na), b in b[0..nb), with
- * their node spheres sa and sb (reach added to the sum of two radii),
+/* The pairs of two leaves a and b, with their node spheres (reach added to the sum of two radii),
  * pruned as the tree search prunes them: a b triangle whose sphere misses
  * sa, an a triangle whose sphere misses sb, a pair whose triangles'
  * spheres miss each other (mrdem_spheres_apart, bit for bit). Returns
  * the pairs pruned; the rest go through the kernels. */
-uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_chunk *a,
-				 uint32_t na, const float sa[4], const struct mrdem_tri_chunk *b,
-				 uint32_t nb, const float sb[4], float reach,
+/* A leaf of the stream: its triangles in chunks chunk[0..n) and its node
+ * sphere. */
+struct mrdem_tri_leaf {
+	const struct mrdem_tri_chunk *chunk;
+	uint32_t n;
+	const float *sph;
+};
+uint64_t mrdem_tri_stream_leaves(struct mrdem_tri_batch *w, const struct mrdem_tri_leaf *a,
+				 const struct mrdem_tri_leaf *b, float reach,
 				 const struct mrdem_narrow_opts *o, struct mrdem_narrow_counts *cnt);
 /* Run what is left in the blocks. */
 void mrdem_tri_stream_end(struct mrdem_tri_batch *w, const struct mrdem_narrow_opts *o,

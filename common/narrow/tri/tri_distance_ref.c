@@ -57,8 +57,10 @@ double mrdem_segment_segment(const double p0[3], const double p1[3], const doubl
 	return vec3_dist(x, y);
 }
 
-int mrdem_segment_triangle_cross(const double p0[3], const double p1[3], const double t[9],
-				 double x[3])
+/* Whether segment [p0, p1] crosses triangle t (not coplanar with it); the
+ * crossing point goes to x. */
+static int segment_triangle_cross(const double p0[3], const double p1[3], const double t[9],
+				  double x[3])
 {
 	const double *v0 = t, *v1 = t + 3, *v2 = t + 6;
 	double e0[3], e1[3], n[3], w[3];
@@ -95,8 +97,8 @@ double mrdem_tri_distance_ref(const double a[9], const double b[9], double pa[3]
 
 	/* An edge through the other triangle: they intersect. */
 	for (int k = 0; k < 3; k++) {
-		if (mrdem_segment_triangle_cross(a + 3 * k, a + 3 * ((k + 1) % 3), b, u) ||
-		    mrdem_segment_triangle_cross(b + 3 * k, b + 3 * ((k + 1) % 3), a, u)) {
+		if (segment_triangle_cross(a + 3 * k, a + 3 * ((k + 1) % 3), b, u) ||
+		    segment_triangle_cross(b + 3 * k, b + 3 * ((k + 1) % 3), a, u)) {
 			if (pa)
 				vec3_copy(pa, u);
 			if (pb)

@@ -19,9 +19,4 @@ double mrdem_tri_distance_ref(const double a[9], const double b[9], double pa[3]
 double mrdem_segment_segment(const double p0[3], const double p1[3], const double q0[3],
 			     const double q1[3], double pa[3], double pb[3]);
 
-/* Whether segment [p0, p1] crosses triangle t (not coplanar with it); the
- * crossing point goes to x. */
-int mrdem_segment_triangle_cross(const double p0[3], const double p1[3], const double t[9],
-				 double x[3]);
-
 #endif
