@@ -13,7 +13,7 @@
  * MRDEM_BENCH_BROAD_METHODS picks the methods (default "sap mr mmr grid
  * brute bullet"; brute only runs up to 20,000 particles), e.g. "mr mmr"
  * at 10^6, where Bullet's build takes about 20 s and its steps 15 us per
- * particle. Then the seed's own case (seed 002, Sec. 6): 50^3 static
+ * particle. Then Munjiza & Rougier's own case (Sec. 6): 50^3 static
  * spheres on a cubic lattice at the spacings of MRDEM_BENCH_BROAD_LATTICE
  * (default "1 2 10 100", in d; "" for none), every listed method. */
 #include <math.h>
@@ -84,7 +84,7 @@ static void make_scene(struct mrdem_scene *s, struct motion *mo, size_t n, doubl
 	}
 }
 
-/* The seed's own case (seed 002, Sec. 6, Examples II-IV): m^3 spheres of
+/* Munjiza & Rougier's own case (Sec. 6, Examples II-IV): m^3 spheres of
  * diameter 1 on a cubic lattice of the given spacing, static (the motion
  * moves nothing). A halo of 1e-6 makes lattice neighbours at spacing 1
  * touch whatever the rounding of the icosphere's bound. */

@@ -27,9 +27,9 @@
 enum mrdem_broad_method {
 	MRDEM_BROAD_GRID = 0,  /* uniform cells of the largest sphere diameter: O(n) */
 	MRDEM_BROAD_BRUTE = 1, /* every pair: O(n^2), the reference */
-	MRDEM_BROAD_SAP = 2,   /* incremental sort-and-update of boxes (seed 001) */
-	MRDEM_BROAD_MR = 3,    /* MR-linear sort and search (seed 002) */
-	MRDEM_BROAD_MMR = 4,   /* MR in size groups for polydisperse scenes (seed 002) */
+	MRDEM_BROAD_SAP = 2,   /* incremental sort-and-update of boxes (Schinner) */
+	MRDEM_BROAD_MR = 3,    /* MR-linear sort and search (Munjiza & Rougier) */
+	MRDEM_BROAD_MMR = 4,   /* MR in size groups for polydisperse scenes (Munjiza & Rougier) */
 	MRDEM_BROAD_NMETHODS
 };
 

@@ -122,7 +122,7 @@ struct mrdem_mr; /* state of the MR-linear method */
 struct mrdem_mr *mrdem_mr_new(void);
 void mrdem_mr_free(struct mrdem_mr *m);
 /* The same list as mrdem_broad_brute_pairs by MR-linear sort and search
- * (seed 002): the cell list repaired from the last call's order, searched
+ * (Munjiza & Rougier): the cell list repaired from the last call's order, searched
  * with the 13-cell mask. flags NULL: keep pairs of two fixed particles
  * too. simd: the instruction set of the search (enum mrdem_simd;
  * the same list from every level). cells and cell_size as for the grid. */
@@ -136,7 +136,7 @@ uint64_t mrdem_mr_moves(const struct mrdem_mr *m, int *rebuilt);
 struct mrdem_mmr; /* state of the multi-step MR method */
 struct mrdem_mmr *mrdem_mmr_new(void);
 void mrdem_mmr_free(struct mrdem_mmr *m);
-/* The same list by MMR (seed 002): size groups halving in radius, group k
+/* The same list by MMR (Munjiza & Rougier): size groups halving in radius, group k
  * searched against all smaller groups in cells sized for group k. simd as
  * for mr. cells: occupied cells summed over the groups; cell_size: the
  * finest edge. */
@@ -150,7 +150,7 @@ struct mrdem_sap; /* state of incremental sort-and-update */
 struct mrdem_sap *mrdem_sap_new(void);
 void mrdem_sap_free(struct mrdem_sap *s);
 /* The same list by incremental sort-and-update on axis-aligned boxes
- * (seed 001): the sorted box ends of the last call repaired by insertion
+ * (Schinner): the sorted box ends of the last call repaired by insertion
  * sort on each axis, the overlapping boxes updated from the swaps. */
 void mrdem_broad_sap_pairs(struct mrdem_sap *s, const double *pos, const double *radius,
 			   const uint32_t *flags, size_t n, struct mrdem_ipairs *out,

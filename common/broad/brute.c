@@ -1,4 +1,4 @@
-/* Brute-force broad phase (seed 004, method 1): every particle against
+/* Brute-force broad phase (sphere DEM course notes, method 1): every particle against
  * every particle of higher index. O(n^2); the reference the grid method is
  * tested against. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* MR-linear sort (seed 002): the cell list and its O(N) repair. */
+/* MR-linear sort (Munjiza & Rougier): the cell list and its O(N) repair. */
 #include "common/broad/cell_list.h"
 
 #include <math.h>
@@ -80,7 +80,7 @@ static void sort_from_scratch(struct mrdem_cell_list *cl, const double *pos, con
 	cl->rebuilt = 1;
 }
 
-/* MR-linear sort (seed 002, Sec. 4) relocates each entry that moved to
+/* MR-linear sort (Munjiza & Rougier, Sec. 4) relocates each entry that moved to
  * another cell straight into its place, using pointers to the cells
  * around its old one. The same in arrays, O(N + k log k) for k entries
  * that changed cell: passes that take out every entry out of order with

@@ -1,4 +1,4 @@
-/* The MR-linear cell list (seed 002): particles sorted by the integer
+/* The MR-linear cell list (Munjiza & Rougier): particles sorted by the integer
  * coordinates (z, y, x) of their cubic cell, packed into one 63-bit key,
  * kept between steps and repaired in O(N) when particles moved little
  * since the last step (temporal coherence). */

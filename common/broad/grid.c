@@ -1,4 +1,4 @@
-/* Uniform-grid broad phase (seed 004 "binning", seed 002 cell search).
+/* Uniform-grid broad phase (the sphere DEM course notes "binning", Munjiza & Rougier cell search).
  *
  * Space is cut into cubic cells of edge h slightly above the largest
  * sphere diameter, so spheres that touch lie in the same or adjacent

@@ -1,4 +1,4 @@
-/* Multi-step MR (MMR, Munjiza & Rougier, seed 002) for polydisperse
+/* Multi-step MR (MMR, Munjiza & Rougier) for polydisperse
  * sizes: particles fall into size groups that halve in radius, group 0
  * the largest. Step k sorts every particle of groups k and smaller into
  * cells sized for group k (MR-linear sort, repaired from the step's last

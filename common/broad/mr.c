@@ -1,4 +1,4 @@
-/* MR-linear contact detection (Munjiza & Rougier, seed 002): spheres of
+/* MR-linear contact detection (Munjiza & Rougier): spheres of
  * (at most) one size in cubic cells of about their diameter, a list
  * sorted by cell (z, y, x) repaired in O(N) from the last step's order,
  * and a search that walks, for every list entry, its own cell and the

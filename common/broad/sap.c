@@ -1,9 +1,9 @@
-/* Incremental sort-and-update (Schinner, seed 001): every particle's
+/* Incremental sort-and-update (Schinner): every particle's
  * bounding sphere as an axis-aligned box; on each axis the list of box
  * begins and ends is kept sorted between steps, and so is the set of
  * overlapping boxes. Each step the lists are repaired by insertion sort,
  * which only swaps neighbours, and every swap of a begin with an end is
- * exactly a change of overlap on that axis (seed 001, Tables 1 and 3): an
+ * exactly a change of overlap on that axis (Schinner, Tables 1 and 3): an
  * end moving below a begin separates the pair; a begin moving below an
  * end makes it overlap when the boxes overlap on the other axes too.
  * Particles move little per step, so this is O(N) per step.

@@ -57,7 +57,7 @@ static void to_tangent_plane(double s[3], const double n[3])
 		vec3_set(s, 0, 0, 0);
 }
 
-/* Seed 004's spring-dashpot at one patch: F_n = kn delta - gamma_n m_eff
+/* The textbook spring-dashpot (sphere DEM course notes) at one patch: F_n = kn delta - gamma_n m_eff
  * v_n, never pulling, and Coulomb friction regularised by the normal
  * contact's critical damping, with no springs kept. */
 static void spring_dashpot_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c,

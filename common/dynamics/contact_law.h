@@ -3,7 +3,7 @@
  * kn) and hertz (Hertz-Mindlin from E and nu), both with damping from the
  * coefficient of restitution as LIGGGHTS and LAMMPS define it, a
  * tangential spring with Coulomb limit kept from step to step, and
- * optional elastic-plastic rolling and twisting resistance; and seed 004's
+ * optional elastic-plastic rolling and twisting resistance; and the sphere DEM course notes'
  * spring-dashpot (kn, gamma_n, regularised Coulomb friction, no springs).
  * Formulas and units: docs/dynamics.md, "Patch models". */
 #ifndef MRDEM_DYNAMICS_CONTACT_LAW_H

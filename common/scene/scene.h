@@ -66,7 +66,7 @@ enum mrdem_force_model {
 	MRDEM_FORCE_SPRING = 0,          /* "paper", Sec. 2: Ks (1 - |n|/eps) sqrt(m_eff) */
 	/* The rest are mesh-convergent: one contact per contact patch
 	 * (docs/dynamics.md, "Patch models"). */
-	MRDEM_FORCE_SPRING_DASHPOT = 1,  /* seed 004: kn delta - gamma_n m_eff v_n, Coulomb */
+	MRDEM_FORCE_SPRING_DASHPOT = 1,  /* the sphere DEM course notes: kn delta - gamma_n m_eff v_n, Coulomb */
 	/* ... with damping from a restitution coefficient and springs kept
 	 * from step to step (tangential, rolling): */
 	MRDEM_FORCE_HOOKE = 2,           /* linear, kn */

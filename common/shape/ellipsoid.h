@@ -1,4 +1,4 @@
-/* Ellipsoid geometry for contacts (seed 003): the support mapping, the
+/* Ellipsoid geometry for contacts (Pazouki et al.): the support mapping, the
  * closed-form distance to a plane, the separation test by the
  * characteristic polynomial, and the signed distance of two ellipsoids as
  * a two-variable optimisation over the contact normal.
@@ -29,7 +29,7 @@ double mrdem_ellipsoid_plane(const struct mrdem_ellipsoid *e, const double pt[3]
 			     const double n[3], double x[3]);
 
 /* The separation test of the characteristic polynomial (Wang, Wang and Kim
- * 2001; seed 003's intermediate level): with A grown so that it contains
+ * 2001; Pazouki et al.'s intermediate level): with A grown so that it contains
  * every point within `grow` of it, f(l) = det(l A - B) of the two 4x4
  * quadric matrices is negative at 0 and at infinity; the grown A and B
  * are apart exactly when f is positive between, at a critical point (a

@@ -122,7 +122,7 @@ def hertz_reference(m, rstar, v, e, young=5.0e9, nu=0.3):
 
 
 def spring_dashpot_reference(m, v):
-    """Seed 004's spring-dashpot for one point contact: F = kn d + gamma_n
+    """The textbook spring-dashpot (sphere DEM course notes) for one point contact: F = kn d + gamma_n
     m d', never pulling, so the ball leaves the spring before the overlap
     ends and coasts out of the halo."""
     return point_contact(lambda d, dv: -max(4.2e7 * d + SD_GAMMA * m * dv, 0.0) / m

@@ -117,7 +117,7 @@ static void sphere_sphere(const struct mrdem_scene *s, size_t ia, size_t ib,
 }
 
 /* Any pair of ellipsoids (a sphere is one): the separation test first,
- * the optimisation only for pairs it cannot call apart (seed 003). */
+ * the optimisation only for pairs it cannot call apart (Pazouki et al.). */
 static void ellipsoid_ellipsoid(const struct mrdem_scene *s, size_t ia, size_t ib,
 				struct mrdem_contacts *out, struct mrdem_analytic_counts *cnt)
 {
