@@ -22,6 +22,12 @@ export OMP_DYNAMIC
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrdem-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
+# python3 as the interpreter itself, resolved once (make check resolves it
+# for every test: MRDEM_PYTHON): a version manager's shim in front of it
+# (pyenv's runs bash and pyenv on each call) costs more than most checks.
+MRDEM_PYTHON=${MRDEM_PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
+export MRDEM_PYTHON
+mkdir "$T/.python" && ln -s "$MRDEM_PYTHON" "$T/.python/python3" && PATH=$T/.python:$PATH
 _n=0
 _failed=0
 
@@ -36,13 +42,28 @@ _report() { # status name
 	fi
 }
 
-expect_success() { # name script
+# MRDEM_TEST_TIMES=1: each test's CPU seconds (its children's user + system)
+# as a TAP comment, to find where a script spends its time.
+_cpu() { # -> $T/.cpu$1 (times must run in this shell to see its children)
+	times >"$T/.times"
+	awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' "$T/.times" >"$T/.cpu$1"
+}
+_timed() { # name script
+	[ -n "${MRDEM_TEST_TIMES:-}" ] && _cpu 0
 	( eval "$2" ) >"$T/.out" 2>&1
+	local rc=$?
+	[ -n "${MRDEM_TEST_TIMES:-}" ] && _cpu 1 &&
+		echo "# $(cat "$T/.cpu0" "$T/.cpu1" | awk 'NR == 1 { a = $1 } NR == 2 { printf "%.2f", $1 - a }') s CPU: $1"
+	return $rc
+}
+
+expect_success() { # name script
+	_timed "$1" "$2"
 	_report $? "$1"
 }
 
 expect_failure() { # name script: must exit 1..125, not by a signal
-	( eval "$2" ) >"$T/.out" 2>&1
+	_timed "$1" "$2"
 	rc=$?
 	if [ $rc -ge 1 ] && [ $rc -le 125 ]; then _report 0 "$1"; else
 		echo "# exit status $rc" >>"$T/.out"; _report 1 "$1"; fi
