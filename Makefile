@@ -95,14 +95,15 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # Every test prints TAP; prove runs unit binaries and e2e scripts alike,
 # two at a time (each test works in its own mktemp scratch directory),
-# the slowest first so that both workers finish together. Silent on a
+# the slowest first so that both workers finish together; OpenMP's idle
+# threads sleep (tests/lib/test-lib.sh says why). Silent on a
 # pass; on a failure, the output of each failing test (kept under
 # $(BUILD)/check/) and prove's summary.
 CHECK_LOG := $(BUILD)/check
 check: $(TOOLS) $(UNITS)
 	@rm -rf $(CHECK_LOG) && mkdir -p $(CHECK_LOG)
 	@MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) $(CHECK_ENV) \
-	  MRDEM_PYTHON=$$(python3 -c 'import sys; print(sys.executable)') \
+	  MRDEM_PYTHON=$$(python3 -c 'import sys; print(sys.executable)') OMP_WAIT_POLICY=passive \
 	  prove -j2 -Q --exec 'tests/lib/logged.sh $(CHECK_LOG)' \
 	  $$(tests/lib/slow_first.sh $(UNITS) tests/e2e/*.sh) >$(CHECK_LOG)/prove.txt 2>&1 || \
 	  { cat $(CHECK_LOG)/*.failed $(CHECK_LOG)/prove.txt 2>/dev/null; exit 1; }

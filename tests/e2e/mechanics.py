@@ -40,7 +40,7 @@ def quat(seed):
 
 
 # seed 004's spring-dashpot: gamma_n (1/s) for damping ratio 0.1 at kn
-# 4.2e7 on a 1 m ball of 1000 kg/m^3 against a plane (as issue 9 measured)
+# 4.2e7 on a 1 m ball of 1000 kg/m^3 against a plane
 SD_GAMMA = 2 * 0.1 * math.sqrt(4.2e7 / (4 / 3 * math.pi * 1000))
 
 

@@ -18,7 +18,11 @@ export PATH TOP MRDEM_BIN
 # Fixed team sizes (OMP_NUM_THREADS as given), so thread-count tests test
 # what they say; the tools default to dynamic teams (common/util/threads.h).
 OMP_DYNAMIC=${OMP_DYNAMIC:-false}
-export OMP_DYNAMIC
+# Idle threads sleep instead of spinning at each barrier: on a machine with
+# fewer free cores than threads a spinning thread steals the core its
+# partner needs (ten times the CPU time for the same records).
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+export OMP_DYNAMIC OMP_WAIT_POLICY
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrdem-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
@@ -77,6 +81,9 @@ assert_near() { # got want tol [what]
 	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }' ||
 		{ echo "${4:-value}: got $1, want $2 +- $3"; return 1; }
 }
+assert_true() { # awk-expression [what]: e.g. assert_true "$a < 1e-6 && $b > 0" drift
+	awk "BEGIN { exit !($1) }" || { echo "${2:-condition} does not hold: $1"; return 1; }
+}
 assert_grep() { # pattern file
 	grep -q -- "$1" "$2" || { echo "'$1' not found in $2:"; head -5 "$2"; return 1; }
 }
@@ -100,6 +107,11 @@ assert_exit() { # want command [args...]
 	"$@" 2>err
 	rc=$?
 	[ "$rc" = "$want" ] || { echo "$*: exit status $rc, want $want"; head -5 err; return 1; }
+}
+# The named checks of tests/lib/checks.py (records of a stream, columns of
+# a table): checks NAME ARGS...
+checks() {
+	python3 "$TOP/tests/lib/checks.py" "$@"
 }
 # Read a value from JSON with python3 (present on every dev and CI machine).
 json_get() { # file python-expression-on-d
