@@ -217,7 +217,7 @@ cat >contacts_of.py <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import mrdem_stream as ms
-for t, p in ms.records(open(sys.argv[2], "rb").read()):
+for t, p in ms.read(sys.argv[2]):
     if t == 6:
         sys.stdout.buffer.write(p)
 PY
@@ -257,7 +257,7 @@ cat >contact_set.py <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import mrdem_stream as ms
-for t, p in ms.records(open(sys.argv[2], "rb").read()):
+for t, p in ms.read(sys.argv[2]):
     if t == 6:
         print("\n".join(sorted(p[16 + 88 * i:16 + 88 * (i + 1)].hex() for i in range((len(p) - 16) // 88))))
 PY

@@ -104,7 +104,7 @@ import gzip, sys
 sys.path.insert(0, \"$TOP/tests/lib\")
 import mrdem_stream as ms
 def last(path, t, start=b\"\"):
-    return [p for r, p in ms.records(open(path, \"rb\").read()) if r == t and p.startswith(start)][-1]
+    return [p for r, p in ms.read(path) if r == t and p.startswith(start)][-1]
 assert last(\"it.mrd\", 4) == last(\"one.mrd\", 4), \"frames differ\"
 step = ms.s(\"mrdem-step\")
 assert last(\"it.mrd\", 7, step) == last(\"one.mrd\", 7, step), \"step stats differ\"
