@@ -92,8 +92,11 @@ for path, twisted in zip(sys.argv[1:], (False, True)):
 print("# springs of 88 bytes without twisting resistance, 96 with it")
 PY'
 
+# Through the tools, four processes a step: 100 steps carry the balls'
+# springs on the plane from step to step as well as 400.
 expect_success "springs: through the tools (--via-pipes) the same bytes as in process" '
-	mrdem-run -q springs.yaml --via-pipes -o p.mrd && same_stream s.mrd p.mrd'
+	mrdem-run -q springs.yaml --steps 100 -o s100.mrd &&
+	mrdem-run -q springs.yaml --steps 100 --via-pipes -o p.mrd && same_stream s100.mrd p.mrd'
 
 expect_success "springs: one thread and two give the same bytes" '
 	OMP_NUM_THREADS=1 mrdem-run -q springs.yaml -o t1.mrd &&
@@ -178,7 +181,8 @@ PY
 expect_success "implicit Euler carries the springs: history after every frame, the same bytes through the tools" '
 	sed "s/velocity-verlet/implicit-euler/" springs.yaml >imp.yaml &&
 	mrdem-run -q imp.yaml --steps 100 -o imp.mrd &&
-	mrdem-run -q imp.yaml --steps 100 --via-pipes -o imp-pipes.mrd && same_stream imp.mrd imp-pipes.mrd &&
+	mrdem-run -q imp.yaml --steps 50 -o imp50.mrd &&
+	mrdem-run -q imp.yaml --steps 50 --via-pipes -o imp-pipes.mrd && same_stream imp50.mrd imp-pipes.mrd &&
 	mrdem-info --json --full imp.mrd >imp.json &&
 	python3 -c "
 import json
