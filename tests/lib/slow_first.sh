@@ -1,7 +1,8 @@
 #!/bin/sh
-# Print the tests given, the slowest first (the order below: CPU seconds of
-# each, as /usr/bin/time measures them), then the rest as given: prove -j2 hands each free worker
-# the next test, so the long ones start early and the two finish together.
+# Print the tests given, the slowest first (the order below: CPU seconds
+# of each, as /usr/bin/time measures them), then the rest as given: prove
+# -j2 hands each free worker the next test, so the long ones start early
+# and the two workers finish together.
 #
 #   prove -j2 $(tests/lib/slow_first.sh TEST...)
 slow="mechanics run init vtk screenshot pairs contact expect implicit_pipes pipelines
