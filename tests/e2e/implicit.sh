@@ -138,7 +138,7 @@ expect_success "without retries the run stops naming the step and particles; no 
 	cat fail.err && assert_eq $rc 1 "exit status" &&
 	assert_grep "step [0-9]* (t = .*did not converge.*particle(s) [0-9]" fail.err &&
 	step=$(sed -n "s/.*error: step \([0-9]*\) (t = .*did not converge.*/\1/p" fail.err) &&
-	last=$(checks info fail.mrd "max(r[\"step\"] for r in of(\"frame\"))") &&
+	last=$(checks last-step fail.mrd) &&
 	assert_eq "$last" "$step" "last frame written is the start of the failed step"'
 
 # Multiscale Picard (Alg. 6): Lemma 5.7 and the warm start are checked step

@@ -13,6 +13,7 @@ ask of a stream or a table, written once.
                        the records of those types as JSON, as of() gives them
   lists STREAM TYPE    the "list" of every record of TYPE (pairs, contacts)
                        as JSON: one list per record
+  last-step STREAM     the largest step of the stream's frames
   column CSV NAME HOW  HOW (max, min, sum, first, last) of the non-empty cells
                        of column NAME of a table (mrdem-stats output)
 
@@ -60,6 +61,10 @@ def lists(stream, rtype):
     print(json.dumps([r["list"] for r in of(describe(stream), (rtype,))]))
 
 
+def last_step(stream):
+    print(max(r["step"] for r in of(describe(stream), ("frame",))))
+
+
 def column(table, name, how):
     with open(table) as f:
         cells = [float(r[name]) for r in csv.DictReader(f) if r.get(name)]
@@ -69,7 +74,7 @@ def column(table, name, how):
     print(repr(pick[how](cells)))
 
 
-CHECKS = {"info": info, "records": records, "lists": lists, "column": column}
+CHECKS = {"info": info, "records": records, "lists": lists, "last-step": last_step, "column": column}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in CHECKS:
