@@ -77,8 +77,7 @@ expect_success "mrdem-run: the same bytes in process and --via-pipes" '
 
 expect_success "mrdem-run: flat and surrogate search give the same contacts" '
 	mrdem-run -q mixed.yaml --steps 60 --every 20 --hierarchy flat -o flat.mrd &&
-	mrdem-info --json --full flat.mrd | python3 -c "import json,sys; d=json.load(sys.stdin); print([r[\"list\"] for r in d[\"records\"] if r[\"type\"] == \"contacts\"])" >flat.txt &&
-	mrdem-info --json --full inproc.mrd | python3 -c "import json,sys; d=json.load(sys.stdin); print([r[\"list\"] for r in d[\"records\"] if r[\"type\"] == \"contacts\"])" >surr.txt &&
+	checks lists flat.mrd contacts >flat.txt && checks lists inproc.mrd contacts >surr.txt &&
 	cmp flat.txt surr.txt'
 
 expect_success "results do not depend on the number of threads" '

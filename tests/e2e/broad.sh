@@ -24,11 +24,7 @@ Y
 # Records of the given types of a stream as JSON, without their place in
 # the file (the meta record before them names the command line).
 records() { # stream types... -> stdout
-	mrdem-info --json --full "$1" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(json.dumps([{k: v for k, v in r.items() if k not in ("index", "offset", "length")}
-                  for r in d["records"] if r["type"] in sys.argv[1:]]))' "${@:2}"
+	checks records "$@"
 }
 # frames, pairs and contacts (the stats name the method's cells)
 lists() { records "$1" frame pairs contacts; }
@@ -37,17 +33,12 @@ expect_success "contact.broad: sap in the scene: in process and through pipes, t
 	mrdem-run -q rain.yaml -o sap.mrd && mrdem-run -q rain.yaml --steps 15 -o sap15.mrd &&
 	mrdem-run -q rain.yaml --steps 15 --via-pipes -o sap15-pipes.mrd &&
 	same_stream sap15.mrd sap15-pipes.mrd &&
-	assert_eq "$(mrdem-info --json --full sap.mrd | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-p = [len(r[\"list\"]) for r in d[\"records\"] if r[\"type\"] == \"pairs\"]
-print(max(p) > 100 and len(set(p)) > 3)")" True "pairs, changing"'
+	assert_eq "$(checks info sap.mrd "(lambda p: max(p) > 100 and len(set(p)) > 3)([len(r[\"list\"]) for r in of(\"pairs\")])")" \
+		True "pairs, changing"'
 
 # The scene's method is the one used: sap reports no cells, mr does.
 cells_reported() { # stream -> True/False
-	records "$1" stats | python3 -c '
-import json, sys
-print(any("broad_cells" in r["values"] for r in json.load(sys.stdin) if r["source"] == "mrdem-pairs"))'
+	checks info "$1" 'any("broad_cells" in r["values"] for r in of("stats") if r["source"] == "mrdem-pairs")'
 }
 expect_success "contact.broad is used, --broad overrides it" '
 	assert_eq "$(cells_reported sap.mrd)" False "sap from the scene" &&
@@ -68,8 +59,8 @@ expect_success "--broad mr through pipes: the same bytes as in process" '
 expect_success "a resumed sap run ends where one long run ends" '
 	mrdem-run -q rain.yaml --steps 20 -o first.mrd &&
 	mrdem-run -q first.mrd --broad sap --steps 20 -o second.mrd &&
-	records second.mrd frame pairs contacts | python3 -c "import json, sys; print(json.load(sys.stdin)[-3:])" >resumed.txt &&
-	records sap.mrd frame pairs contacts | python3 -c "import json, sys; print(json.load(sys.stdin)[-3:])" >long.txt &&
+	checks info second.mrd "of(\"frame\", \"pairs\", \"contacts\")[-3:]" >resumed.txt &&
+	checks info sap.mrd "of(\"frame\", \"pairs\", \"contacts\")[-3:]" >long.txt &&
 	cmp resumed.txt long.txt'
 
 expect_success "an unknown contact.broad is refused at its line" '

@@ -159,10 +159,10 @@ expect_success "peak memory grows with the contacts, not with a worst case per p
 	mrdem-init lat3072.yaml | mrdem-tree | mrdem-pairs >s3072.mrd &&
 	a=$(OMP_NUM_THREADS=1 python3 rss.py mrdem-contact s768.mrd -o c768.mrd) &&
 	b=$(OMP_NUM_THREADS=1 python3 rss.py mrdem-contact s3072.mrd -o c3072.mrd) &&
-	n=$(mrdem-info --json c3072.mrd | python3 -c "import json,sys; print(sum(r[\"contacts\"] for r in json.load(sys.stdin)[\"records\"] if r[\"type\"] == \"contacts\"))") &&
+	n=$(checks info c3072.mrd "sum(r[\"contacts\"] for r in of(\"contacts\"))") &&
 	echo "# peak RSS $a KB at 768 particles, $b KB at 3072; $n contacts" && [ "$n" -gt 3000 ] &&
 	bound=16 && if [ -n "${MRDEM_ASAN:-}" ]; then bound=64; fi &&
-	python3 -c "import sys; sys.exit(not ($b - $a) / 2304.0 < $bound)"'
+	assert_true "($b - $a) / 2304.0 < $bound" "peak RSS per particle added (KB)"'
 
 # Merging (remark 1) against a reference: the unmerged points of each pair
 # (--no-merge), grouped greedily in list order by a first-member seed within
@@ -217,7 +217,7 @@ cat >contacts_of.py <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import mrdem_stream as ms
-for t, p in ms.records(open(sys.argv[2], "rb").read()):
+for t, p in ms.read(sys.argv[2]):
     if t == 6:
         sys.stdout.buffer.write(p)
 PY
@@ -257,7 +257,7 @@ cat >contact_set.py <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import mrdem_stream as ms
-for t, p in ms.records(open(sys.argv[2], "rb").read()):
+for t, p in ms.read(sys.argv[2]):
     if t == 6:
         print("\n".join(sorted(p[16 + 88 * i:16 + 88 * (i + 1)].hex() for i in range((len(p) - 16) // 88))))
 PY

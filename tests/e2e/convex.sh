@@ -89,7 +89,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import mrdem_stream as ms
 def kept(path):  # meshes, frames, contacts, springs
-    return [(t, p) for t, p in ms.records(open(path, "rb").read()) if t in (2, 4, 6, 15)]
+    return [(t, p) for t, p in ms.read(path) if t in (2, 4, 6, 15)]
 a, b = kept(sys.argv[2]), kept(sys.argv[3])
 assert len(a) == len(b), (len(a), len(b))
 for k, (x, y) in enumerate(zip(a, b)):
@@ -147,7 +147,7 @@ import gzip, struct, sys
 sys.path.insert(0, sys.argv[1])
 import mrdem_stream as ms
 def mesh_of(path):
-    (payload,) = [p for t, p in ms.records(open(path, "rb").read()) if t == 2]
+    (payload,) = [p for t, p in ms.read(path) if t == 2]
     (n,) = struct.unpack_from("<I", payload, 4)
     return ms.record(2, payload), payload[8:8 + n].decode()
 def shape(kind, axes, id_, name):

@@ -51,10 +51,7 @@ Y
 # step in the stream.
 failed_step() { sed -n "s/.*error: step \([0-9]*\) (t = .*/\1/p" "$1" | head -1; }
 last_frame() {
-	python3 -c "
-import json, subprocess, sys
-d = json.loads(subprocess.run(['mrdem-info', '--json', '--full', sys.argv[1]], capture_output=True, text=True, check=True).stdout)
-print(max(r['step'] for r in d['records'] if r['type'] == 'frame'))" "$1"
+	checks last-step "$1"
 }
 
 expect_success "a run whose energy grows over many steps stops, naming the step and a particle" '

@@ -105,9 +105,9 @@ for s in headon oblique; do
 expect_success "$s collision: momentum and angular momentum conserved to 1e-6" '
 	mrdem-run '$s'.yaml -o '$s'.mrd 2>err && cat err &&
 	read dp dl n <<<"$(python3 momentum.py '$s'.mrd 7)" && echo "# $dp $dl over $n frames" &&
-	python3 -c "import sys; sys.exit(not ($dp < 1e-6 and $dl < 1e-6))" &&
-	c=$(mrdem-stats '$s'.mrd | python3 -c "import csv,sys; print(max(float(r[\"picard_contacts\"] or 0) for r in csv.DictReader(sys.stdin)))") &&
-	echo "# most contacts in a final Picard iteration: $c" && python3 -c "import sys; sys.exit(not $c > 0)"'
+	assert_true "$dp < 1e-6 && $dl < 1e-6" "momentum drift" &&
+	mrdem-stats '$s'.mrd >'$s'.csv && c=$(checks column '$s'.csv picard_contacts max) &&
+	echo "# most contacts in a final Picard iteration: $c" && assert_true "$c > 0" contacts'
 done
 
 # Stiff: the spring model at Ks = 20000; explicit Euler gains energy in the
@@ -131,18 +131,14 @@ assert e1 <= e0 and all(float(x[\"max_overlap\"] or 0) < 1 for x in r)" || exit 
 expect_success "a capped step is retried with half the time step, each retry reported" '
 	mrdem-run stiff.yaml --dt 16e-3 --steps 10 --every 1 --picard-max 6 -o retry.mrd 2>retry.err &&
 	cat retry.err && assert_grep "retrying as two steps of 0.008 s" retry.err &&
-	r=$(mrdem-stats retry.mrd | python3 -c "import csv,sys; print(sum(float(r[\"picard_retries\"] or 0) for r in csv.DictReader(sys.stdin)))") &&
-	python3 -c "import sys; sys.exit(not $r > 0)"'
+	mrdem-stats retry.mrd >retry.csv && assert_true "$(checks column retry.csv picard_retries sum) > 0" retries'
 
 expect_success "without retries the run stops naming the step and particles; no unconverged frame" '
 	mrdem-run stiff.yaml --dt 16e-3 --steps 10 --every 1 --picard-max 4 --picard-retries 0 -o fail.mrd 2>fail.err; rc=$?
 	cat fail.err && assert_eq $rc 1 "exit status" &&
 	assert_grep "step [0-9]* (t = .*did not converge.*particle(s) [0-9]" fail.err &&
 	step=$(sed -n "s/.*error: step \([0-9]*\) (t = .*did not converge.*/\1/p" fail.err) &&
-	last=$(python3 -c "
-import json, subprocess
-d = json.loads(subprocess.run([\"mrdem-info\", \"--json\", \"--full\", \"fail.mrd\"], capture_output=True, text=True, check=True).stdout)
-print(max(r[\"step\"] for r in d[\"records\"] if r[\"type\"] == \"frame\"))") &&
+	last=$(checks last-step fail.mrd) &&
 	assert_eq "$last" "$step" "last frame written is the start of the failed step"'
 
 # Multiscale Picard (Alg. 6): Lemma 5.7 and the warm start are checked step
@@ -160,10 +156,7 @@ assert any(k.startswith(\"picard_comparisons_iteration_1_round_\") for k in r[0]
 
 expect_success "multiscale frames hold the contacts a surrogate search of them finds" '
 	mrdem-contact --hierarchy surrogate ms.mrd -o re.mrd && same_stream ms.mrd re.mrd &&
-	mrdem-info --json --full ms.mrd >ms.json && python3 -c "
-import json
-d = json.load(open(\"ms.json\"))
-assert sum(x[\"contacts\"] for x in d[\"records\"] if x[\"type\"] == \"contacts\") > 0"'
+	assert_true "$(checks info ms.mrd "sum(r[\"contacts\"] for r in of(\"contacts\"))") > 0" contacts'
 
 expect_success "multiscale with an explicit scheme, and multiscale options without it, are usage errors" '
 	assert_exit 2 mrdem-run rand.yaml --scheme explicit-euler --hierarchy multiscale -o x.mrd &&

@@ -82,7 +82,7 @@ expect_success "--via-pipes: a step that fails names the step, the tool and writ
 	mrdem-run -q stiff.yaml --picard-retries 0 --via-pipes -o fail.mrd 2>err; rc=$?
 	assert_eq $rc 1 "exit status" && assert_grep "step 2 .*did not converge" err &&
 	assert_grep "via-pipes: mrdem-step failed (exit status 1)" err &&
-	assert_eq "$(mrdem-info --json fail.mrd | python3 -c "import json,sys; print(max(r[\"step\"] for r in json.load(sys.stdin)[\"records\"] if r[\"type\"] == \"frame\"))")" 2'
+	assert_eq "$(checks last-step fail.mrd)" 2'
 
 # The loop of docs/dynamics.md by hand, one Picard iteration per pipe.
 begin() { # hierarchy -> it.mrd: the frame of step 0 begun
@@ -104,7 +104,7 @@ import gzip, sys
 sys.path.insert(0, \"$TOP/tests/lib\")
 import mrdem_stream as ms
 def last(path, t, start=b\"\"):
-    return [p for r, p in ms.records(open(path, \"rb\").read()) if r == t and p.startswith(start)][-1]
+    return [p for r, p in ms.read(path) if r == t and p.startswith(start)][-1]
 assert last(\"it.mrd\", 4) == last(\"one.mrd\", 4), \"frames differ\"
 step = ms.s(\"mrdem-step\")
 assert last(\"it.mrd\", 7, step) == last(\"one.mrd\", 7, step), \"step stats differ\"

@@ -8,10 +8,7 @@ GEN=$TOP/tests/e2e/randscene.py
 
 # Pairs lists of every pairs record of a stream, as JSON, via mrdem-info.
 pairs_of() { # stream -> stdout
-	mrdem-info --json --full "$1" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(json.dumps([r["list"] for r in d["records"] if r["type"] == "pairs"]))'
+	checks lists "$1" pairs
 }
 # Compare with the reference pairs of the generator's JSON.
 same_as_reference() { # pairs.json scene.json
@@ -45,8 +42,7 @@ done
 
 expect_success "through pipes with the default method" '
 	python3 "$GEN" s.mrd s.json --seed 7 --n 400 --frames 3 --planes 1 --flavour clustered &&
-	cat s.mrd | mrdem-pairs | mrdem-info --json --full - >p.info &&
-	python3 -c "import json,sys; d=json.load(open(\"p.info\")); print(json.dumps([r[\"list\"] for r in d[\"records\"] if r[\"type\"]==\"pairs\"]))" >p.json &&
+	cat s.mrd | mrdem-pairs | checks lists - pairs >p.json &&
 	same_as_reference p.json s.json'
 
 expect_success "threaded (3,000 particles): same output for 1, 2 and 3 threads and both methods" '
@@ -105,7 +101,7 @@ bad_frame() { # name column particle value message
 	col=$2 at=$3 value=$4 msg=$5
 	expect_success "$1: exit 1, file and record named, no output" '
 		python3 "$GEN" s.mrd s.json --seed 9 --n 30 --planes 2 --no-reference &&
-		first=$(mrdem-info --json --full s.mrd | python3 -c "import json,sys; print([r for r in json.load(sys.stdin)[\"records\"] if r[\"type\"]==\"frame\"][0][\"state\"][0][\"id\"])") &&
+		first=$(checks info s.mrd "of(\"frame\")[0][\"state\"][0][\"id\"]") &&
 		$SET s.mrd bad.mrd $col $at "$(eval echo "$value")" && rm -f x.mrd* || exit 1
 		mrdem-pairs bad.mrd -o x.mrd 2>err.txt; rc=$?; cat err.txt
 		assert_eq $rc 1 "exit status" && assert_grep "bad.mrd: record [0-9]* (frame)" err.txt &&

@@ -4,17 +4,11 @@
 # flat against surrogate search, a killed run, a blow-up and bad input.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
-# frames.py FILE EXPR: evaluate EXPR over the list F of frames (dicts from
-# mrdem-info --json --full) with math imported.
-cat >frames.py <<'PY'
-import json, math, subprocess, sys
-d = json.loads(subprocess.run(["mrdem-info", "--json", "--full", sys.argv[1]],
-                              capture_output=True, text=True, check=True).stdout)
-F = [r for r in d["records"] if r["type"] == "frame"]
-C = [r for r in d["records"] if r["type"] == "contacts"]
-def speed(s): return math.sqrt(sum(x * x for x in s["velocity"]))
-print(eval(sys.argv[2]))
-PY
+# frames FILE EXPR: evaluate EXPR over the frames F and contacts records C
+# of a stream (tests/lib/checks.py info; math and speed(state) at hand).
+frames() {
+	checks info "$1" "(lambda F, C: ($2))(of(\"frame\"), of(\"contacts\"))"
+}
 
 cat >offset.yaml <<'Y'
 shapes:
@@ -30,29 +24,23 @@ Y
 sed 's/\[1.03, 0.3, 0\]/[1.03, 0, 0]/' offset.yaml >headon.yaml
 grep -q '\[1.03, 0, 0\]' headon.yaml || { echo "Bail out! headon.yaml not made"; exit 1; }
 
-# column.py FILE NAME ROW: a column of mrdem-stats' CSV (row 0 or -1)
-cat >column.py <<'PY'
-import csv, subprocess, sys
-rows = list(csv.DictReader(subprocess.run(["mrdem-stats", sys.argv[1]], capture_output=True,
-                                          text=True, check=True).stdout.splitlines()))
-print(rows[int(sys.argv[3])][sys.argv[2]])
-PY
 
 expect_success "head-on collision: the spheres touch, then separate" '
 	mrdem-run -q headon.yaml -o h.mrd &&
-	assert_eq "$(python3 frames.py h.mrd "max(c[\"contacts\"] for c in C) > 0")" True touched &&
-	assert_eq "$(python3 frames.py h.mrd "F[-1][\"state\"][1][\"position\"][0] - F[-1][\"state\"][0][\"position\"][0] > 2.1")" True separated'
+	assert_eq "$(frames h.mrd "max(c[\"contacts\"] for c in C) > 0")" True touched &&
+	assert_eq "$(frames h.mrd "F[-1][\"state\"][1][\"position\"][0] - F[-1][\"state\"][0][\"position\"][0] > 2.1")" True separated'
 
 expect_success "head-on collision: velocity Verlet restores the relative speed within 2 %" '
-	r=$(python3 frames.py h.mrd "(F[-1][\"state\"][1][\"velocity\"][0] - F[-1][\"state\"][0][\"velocity\"][0]) / 1.5") &&
+	r=$(frames h.mrd "(F[-1][\"state\"][1][\"velocity\"][0] - F[-1][\"state\"][0][\"velocity\"][0]) / 1.5") &&
 	echo "restitution $r" && assert_near "$r" 1.0 0.02 restitution'
 
 expect_success "off-centre collision: it spins the spheres, momentum and angular momentum kept to 1e-6" '
 	mrdem-run -q offset.yaml -o o.mrd &&
-	assert_eq "$(python3 column.py o.mrd kinetic_rotational -1 | python3 -c "print(float(input()) > 1e-3)")" True spin &&
+	mrdem-stats o.mrd >o.csv && assert_true "$(checks column o.csv kinetic_rotational last) > 1e-3" spin &&
 	for q in momentum_x momentum_y angular_momentum_z; do
-		a=$(python3 column.py o.mrd $q 0); b=$(python3 column.py o.mrd $q -1)
-		assert_near "$b" "$a" "$(python3 -c "print(1e-6 * max(abs($a), 1e-3))")" $q || return 1
+		a=$(checks column o.csv $q first) && b=$(checks column o.csv $q last) &&
+		assert_near "$b" "$a" "$(awk -v a="$a" "BEGIN { a = a < 0 ? -a : a; print 1e-6 * (a > 1e-3 ? a : 1e-3) }")" $q ||
+			return 1
 	done'
 
 # A 5,120-triangle ball on a 20 degree analytic incline with Coulomb
@@ -77,12 +65,12 @@ ACC='(lambda t, v: sum((x - sum(t)/len(t)) * (y - sum(v)/len(v)) for x, y in zip
 
 expect_success "ball rolling down a 20 degree incline, friction 0.5: a within 5 % of (5/7) g sin(theta)" '
 	incline 0.5 20 >roll.yaml && mrdem-run -q roll.yaml -o roll.mrd &&
-	a=$(python3 frames.py roll.mrd "$ACC") && echo "a = $a" &&
+	a=$(frames roll.mrd "$ACC") && echo "a = $a" &&
 	assert_near "$a" 2.3966 0.1198 acceleration'
 
 expect_success "without friction it slides: a = g sin(theta), clearly above rolling" '
 	incline 0 20 >slide.yaml && mrdem-run -q slide.yaml -o slide.mrd &&
-	a=$(python3 frames.py slide.mrd "$ACC") && echo "a = $a" &&
+	a=$(frames slide.mrd "$ACC") && echo "a = $a" &&
 	assert_near "$a" 3.3552 0.1 acceleration'
 
 # A sphere dropped on a plane tilted by 15 degrees about x (uphill is +y):
@@ -107,12 +95,12 @@ PY
 for kind in mesh analytic; do
 	expect_success "sphere dropped on a tilted plane ($kind) bounces and moves down-slope" '
 		drop '$kind' >drop.yaml && mrdem-run -q drop.yaml -o drop.mrd &&
-		b=$(python3 frames.py drop.mrd "len(F[-1][\"state\"]) - 1") &&
+		b=$(frames drop.mrd "len(F[-1][\"state\"]) - 1") &&
 		n="(0, -math.sin(math.radians(15)), math.cos(math.radians(15)))" &&
 		vn="[sum(a * c for a, c in zip(f[\"state\"][$b][\"velocity\"], $n)) for f in F]" &&
-		assert_eq "$(python3 frames.py drop.mrd "min($vn) < -1 and any(v > 0.5 for v in $vn[$vn.index(min($vn)):])")" True bounced &&
-		assert_eq "$(python3 frames.py drop.mrd "F[-1][\"state\"][$b][\"position\"][1] < -0.05")" True down-slope &&
-		assert_eq "$(python3 frames.py drop.mrd "max(c[\"contacts\"] for c in C) > 0")" True contacts'
+		assert_eq "$(frames drop.mrd "min($vn) < -1 and any(v > 0.5 for v in $vn[$vn.index(min($vn)):])")" True bounced &&
+		assert_eq "$(frames drop.mrd "F[-1][\"state\"][$b][\"position\"][1] < -0.05")" True down-slope &&
+		assert_eq "$(frames drop.mrd "max(c[\"contacts\"] for c in C) > 0")" True contacts'
 done
 
 expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the very same bytes" '
@@ -120,7 +108,7 @@ expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the v
 	mrdem-run -q touching.yaml --steps 40 --every 10 -o inproc.mrd &&
 	mrdem-run -q touching.yaml --steps 40 --every 10 --via-pipes -o pipes.mrd &&
 	same_stream inproc.mrd pipes.mrd &&
-	assert_eq "$(python3 frames.py pipes.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts'
+	assert_eq "$(frames pipes.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts'
 
 expect_success "dynamic teams (the default) give the bytes of fixed ones" '
 	env -u OMP_DYNAMIC OMP_NUM_THREADS=2 mrdem-run -q touching.yaml --steps 20 --every 5 -o dyn.mrd &&
@@ -168,16 +156,16 @@ expect_success "--via-pipes: the tools write stored streams and wait passively, 
 expect_success "flat and surrogate search give the same trajectory (Lemma 5.1)" '
 	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy flat -o flat.mrd &&
 	mrdem-run -q offset.yaml --steps 400 --every 100 --hierarchy surrogate -o surr.mrd &&
-	python3 frames.py flat.mrd "[f[\"state\"] for f in F], [c.get(\"list\") for c in C]" >flat.txt &&
-	python3 frames.py surr.mrd "[f[\"state\"] for f in F], [c.get(\"list\") for c in C]" >surr.txt &&
+	frames flat.mrd "[f[\"state\"] for f in F], [c.get(\"list\") for c in C]" >flat.txt &&
+	frames surr.mrd "[f[\"state\"] for f in F], [c.get(\"list\") for c in C]" >surr.txt &&
 	cmp flat.txt surr.txt'
 
 expect_success "a run resumed from its output's last frame ends where one long run ends" '
 	mrdem-run -q headon.yaml --steps 300 --every 100 -o first.mrd &&
 	mrdem-run -q first.mrd --steps 300 --every 100 -o second.mrd &&
 	mrdem-run -q headon.yaml --steps 600 --every 100 -o long.mrd &&
-	assert_eq "$(python3 frames.py second.mrd "F[-1][\"step\"], F[-1][\"state\"]")" \
-		"$(python3 frames.py long.mrd "F[-1][\"step\"], F[-1][\"state\"]")" resumed'
+	assert_eq "$(frames second.mrd "F[-1][\"step\"], F[-1][\"state\"]")" \
+		"$(frames long.mrd "F[-1][\"step\"], F[-1][\"state\"]")" resumed'
 
 # A resumed run's last step number must fit in 64 bits: the frames of a
 # 10-step run moved to end 4 steps before 2^64 - 1.
@@ -192,7 +180,7 @@ m.rewrite(\"s10.mrd\", \"late.mrd\", lambda t, p: struct.pack(\"<Q\", struct.unp
 	assert_exit 2 mrdem-run -q late.mrd --steps 18446744073709551614 --via-pipes -o lx.mrd &&
 	test ! -e lx.mrd &&
 	mrdem-run -q late.mrd --steps 4 -o lx.mrd &&
-	assert_eq "$(python3 frames.py lx.mrd "F[-1][\"step\"]")" 18446744073709551615 "last step" && rm lx.mrd'
+	assert_eq "$(frames lx.mrd "F[-1][\"step\"]")" 18446744073709551615 "last step" && rm lx.mrd'
 
 expect_success "a killed run keeps every flushed frame" '
 	mrdem-run -q headon.yaml --steps 100000000 --every 10 -o killed.mrd & pid=$!
@@ -204,7 +192,7 @@ expect_success "a killed run keeps every flushed frame" '
 	last=$(json_get k.json "[r[\"step\"] for r in d[\"records\"] if r[\"type\"] == \"frame\"][-1]") &&
 	mrdem-run -q killed.mrd --steps 5 --every 5 -o resumed.mrd 2>r.err &&
 	assert_grep "resuming from step $last" r.err && assert_grep "complete frame" r.err &&
-	assert_eq "$(python3 frames.py resumed.mrd "F[-1][\"step\"]")" $((last + 5)) "last step"'
+	assert_eq "$(frames resumed.mrd "F[-1][\"step\"]")" $((last + 5)) "last step"'
 
 for sig in INT TERM; do
 expect_success "SIG$sig ends a run cleanly: complete stream, message, exit 128+signal" '
@@ -240,7 +228,7 @@ expect_success "a YAML scene by another name: the suffix it needs is named, noth
 SET="python3 $TOP/tests/lib/mrdem_stream.py --set"
 expect_success "a frame the reader refuses (negative halo, shared id): file and record named, no output" '
 	mrdem-run -q headon.yaml --steps 0 -o s.mrd &&
-	$SET s.mrd negeps.mrd epsilon 1 -1 && $SET s.mrd dup.mrd id 1 "$(python3 frames.py s.mrd "F[0][\"state\"][0][\"id\"]")" &&
+	$SET s.mrd negeps.mrd epsilon 1 -1 && $SET s.mrd dup.mrd id 1 "$(frames s.mrd "F[0][\"state\"][0][\"id\"]")" &&
 	for how in --general-path --via-pipes; do
 		for f in negeps dup; do
 			echo older >o.mrd

@@ -15,35 +15,11 @@ csv() {
 		END { exit !found }' "$1"
 }
 
-# One octahedron (r = 0.5, volume 1/6, I = m r^2 / 5) of density 3: m = 1/2.
-# Frame at step 0: v = (3, 4, 0), w = (0, 0, 2), z = 2; a fixed particle
-# moving fast is left out. Frame at step 10: v = (0, 0, -1). Stats records
-# for steps 10 and 5 (no frame) from two sources, one reusing a name.
-cat >known.py <<PY
-import gzip, struct, sys
-sys.path.insert(0, "$E")
-import randscene as R
-oct_ = R.octahedron("ball", 0.5, [0.0, 0.0, 0.0])
-def part(i, vel, w, fixed=False):
-    return {"id": i, "shape": 0, "fixed": fixed, "pos": [1.0, -1.0, 2.0], "quat": [0.6, 0.8, 0.0, 0.0],
-            "vel": vel, "angvel": w, "density": 3.0, "eps": 0.01}
-# the plane that the contacts of step 10 name
-s = R.HEADER + R.record(1, R.setup_payload([((0.0, 0.0, 1.5), (0.0, 0.0, 1.0))], 0.01, (0.0, 0.0, -9.81)))
-s += R.record(2, R.mesh_payload(0, oct_))
-s += R.record(4, R.with_columns(R.frame_payload(0, 0.0, [part(7, [3.0, 4.0, 0.0], [0.0, 0.0, 2.0]),
-                                          part(8, [100.0, 0, 0], [0, 0, 50.0], fixed=True)])))
-s += R.record(6, R.contacts_payload(0, []))
-s += R.record(4, R.with_columns(R.frame_payload(10, 0.25, [part(7, [0.0, 0.0, -1.0], [0.0, 0.0, 0.0])])))
-s += R.record(6, R.contacts_payload(10, [{"a": 7, "b": 2**64 - 1, "tri_a": 1, "tri_b": 2**32 - 1,
-    "x": [0.0] * 3, "normal": [0, 0, 1.0], "dist": 0.0, "depth": 0.01}] * 2))
-s += R.record(7, R.stats_payload("mrdem-contact", 10, [("comparisons_level0", 64.0), ("fallbacks", 1.0)]))
-s += R.record(7, R.stats_payload("mrdem-contact", 5, [("comparisons_level0", 8.0)]))
-s += R.record(7, R.stats_payload("mrdem-step", 5, [("fallbacks", 2.0)]))
-open("known.mrd", "wb").write(gzip.compress(R.finish(s)))
-PY
+# The known stream: tests/lib/known_scene.py says what it holds.
+known() { python3 "$TOP/tests/lib/known_scene.py" known.mrd; }
 
 expect_success "known particle: exact kinetic, rotational and potential energy, momenta" '
-	python3 known.py && mrdem-stats known.mrd >k.csv &&
+	known && mrdem-stats known.mrd >k.csv &&
 	assert_eq "$(csv k.csv step 0)" 0 && assert_eq "$(csv k.csv time 0)" 0 &&
 	assert_eq "$(csv k.csv kinetic_translational 0)" 6.25 "1/2 m v^2" &&
 	assert_near "$(csv k.csv kinetic_rotational 0)" 0.05 1e-15 "1/2 w I w" &&
@@ -57,14 +33,14 @@ expect_success "known particle: exact kinetic, rotational and potential energy, 
 	assert_eq "$(csv k.csv contacts 0)" 0 contacts'
 
 expect_success "rows sorted by step; stats-only step has empty energy cells" '
-	python3 known.py && mrdem-stats known.mrd >k.csv &&
+	known && mrdem-stats known.mrd >k.csv &&
 	assert_eq "$(cut -d, -f1 k.csv | tr "\n" " ")" "step 0 5 10 " steps &&
 	assert_eq "$(csv k.csv kinetic 1)" "" "no frame at step 5" &&
 	assert_eq "$(csv k.csv time 2)" 0.25 && assert_eq "$(csv k.csv kinetic_translational 2)" 0.25 &&
 	assert_eq "$(csv k.csv contacts 2)" 2 "contacts of step 10"'
 
 expect_success "stats columns: union of names, first-appearance order, clashes qualified" '
-	python3 known.py && mrdem-stats known.mrd >k.csv &&
+	known && mrdem-stats known.mrd >k.csv &&
 	assert_eq "$(head -1 k.csv | cut -d, -f14-)" "comparisons_level0,mrdem-contact:fallbacks,mrdem-step:fallbacks" header &&
 	assert_eq "$(csv k.csv comparisons_level0 1)" 8 && assert_eq "$(csv k.csv comparisons_level0 2)" 64 &&
 	assert_eq "$(csv k.csv mrdem-step:fallbacks 1)" 2 && assert_eq "$(csv k.csv mrdem-step:fallbacks 2)" "" &&
@@ -80,7 +56,7 @@ expect_success "golden scene: two tetrahedra (m = 1/6, v = 0.5, w = 0.1, Izz = 1
 	assert_eq "$(csv g.csv gen.py:contacts 0)" 3'
 
 expect_success "--markdown: header, alignment row, 6 significant digits (tests/expect/stats-known.md)" '
-	python3 known.py && mrdem-stats --markdown known.mrd >k.md &&
+	known && mrdem-stats --markdown known.mrd >k.md &&
 	test_cmp "$TOP/tests/expect/stats-known.md" k.md'
 
 expect_success "through pipes after mrdem-pairs: one row per frame with broad-phase columns" '

@@ -7,11 +7,7 @@
 check=$TOP/tests/e2e/treecheck.py
 # Evaluate a Python expression on the first tree record (t) of a stream.
 tree() { # stream expr
-	mrdem-info --json "$1" >"$1.json" &&
-		python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
-t = [r for r in d["records"] if r["type"] == "tree"][0]
-print(eval(sys.argv[2]))' "$1.json" "$2"
+	checks info "$1" "(lambda t: ($2))(of(\"tree\")[0])"
 }
 
 expect_success "mesh | tree | info: one tree record right after the mesh" '
@@ -64,7 +60,7 @@ expect_success "trees in the input are kept; --rebuild with the same seed reprod
 	assert_grep "0 tree(s) built, 1 kept" err &&
 	mrdem-tree --rebuild t.mrd -o same.mrd && same_stream t.mrd same.mrd &&
 	mrdem-tree --rebuild --seed 2 t.mrd -o other.mrd && ! same_stream t.mrd other.mrd >/dev/null &&
-	assert_eq "$(mrdem-info --json other.mrd | python3 -c "import json,sys; print(json.load(sys.stdin)[\"counts\"][\"tree\"])")" 1'
+	assert_eq "$(checks info other.mrd "d[\"counts\"][\"tree\"]")" 1'
 
 expect_success "tree options with every tree kept (no --rebuild) exit 2 and write nothing" '
 	mrdem-mesh sphere --triangles 80 | mrdem-tree -o t.mrd && rm -f x.mrd &&

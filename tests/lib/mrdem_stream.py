@@ -99,6 +99,25 @@ def records(data, everything=False):
         yield rtype, payload
 
 
+def read(path, everything=False):
+    """The records() of the stream in file path, as a list."""
+    with open(path, "rb") as f:
+        return list(records(f.read(), everything))
+
+
+def read_stored(path):
+    """(type, payload) of each record of the stream in file path as stored
+    (frames with all their columns), meta, index and end records left out."""
+    with open(path, "rb") as f:
+        return [(t, p) for t, _f, p, _v in mrdem.records(f.read()) if t not in (META, INDEX, END)]
+
+
+def write(path, recs):
+    """Write (type, payload) records, framed, as a complete gzip stream."""
+    with open(path, "wb") as f:
+        f.write(gzip.compress(finish(HEADER + b"".join(record(t, p) for t, p in recs))))
+
+
 def _fixed_columns(payload):
     """A frame payload with the fixed columns only, in the fixed order."""
     if payload[24:24 + len(COLUMN_TABLE)] == COLUMN_TABLE:
@@ -196,8 +215,8 @@ MODES = """modes:
                 every frame (a test's bad input)
 
 Imported (tests/e2e/*.py and *.sh), the module writes hand-made streams:
-record(), with_columns(), finish(), f64s(), s(), rewrite(), set_particle()
-and reads them: records()."""
+record(), with_columns(), finish(), f64s(), s(), rewrite(), set_particle(),
+write() and reads them: records(), read(), read_stored()."""
 
 
 def main(argv=None):

@@ -18,10 +18,20 @@ export PATH TOP MRDEM_BIN
 # Fixed team sizes (OMP_NUM_THREADS as given), so thread-count tests test
 # what they say; the tools default to dynamic teams (common/util/threads.h).
 OMP_DYNAMIC=${OMP_DYNAMIC:-false}
-export OMP_DYNAMIC
+# Idle threads sleep instead of spinning at each barrier: on a machine with
+# fewer free cores than threads a spinning thread steals the core its
+# partner needs (ten times the CPU time for the same records).
+OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+export OMP_DYNAMIC OMP_WAIT_POLICY
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrdem-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
+# python3 as the interpreter itself, resolved once (make check resolves it
+# for every test: MRDEM_PYTHON): a version manager's shim in front of it
+# (pyenv's runs bash and pyenv on each call) costs more than most checks.
+MRDEM_PYTHON=${MRDEM_PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
+export MRDEM_PYTHON
+mkdir "$T/.python" && ln -s "$MRDEM_PYTHON" "$T/.python/python3" && PATH=$T/.python:$PATH
 _n=0
 _failed=0
 
@@ -36,13 +46,28 @@ _report() { # status name
 	fi
 }
 
-expect_success() { # name script
+# MRDEM_TEST_TIMES=1: each test's CPU seconds (its children's user + system)
+# as a TAP comment, to find where a script spends its time.
+_cpu() { # -> $T/.cpu$1 (times must run in this shell to see its children)
+	times >"$T/.times"
+	awk 'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4 }' "$T/.times" >"$T/.cpu$1"
+}
+_timed() { # name script
+	[ -n "${MRDEM_TEST_TIMES:-}" ] && _cpu 0
 	( eval "$2" ) >"$T/.out" 2>&1
+	local rc=$?
+	[ -n "${MRDEM_TEST_TIMES:-}" ] && _cpu 1 &&
+		echo "# $(cat "$T/.cpu0" "$T/.cpu1" | awk 'NR == 1 { a = $1 } NR == 2 { printf "%.2f", $1 - a }') s CPU: $1"
+	return $rc
+}
+
+expect_success() { # name script
+	_timed "$1" "$2"
 	_report $? "$1"
 }
 
 expect_failure() { # name script: must exit 1..125, not by a signal
-	( eval "$2" ) >"$T/.out" 2>&1
+	_timed "$1" "$2"
 	rc=$?
 	if [ $rc -ge 1 ] && [ $rc -le 125 ]; then _report 0 "$1"; else
 		echo "# exit status $rc" >>"$T/.out"; _report 1 "$1"; fi
@@ -55,6 +80,9 @@ assert_eq() { # got want [what]
 assert_near() { # got want tol [what]
 	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }' ||
 		{ echo "${4:-value}: got $1, want $2 +- $3"; return 1; }
+}
+assert_true() { # awk-expression [what]: e.g. assert_true "$a < 1e-6 && $b > 0" drift
+	awk "BEGIN { exit !($1) }" || { echo "${2:-condition} does not hold: $1"; return 1; }
 }
 assert_grep() { # pattern file
 	grep -q -- "$1" "$2" || { echo "'$1' not found in $2:"; head -5 "$2"; return 1; }
@@ -79,6 +107,11 @@ assert_exit() { # want command [args...]
 	"$@" 2>err
 	rc=$?
 	[ "$rc" = "$want" ] || { echo "$*: exit status $rc, want $want"; head -5 err; return 1; }
+}
+# The named checks of tests/lib/checks.py (records of a stream, columns of
+# a table): checks NAME ARGS...
+checks() {
+	python3 "$TOP/tests/lib/checks.py" "$@"
 }
 # Read a value from JSON with python3 (present on every dev and CI machine).
 json_get() { # file python-expression-on-d

@@ -176,8 +176,21 @@ static double tri_tri2(const struct world *a, uint32_t ta, const struct world *b
  * value >= cut (triangle pairs whose boxes are cut apart are skipped). */
 static double mesh_distance(const struct world *a, const struct world *b, double cut)
 {
-	double best2 = cut * cut;
-	for (uint32_t i = 0; i < a->nt; i++)
+	double best2 = cut * cut, blo[3] = {INFINITY, INFINITY, INFINITY};
+	double bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	for (uint32_t j = 0; j < b->nt; j++)
+		for (int k = 0; k < 3; k++)
+			blo[k] = fmin(blo[k], b->lo[3 * j + k]), bhi[k] = fmax(bhi[k], b->hi[3 * j + k]);
+	for (uint32_t i = 0; i < a->nt; i++) {
+		/* a triangle as far from all of b's box as the best is skipped */
+		double gi2 = 0;
+		for (int k = 0; k < 3; k++) {
+			double g = fmax(a->lo[3 * i + k] - bhi[k], blo[k] - a->hi[3 * i + k]);
+			if (g > 0)
+				gi2 += g * g;
+		}
+		if (gi2 >= best2)
+			continue;
 		for (uint32_t j = 0; j < b->nt; j++) {
 			double g2 = 0;
 			for (int k = 0; k < 3; k++) {
@@ -189,6 +202,7 @@ static double mesh_distance(const struct world *a, const struct world *b, double
 			if (g2 < best2)
 				best2 = fmin(best2, tri_tri2(a, i, b, j));
 		}
+	}
 	return sqrt(best2);
 }
 
@@ -271,24 +285,32 @@ static double distance_at(struct trial *t, double L, double cut)
  * the distance still to go (the distance changes by at most the step, so
  * the walk never crosses the target), then bisect. Returns the distance
  * reached. */
+/* Move b from L to x: moving by dL changes the distance D by at most |dL|,
+ * so a cut just above D + |dL| skips far triangle pairs and still gives the
+ * exact distance (the margin covers the rounding of the placed vertices). */
+static double move_to(struct trial *t, double *L, double D, double x, double margin)
+{
+	double cut = D + fabs(x - *L) + margin;
+	*L = x;
+	return distance_at(t, x, cut);
+}
+
 static double place(struct trial *t, double target)
 {
-	double far = t->radius[0] + t->radius[1] + 2 * target;
-	double cut = far + 1, D = distance_at(t, far, cut), L = far;
-	for (int i = 0; i < 200 && D - target > 1e-4 * target; i++) {
-		L -= 0.9 * (D - target) + 1e-6 * target;
-		D = distance_at(t, L, cut);
-	}
+	double far = t->radius[0] + t->radius[1] + 2 * target, margin = 1e-9 * far;
+	double L = far, D = distance_at(t, far, far + 1);
+	for (int i = 0; i < 200 && D - target > 1e-4 * target; i++)
+		D = move_to(t, &L, D, L - (0.9 * (D - target) + 1e-6 * target), margin);
 	double lo = L - 0.2 * target, hi = L;
 	for (int i = 0; i < 60 && fabs(D - target) > 1e-9 * target; i++) {
 		double mid = 0.5 * (lo + hi);
-		D = distance_at(t, mid, cut);
+		D = move_to(t, &L, D, mid, margin);
 		if (D > target)
 			hi = mid;
 		else
 			lo = mid;
 	}
-	return distance_at(t, 0.5 * (lo + hi), cut);
+	return move_to(t, &L, D, 0.5 * (lo + hi), margin);
 }
 
 static void set_model(struct mrdem_setup *u, int model)
