@@ -1,5 +1,5 @@
 /* The fast path for scenes of analytic spheres only: the
- * seed-004 spring-dashpot model with Coulomb friction and velocity Verlet,
+ * spring-dashpot model of the sphere DEM course notes with Coulomb friction and velocity Verlet,
  * without contact records, particle ids or tree searches. Each step runs
  * over a Verlet list, the broad phase's pairs (mr or grid method, any
  * method gives the same list) with every halo grown by half a skin,

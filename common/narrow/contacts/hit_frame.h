@@ -70,9 +70,8 @@ static inline void mrdem_hit_point(const struct mrdem_hit_frame *f, const struct
 		vec3_axpy(x, pa, -0.5 * (d + *ea - *eb), n);
 	} else {
 		/* Touching or crossing triangles: b's outward normal, and the
-		 * same overlap centre at d = 0. It was pa, which jumps by
-		 * (eb - ea) / 2 as d reaches 0 (a torque jump); the plane rule
-		 * uses the same formula at every distance. */
+		 * same overlap centre at d = 0, so the point moves continuously
+		 * as d reaches 0 (no torque jump), as the plane rule does. */
 		float tb[9];
 		xform_apply_tris(f->x_b, &f->soup_b[9 * (size_t)h->tb], tb, 1);
 		mrdem_face_normal(tb, n);
