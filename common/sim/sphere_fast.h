@@ -1,7 +1,7 @@
 /* The fast path for scenes of analytic spheres only: the
- * spring-dashpot model of the sphere DEM course notes with Coulomb friction and velocity Verlet,
- * without contact records, particle ids or tree searches. Each step runs
- * over a Verlet list, the broad phase's pairs (mr or grid method, any
+ * spring-dashpot model of the sphere DEM course notes with Coulomb
+ * friction and velocity Verlet, without contact records, particle ids
+ * or tree searches. Each step runs over a Verlet list, the broad phase's pairs (mr or grid method, any
  * method gives the same list) with every halo grown by half a skin,
  * rebuilt only when a particle has moved half the skin since the last
  * build; a pair of the list is in contact by the closed form of

@@ -1,7 +1,6 @@
 /* Distance between two convex shapes by closest-feature tracking
  * (Schinner's Voronoi-region walk for polygons, in 3D after Lin and Canny
- * 1991):
- * a pair of features (vertex, edge or face of each side,
+ * 1991): a pair of features (vertex, edge or face of each side,
  * common/shape/convex.h) is the state. Each step takes the closest points
  * of the two features, tests each against the other feature's Voronoi
  * region, and moves the feature whose region is violated to the
