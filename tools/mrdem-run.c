@@ -1,6 +1,6 @@
 /* mrdem-run: the driver. Runs a whole simulation of a scene in one process
  * (pairs -> contacts -> step, as library calls; implicit Euler loops the
- * contact search inside each step), or an explicit one through the separate
+ * contact search inside each step), or one through the separate
  * tools and real pipes with --via-pipes, and writes a frame stream. Here:
  * the options, the scene and the output stream; the loop and its other
  * parts are in tools/run/. */

@@ -3,7 +3,8 @@
  * declares which record types it replaces and which it takes, and gets a
  * callback per taken record; the filter owns reading, the scene, pass-
  * through, the tool's meta record, stats replacement, concatenated input,
- * end records and all-or-nothing output (docs/stream-format.md, "Tools").
+ * end records and all-or-nothing output (docs/stream-format.md, "Record
+ * framing" and "Failure behaviour").
  *
  * Rules, per record, in stream order:
  *  - a meta record passes through; the tool's own meta record follows the

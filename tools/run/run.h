@@ -123,7 +123,7 @@ void run_output_done(struct run *r, struct run_out_mark m);
 
 /* The current frame to the output, its pending Verlet half kicks closed
  * with the forces of its contacts c (NULL: as it is) or on the sphere fast
- * path (docs/output.md, "Velocities"). 0 or -1 (loop.c). */
+ * path (docs/dynamics.md, "Where the closing half kick happens"). 0 or -1 (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
 
 /* Reporting (report.c): a step's counters into the run's sums, the progress
