@@ -133,7 +133,8 @@ $(BUILD)/man/%.1: $(BIN)/% docs/help2roff.sh
 	sh docs/help2roff.sh $< $(VERSION) $(TOOL_SRC:tools/%.c=%) >$@.tmp && mv $@.tmp $@
 
 # Installed: bin/ tools, lib/libmrdem.a, lib/pkgconfig/mrdem.pc,
-# include/mrdem/{common,formats}/*/*.h, share/man/man1/*.1, share/doc/mrdem.
+# include/mrdem/ with the headers in their source folders (HEADERS),
+# share/man/man1/*.1, share/doc/mrdem.
 # mrdem.pc is written for this PREFIX. The library is static, so its own
 # dependencies (libyaml, zlib, libm, OpenMP) are in Libs, not Libs.private;
 # the include dir keeps the source layout, so the headers' own "common/..."

@@ -2,7 +2,7 @@
 # The include graph is layered (README "Layout"): a library directory may
 # include its own layer and the layers below it, never one above, and the
 # three stages of a step (broad, narrow, dynamics) stay independent.
-#   util, geom < mesh < tree < scene < broad | narrow | dynamics < sim
+#   util, geom < mesh, shape < tree < scene < broad | narrow | dynamics < sim
 #   < formats/stream (the stream codec) < formats/foreign (OBJ, STL, YAML, VTK, JSON)
 # Inside narrow: tri (triangle kernels) < search (tree search and fronts),
 # analytic (analytic and convex kernels) < contacts (contact assembly).

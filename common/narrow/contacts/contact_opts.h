@@ -24,8 +24,8 @@ struct mrdem_contact_opts {
 void mrdem_contact_opts_default(struct mrdem_contact_opts *o);
 /* Set one option from its command-line spelling, so every tool takes the
  * same ones: "method" (comparison|iterative|hybrid), "iterations",
- * "threshold", "hierarchy" (flat|surrogate|auto), "simd" (auto|generic|avx2|
- * avx512). Returns 0, or -1 with a message naming --key. */
+ * "threshold", "hierarchy" (flat|surrogate|auto|multiscale), "simd"
+ * (auto|generic|avx2|avx512). Returns 0, or -1 with a message naming --key. */
 int mrdem_contact_opts_set(struct mrdem_contact_opts *o, const char *key, const char *value);
 /* After a tool's options: 0, or -1 with a message where --iterations or
  * --threshold were given with --method comparison, which has no iterative
