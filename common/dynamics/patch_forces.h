@@ -2,8 +2,8 @@
  * contact records of each particle pair grouped into contact patches,
  * each patch measured on the smooth surfaces the meshes sample and given
  * one contact law (common/dynamics/contact_law.h), its springs carried
- * from the frame's history to the next. docs/dynamics.md, "Contact
- * patches". */
+ * from the frame's history to the next. docs/dynamics.md, "Patch
+ * models". */
 #ifndef MRDEM_DYNAMICS_PATCH_FORCES_H
 #define MRDEM_DYNAMICS_PATCH_FORCES_H
 
