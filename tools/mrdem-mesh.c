@@ -232,11 +232,14 @@ static int take_values(struct cmdline *c, const char *name, int nmin, int nmax, 
 	if (n < nmin) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", nmin, nmin > 1 ? "s" : "");
-		return usage_error(c, msg, name), stop_options(c, 2), -1;
+		usage_error(c, msg, name);
+	} else if (nmax == 3 && n == 2) {
+		usage_error(c, "option '--%s' takes 1 or 3 values", name);
+	} else {
+		return n;
 	}
-	if (nmax == 3 && n == 2)
-		return usage_error(c, "option '--%s' takes 1 or 3 values", name), stop_options(c, 2), -1;
-	return n;
+	stop_options(c, 2);
+	return -1;
 }
 
 /* After the options: the arguments (at most maxinput, into c->input),
