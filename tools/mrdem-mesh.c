@@ -231,7 +231,8 @@ static int take_values(struct cmdline *c, const char *name, int nmin, int nmax, 
 	int n = mrdem_getopt_values(c->nargs, c->args, nmax, vals);
 	if (n < nmin) {
 		char msg[96];
-		snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", nmin, nmin > 1 ? "s" : "");
+		snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", nmin,
+			 nmin > 1 ? "s" : "");
 		usage_error(c, msg, name);
 	} else if (nmax == 3 && n == 2) {
 		usage_error(c, "option '--%s' takes 1 or 3 values", name);
@@ -250,7 +251,8 @@ static int end_options(struct cmdline *c, int maxinput)
 	int n = 0;
 	for (; optind < c->nargs; optind++) {
 		if (n == maxinput)
-			return stop_options(c, usage_error(c, "unexpected argument '%s'", c->args[optind]));
+			return stop_options(c, usage_error(c, "unexpected argument '%s'",
+							   c->args[optind]));
 		c->input = c->args[optind];
 		n++;
 	}
@@ -323,6 +325,18 @@ static int write_one(const struct cmdline *c, const char *dflt_name, struct mrde
 	return rc ? 1 : 0;
 }
 
+/* m, made by a command from its options alone (made: the maker's
+ * status), written: a refusal is a bad option value. */
+static int write_made(const struct cmdline *c, const char *dflt_name, struct mrdem_mesh *m,
+		      int made)
+{
+	if (made) {
+		mrdem_mesh_release(m);
+		return 2;
+	}
+	return write_one(c, dflt_name, m);
+}
+
 /* ---- commands */
 
 static int cmd_sphere(struct cmdline *c, int argc, char **argv)
@@ -357,7 +371,8 @@ static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 	mrdem_sphere_opts_default(&o);
 	unsigned tris = o.triangles;
 	if (given_unsigned("--triangles", triangles, &tris) ||
-	    given_double("--radius", radius, &o.radius) || given_double("--noise", noise, &o.noise) ||
+	    given_double("--radius", radius, &o.radius) ||
+	    given_double("--noise", noise, &o.noise) ||
 	    given_u64("--seed", seed, UINT64_MAX, &o.seed) ||
 	    given_double("--stretch", stretch, &o.stretch))
 		return 2;
@@ -376,12 +391,7 @@ static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 				      "stretch)%s", "");
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_sphere(&m, &o)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "sphere", &m);
+	return write_made(c, "sphere", &m, mrdem_mesh_sphere(&m, &o));
 }
 
 static int cmd_box(struct cmdline *c, int argc, char **argv)
@@ -418,12 +428,7 @@ static int cmd_box(struct cmdline *c, int argc, char **argv)
 		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_box(&m, size, n)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "box", &m);
+	return write_made(c, "box", &m, mrdem_mesh_box(&m, size, n));
 }
 
 static int cmd_plane(struct cmdline *c, int argc, char **argv)
@@ -463,7 +468,8 @@ static int cmd_plane(struct cmdline *c, int argc, char **argv)
 	double sx = 10, sy = 10, tilt = 0;
 	unsigned nx = 1, ny;
 	if (given_double("--size", sizes[0], &sx) || given_double("--size", sizes[1], &sy) ||
-	    given_unsigned("--divisions", divisions[0], &nx) || given_double("--tilt", tilt_s, &tilt))
+	    given_unsigned("--divisions", divisions[0], &nx) ||
+	    given_double("--tilt", tilt_s, &tilt))
 		return 2;
 	if (!(fabs(tilt) <= MRDEM_PLANE_MAX_TILT)) /* mrdem_mesh_plane's range, named as an option */
 		return usage_error(c, "--tilt: '%s' must be an angle in degrees from -180 to 180",
@@ -473,12 +479,7 @@ static int cmd_plane(struct cmdline *c, int argc, char **argv)
 		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_plane(&m, sx, sy, nx, ny, tilt)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "plane", &m);
+	return write_made(c, "plane", &m, mrdem_mesh_plane(&m, sx, sy, nx, ny, tilt));
 }
 
 static int cmd_cylinder(struct cmdline *c, int argc, char **argv)
@@ -509,12 +510,7 @@ static int cmd_cylinder(struct cmdline *c, int argc, char **argv)
 		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_cylinder(&m, r, h, s)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "cylinder", &m);
+	return write_made(c, "cylinder", &m, mrdem_mesh_cylinder(&m, r, h, s));
 }
 
 /* File name without directory and extension. */
