@@ -35,7 +35,8 @@ UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
-HEADERS   := $(sort $(wildcard common/*/*.h common/narrow/*/*.h formats/*/*.h))
+# *_private.h: shared by a few .c files of one folder, not installed
+HEADERS   := $(sort $(filter-out %_private.h,$(wildcard common/*/*.h common/narrow/*/*.h formats/*/*.h)))
 MANS      := $(TOOL_SRC:tools/%.c=$(BUILD)/man/%.1)
 VERSION   := 2.0
 

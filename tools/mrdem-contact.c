@@ -57,45 +57,45 @@ struct contact_filter {
 static int emit_multiscale(struct mrdem_filter *f, struct mrdem_contacts *c,
 			   struct mrdem_contact_counts *cnt)
 {
-	struct contact_filter *j = f->ctx;
-	if (!j->have_picard)
+	struct contact_filter *cf = f->ctx;
+	if (!cf->have_picard)
 		return mrdem_error("%s: frame of step %llu: --hierarchy multiscale searches the "
 				   "iterate of an implicit step, and this frame has no picard record "
 				   "(run mrdem-step --scheme implicit-euler first; one frame's "
 				   "contacts come from flat or surrogate)", f->src,
 				   (unsigned long long)f->scene.frame.step);
-	if (!j->fronts)
-		j->fronts = mrdem_front_store_new();
+	if (!cf->fronts)
+		cf->fronts = mrdem_front_store_new();
 	struct mrdem_contacts g;
 	mrdem_contacts_init(&g);
-	int rc = mrdem_find_contacts_multiscale(j->finder, &f->scene,
-						j->have_pairs ? &j->pairs : NULL, &j->opts, j->fronts,
+	int rc = mrdem_find_contacts_multiscale(cf->finder, &f->scene,
+						cf->have_pairs ? &cf->pairs : NULL, &cf->opts, cf->fronts,
 						c, &g, cnt);
 	if (!rc)
-		rc = mrdem_write_fronts(&f->w, j->fronts) || mrdem_write_contacts(&f->w, c) ||
+		rc = mrdem_write_fronts(&f->w, cf->fronts) || mrdem_write_contacts(&f->w, c) ||
 		     mrdem_write_guesses(&f->w, &g) ? -1 : 0;
 	mrdem_contacts_release(&g);
-	mrdem_front_store_free(j->fronts);
-	j->fronts = NULL;
+	mrdem_front_store_free(cf->fronts);
+	cf->fronts = NULL;
 	return rc;
 }
 
 /* Contacts of the pending frame, for its pairs (all pairs without). */
 static int emit(struct mrdem_filter *f)
 {
-	struct contact_filter *j = f->ctx;
+	struct contact_filter *cf = f->ctx;
 	struct mrdem_contacts c;
 	struct mrdem_contact_counts cnt;
 	mrdem_contacts_init(&c);
-	j->pending = 0;
-	int multiscale = j->opts.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
+	cf->pending = 0;
+	int multiscale = cf->opts.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	/* What came through so far (the frame, its pairs) goes on now: a tool
 	 * reading our output decodes it during the search, not after it. */
 	if (mrdem_writer_flush(&f->w))
 		return -1;
 	if (multiscale ? emit_multiscale(f, &c, &cnt) :
-			 mrdem_find_contacts(j->finder, &f->scene, j->have_pairs ? &j->pairs : NULL,
-					     &j->opts, &c, &cnt) ||
+			 mrdem_find_contacts(cf->finder, &f->scene, cf->have_pairs ? &cf->pairs : NULL,
+					     &cf->opts, &c, &cnt) ||
 			 mrdem_write_contacts(&f->w, &c)) {
 		mrdem_contacts_release(&c);
 		return mrdem_error("%s: frame of step %llu: contact detection failed", f->src,
@@ -104,7 +104,7 @@ static int emit(struct mrdem_filter *f)
 	struct mrdem_stats st;
 	mrdem_stats_init(&st, f->tool, f->scene.frame.step);
 	mrdem_contact_counts_stats(&cnt, &st);
-	if (j->print_stats) {
+	if (cf->print_stats) {
 		fprintf(stderr, "mrdem-contact: step %llu:", (unsigned long long)st.step);
 		for (size_t i = 0; i < st.n; i++)
 			fprintf(stderr, " %s=%.0f", st.names[i], st.values[i]);
@@ -113,9 +113,9 @@ static int emit(struct mrdem_filter *f)
 	int rc = mrdem_write_stats(&f->w, &st);
 	mrdem_stats_release(&st);
 	mrdem_contacts_release(&c);
-	if (j->have_pairs)
-		mrdem_pairs_release(&j->pairs);
-	j->have_pairs = j->have_picard = 0;
+	if (cf->have_pairs)
+		mrdem_pairs_release(&cf->pairs);
+	cf->have_pairs = cf->have_picard = 0;
 	return rc ? -1 : 0;
 }
 
@@ -124,49 +124,49 @@ static int emit(struct mrdem_filter *f)
  * the records of a step in progress may come in between. */
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct contact_filter *j = f->ctx;
+	struct contact_filter *cf = f->ctx;
 	int between = rec->type == MRDEM_REC_STATS || rec->type == MRDEM_REC_PICARD ||
 		      rec->type == MRDEM_REC_FRONTS;
-	if ((j->have_pairs && !between) || (j->pending && rec->type == MRDEM_REC_FRAME))
+	if ((cf->have_pairs && !between) || (cf->pending && rec->type == MRDEM_REC_FRAME))
 		return emit(f);
 	return 0;
 }
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct contact_filter *j = f->ctx;
+	struct contact_filter *cf = f->ctx;
 	if (rec->type == MRDEM_REC_FRAME) {
-		j->pending = 1;
+		cf->pending = 1;
 		return 0;
 	}
 	if (rec->type == MRDEM_REC_PICARD) {
-		j->have_picard = j->pending;
+		cf->have_picard = cf->pending;
 		return 0;
 	}
 	if (rec->type == MRDEM_REC_FRONTS) {
 		/* multiscale: ours to search on and write anew; else passed on */
-		if (j->opts.hierarchy != MRDEM_HIERARCHY_MULTISCALE)
+		if (cf->opts.hierarchy != MRDEM_HIERARCHY_MULTISCALE)
 			return 0;
-		if (!j->pending || j->fronts)
+		if (!cf->pending || cf->fronts)
 			return mrdem_error("%s: record %llu: fronts record %s", f->src,
 					   (unsigned long long)rec->index,
-					   j->fronts ? "a second time for one frame" : "before any frame");
-		return mrdem_decode_fronts(rec, f->src, &j->fronts) ? -1 : 1;
+					   cf->fronts ? "a second time for one frame" : "before any frame");
+		return mrdem_decode_fronts(rec, f->src, &cf->fronts) ? -1 : 1;
 	}
 	/* pairs: passed through, and ours to use */
-	if (mrdem_decode_pairs(rec, f->src, &j->pairs))
+	if (mrdem_decode_pairs(rec, f->src, &cf->pairs))
 		return -1;
-	j->have_pairs = 1;
-	if (!j->pending || j->pairs.step != f->scene.frame.step)
+	cf->have_pairs = 1;
+	if (!cf->pending || cf->pairs.step != f->scene.frame.step)
 		return mrdem_error("%s: record %llu: pairs of step %llu without their frame", f->src,
-				   (unsigned long long)rec->index, (unsigned long long)j->pairs.step);
+				   (unsigned long long)rec->index, (unsigned long long)cf->pairs.step);
 	return 0;
 }
 
 static int finish(struct mrdem_filter *f)
 {
-	struct contact_filter *j = f->ctx;
-	return j->pending ? emit(f) : 0;
+	struct contact_filter *cf = f->ctx;
+	return cf->pending ? emit(f) : 0;
 }
 
 int main(int argc, char **argv)
@@ -183,22 +183,22 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct contact_filter j;
-	memset(&j, 0, sizeof j);
+	struct contact_filter cf;
+	memset(&cf, 0, sizeof cf);
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	mrdem_contact_opts_default(&j.opts);
+	mrdem_contact_opts_default(&cf.opts);
 	const char *out = "-";
 	int c, li;
 	struct mrdem_opts_seen seen = {{0}};
 	while ((c = mrdem_getopt_once(argc, argv, "o:h", longopts, &li, &seen)) != -1) {
 		switch (c) {
 		case OPT_CONTACT:
-			if (mrdem_contact_opts_set(&j.opts, longopts[li].name, optarg))
+			if (mrdem_contact_opts_set(&cf.opts, longopts[li].name, optarg))
 				return 2;
 			break;
-		case OPT_NO_MERGE: j.opts.merge = 0; break;
-		case OPT_STATS: j.print_stats = 1; break;
+		case OPT_NO_MERGE: cf.opts.merge = 0; break;
+		case OPT_STATS: cf.print_stats = 1; break;
 		case 'o': out = optarg; break;
 		case 'h':
 			printf("%s%s%s", usage_head, mrdem_contact_opts_usage, usage_tail);
@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 		fputs("mrdem-contact: give at most one input (try 'mrdem-contact --help')\n", stderr);
 		return 2;
 	}
-	if (mrdem_contact_opts_check(&j.opts))
+	if (mrdem_contact_opts_check(&cf.opts))
 		return 2;
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-contact");
@@ -220,13 +220,13 @@ int main(int argc, char **argv)
 	f.before = before;
 	f.on_record = take;
 	f.on_end = finish;
-	f.ctx = &j;
-	j.finder = mrdem_contact_finder_new();
+	f.ctx = &cf;
+	cf.finder = mrdem_contact_finder_new();
 	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
-	mrdem_contact_finder_free(j.finder);
-	mrdem_front_store_free(j.fronts);
-	if (j.have_pairs)
-		mrdem_pairs_release(&j.pairs);
+	mrdem_contact_finder_free(cf.finder);
+	mrdem_front_store_free(cf.fronts);
+	if (cf.have_pairs)
+		mrdem_pairs_release(&cf.pairs);
 	mrdem_filter_release(&f);
 	return rc == 0 ? 0 : 1;
 }

@@ -138,35 +138,37 @@ static const char usage_export[] =
 
 /* ---- option parsing
  *
- * Each command has its table of options (struct optdef), given to
- * mrdem_getopt_once; a few take several numbers ("--size X Y Z",
- * "--divisions NX [NY]"), which mrdem_getopt_values takes after the
- * first. */
+ * Each command has its getopt_long table: its own options numbered from
+ * OPT_OWN, --name and --output (-o) shared, taken by next_option with
+ * --help. mrdem_getopt_once refuses a value given twice; a few options
+ * take several numbers ("--size X Y Z", "--divisions NX [NY]"), which
+ * mrdem_getopt_values reads after the first. The values are kept as
+ * given and converted once all are read, so that a bad option is
+ * reported before a bad value. */
 
-struct optdef {
-	const char *name; /* long name, without the leading dashes */
-	int nmin, nmax;   /* values taken */
-};
+enum { OPT_NAME = 256, OPT_OWN };
+enum { OPT_END = -1, OPT_STOP = -2 }; /* next_option: no more options, or exit with c->status */
 
-struct parsed {
-	const struct optdef *def;
-	const char *val[3];
-	int nval;
-	int seen;
-};
-
-#define MAXOPTS 12
+#define NAME_OPTION { "name", required_argument, NULL, OPT_NAME }
+#define OUTPUT_OPTION { "output", required_argument, NULL, 'o' }
+#define HELP_OPTION { "help", no_argument, NULL, 'h' }
 
 struct cmdline {
 	const char *cmd;
 	const char *usage;
-	struct parsed opt[MAXOPTS];
-	int nopt;
-	const char *pos[1];
-	int npos, maxpos;
 	/* the whole command line, for the meta record of the stream written */
 	int argc;
 	char **argv;
+	/* the command's own: its argv[0] (the command word) is lent to
+	 * getopt's messages as "mrdem-mesh CMD" while its options are read */
+	int nargs;
+	char **args;
+	char *word;
+	char prog[64];
+	struct mrdem_opts_seen seen;
+	int status;
+	const char *name, *output; /* NULL when not given */
+	const char *input;         /* the command's one argument, NULL when none */
 };
 
 static int usage_error(const struct cmdline *c, const char *fmt, const char *arg)
@@ -177,135 +179,106 @@ static int usage_error(const struct cmdline *c, const char *fmt, const char *arg
 	return 2;
 }
 
-/* getopt_long's table for the command's options (defs), --help and -o
- * for --output; opt = parsed nothing yet. */
-static void make_longopts(struct cmdline *c, const struct optdef *defs, struct option *longopts)
+static void start_options(struct cmdline *c, const char *usage, int argc, char **argv)
+{
+	c->usage = usage;
+	c->nargs = argc;
+	c->args = argv;
+	c->word = argv[0];
+	snprintf(c->prog, sizeof c->prog, "%s %s", mrdem_progname(), c->cmd);
+	argv[0] = c->prog;
+	optind = 1;
+}
+
+/* The command word back in argv[0]; returns status. */
+static int stop_options(struct cmdline *c, int status)
+{
+	c->args[0] = c->word;
+	c->status = status;
+	return status;
+}
+
+/* The next of the command's options (longopts): its code, or OPT_END, or
+ * OPT_STOP after --help (c->status 0) or a usage error (2). */
+static int next_option(struct cmdline *c, const struct option *longopts)
+{
+	for (;;) {
+		int li, ch = mrdem_getopt_once(c->nargs, c->args, "ho:", longopts, &li, &c->seen);
+		switch (ch) {
+		case -1: return OPT_END;
+		case 'h':
+			fputs(c->usage, stdout);
+			stop_options(c, 0);
+			return OPT_STOP;
+		case 'o': c->output = optarg; break;
+		case OPT_NAME: c->name = optarg; break;
+		default:
+			if (ch >= OPT_OWN)
+				return ch;
+			/* getopt_long or mrdem_getopt_once said what is wrong */
+			fprintf(stderr, "try 'mrdem-mesh %s --help'\n", c->cmd);
+			stop_options(c, 2);
+			return OPT_STOP;
+		}
+	}
+}
+
+/* The values of the option just returned, nmin to nmax of them (3: one
+ * for all three, or three), into vals: their count, or -1 after a usage
+ * error. */
+static int take_values(struct cmdline *c, const char *name, int nmin, int nmax, const char **vals)
+{
+	int n = mrdem_getopt_values(c->nargs, c->args, nmax, vals);
+	if (n < nmin) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", nmin,
+			 nmin > 1 ? "s" : "");
+		usage_error(c, msg, name);
+	} else if (nmax == 3 && n == 2) {
+		usage_error(c, "option '--%s' takes 1 or 3 values", name);
+	} else {
+		return n;
+	}
+	stop_options(c, 2);
+	return -1;
+}
+
+/* After the options: the arguments (at most maxinput, into c->input),
+ * then the command word back in argv[0]. Returns 0, or 2 after a usage
+ * error. */
+static int end_options(struct cmdline *c, int maxinput)
 {
 	int n = 0;
-	for (c->nopt = 0; defs[c->nopt].name; c->nopt++) {
-		const struct optdef *d = &defs[c->nopt];
-		c->opt[c->nopt] = (struct parsed){ .def = d };
-		longopts[n++] = (struct option){ d->name, d->nmax ? required_argument : no_argument,
-						 NULL, strcmp(d->name, "output") ? 256 + c->nopt : 'o' };
+	for (; optind < c->nargs; optind++) {
+		if (n == maxinput)
+			return stop_options(c, usage_error(c, "unexpected argument '%s'",
+							   c->args[optind]));
+		c->input = c->args[optind];
+		n++;
 	}
-	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-}
-
-/* The values of option p, just returned by getopt_long. */
-static int take_values(struct cmdline *c, struct parsed *p, int argc, char **argv)
-{
-	p->seen = 1;
-	if (!p->def->nmax)
-		return 0;
-	p->nval = mrdem_getopt_values(argc, argv, p->def->nmax, p->val);
-	if (p->nval < p->def->nmin) {
-		char msg[96];
-		snprintf(msg, sizeof msg, "option '--%%s' needs %d value%s", p->def->nmin,
-			 p->def->nmin > 1 ? "s" : "");
-		return usage_error(c, msg, p->def->name);
-	}
-	if (p->def->nmax == 3 && p->nval == 2)
-		return usage_error(c, "option '--%s' takes 1 or 3 values", p->def->name);
-	return 0;
-}
-
-/* argv[0] is the command. Returns 0, 1 after printing help, or 2 on a
- * usage error. */
-static int parse_options(struct cmdline *c, const struct optdef *defs, int argc, char **argv)
-{
-	struct option longopts[MAXOPTS + 3];
-	make_longopts(c, defs, longopts);
-	/* getopt's own messages start with argv[0]: "mrdem-mesh sphere: ..." */
-	char prog[64];
-	snprintf(prog, sizeof prog, "%s %s", mrdem_progname(), c->cmd);
-	argv[0] = prog;
-	optind = 1;
-	struct mrdem_opts_seen seen = {{0}};
-	int ch, li;
-	while ((ch = mrdem_getopt_once(argc, argv, "ho:", longopts, &li, &seen)) != -1) {
-		if (ch == 'h') {
-			fputs(c->usage, stdout);
-			return 1;
-		}
-		if (ch == 'o') /* -o FILE: the same as --output FILE */
-			for (int k = 0; k < c->nopt; k++)
-				if (!strcmp(defs[k].name, "output"))
-					ch = 256 + k;
-		if (ch < 256) { /* getopt_long or mrdem_getopt_once said what is wrong */
-			fprintf(stderr, "try 'mrdem-mesh %s --help'\n", c->cmd);
-			return 2;
-		}
-		if (take_values(c, &c->opt[ch - 256], argc, argv))
-			return 2;
-	}
-	for (; optind < argc; optind++) {
-		if (c->npos == c->maxpos)
-			return usage_error(c, "unexpected argument '%s'", argv[optind]);
-		c->pos[c->npos++] = argv[optind];
-	}
-	return 0;
-}
-
-/* parse_options lends argv[0] to getopt's messages; the command word is
- * given back for the meta record. */
-static int parse_args(struct cmdline *c, const struct optdef *defs, int argc, char **argv)
-{
-	char *word = argv[0];
-	int rc = parse_options(c, defs, argc, argv);
-	argv[0] = word;
+	stop_options(c, 0);
 	/* A scene names its shapes, and a stream's are looked up by name: an
 	 * empty one could be named by nothing (scene YAML refuses it too). */
-	for (int k = 0; rc == 0 && k < c->nopt; k++)
-		if (c->opt[k].seen && !strcmp(c->opt[k].def->name, "name") && !*c->opt[k].val[0])
-			rc = usage_error(c, "--name: expected a name, got '%s'", "");
-	return rc;
+	if (c->name && !*c->name)
+		return usage_error(c, "--name: expected a name, got '%s'", "");
+	return 0;
 }
 
-static const struct parsed *get(const struct cmdline *c, const char *name)
+/* Value s of option flag into *v when the option was given (s not NULL):
+ * 0, or -1 after the message. */
+static int given_double(const char *flag, const char *s, double *v)
 {
-	for (int k = 0; k < c->nopt; k++)
-		if (!strcmp(c->opt[k].def->name, name))
-			return c->opt[k].seen ? &c->opt[k] : NULL;
-	return NULL;
-}
-
-/* The i-th value of option name, or NULL when it is not given; flag gets
- * "--name" for the messages of common/util/parse.c. */
-static const char *value_of(const struct cmdline *c, const char *name, int i, char flag[64])
-{
-	const struct parsed *p = get(c, name);
-	if (!p)
-		return NULL;
-	snprintf(flag, 64, "--%s", name);
-	return p->val[i];
-}
-
-static int get_double(const struct cmdline *c, const char *name, int i, double *v)
-{
-	char flag[64];
-	const char *s = value_of(c, name, i, flag);
 	return s ? mrdem_parse_double(flag, s, v) : 0;
 }
 
-static int get_u64(const struct cmdline *c, const char *name, int i, uint64_t max, uint64_t *v)
+static int given_u64(const char *flag, const char *s, uint64_t max, uint64_t *v)
 {
-	char flag[64];
-	const char *s = value_of(c, name, i, flag);
 	return s ? mrdem_parse_u64(flag, s, max, v) : 0;
 }
 
-static int get_unsigned(const struct cmdline *c, const char *name, int i, unsigned *v)
+static int given_unsigned(const char *flag, const char *s, unsigned *v)
 {
-	char flag[64];
-	const char *s = value_of(c, name, i, flag);
 	return s ? mrdem_parse_u32(flag, s, v) : 0;
-}
-
-static const char *get_str(const struct cmdline *c, const char *name, const char *dflt)
-{
-	const struct parsed *p = get(c, name);
-	return p ? p->val[0] : dflt;
 }
 
 /* ---- output */
@@ -346,143 +319,198 @@ static int write_shapes(const struct cmdline *c, const char *path, const struct 
 
 static int write_one(const struct cmdline *c, const char *dflt_name, struct mrdem_mesh *m)
 {
-	struct shape_out s = { get_str(c, "name", dflt_name), m };
-	int rc = write_shapes(c, get_str(c, "output", NULL), &s, 1);
+	struct shape_out s = { c->name ? c->name : dflt_name, m };
+	int rc = write_shapes(c, c->output, &s, 1);
 	mrdem_mesh_release(m);
 	return rc ? 1 : 0;
+}
+
+/* m, made by a command from its options alone (made: the maker's
+ * status), written: a refusal is a bad option value. */
+static int write_made(const struct cmdline *c, const char *dflt_name, struct mrdem_mesh *m,
+		      int made)
+{
+	if (made) {
+		mrdem_mesh_release(m);
+		return 2;
+	}
+	return write_one(c, dflt_name, m);
 }
 
 /* ---- commands */
 
 static int cmd_sphere(struct cmdline *c, int argc, char **argv)
 {
-	static const struct optdef defs[] = {
-		{ "triangles", 1, 1 }, { "radius", 1, 1 }, { "noise", 1, 1 }, { "seed", 1, 1 },
-		{ "stretch", 1, 1 },   { "axis", 1, 1 },   { "name", 1, 1 },  { "output", 1, 1 },
-		{ NULL, 0, 0 },
+	enum { TRIANGLES = OPT_OWN, RADIUS, NOISE, SEED, STRETCH, AXIS };
+	static const struct option opts[] = {
+		{ "triangles", required_argument, NULL, TRIANGLES },
+		{ "radius", required_argument, NULL, RADIUS },
+		{ "noise", required_argument, NULL, NOISE },
+		{ "seed", required_argument, NULL, SEED },
+		{ "stretch", required_argument, NULL, STRETCH },
+		{ "axis", required_argument, NULL, AXIS },
+		NAME_OPTION, OUTPUT_OPTION, HELP_OPTION, { NULL, 0, NULL, 0 },
 	};
-	c->usage = usage_sphere;
-	int rc = parse_args(c, defs, argc, argv);
-	if (rc)
-		return rc == 1 ? 0 : rc;
+	const char *triangles = NULL, *radius = NULL, *noise = NULL, *seed = NULL;
+	const char *stretch = NULL, *axis = NULL;
+	start_options(c, usage_sphere, argc, argv);
+	int ch;
+	while ((ch = next_option(c, opts)) != OPT_END)
+		switch (ch) {
+		case TRIANGLES: triangles = optarg; break;
+		case RADIUS: radius = optarg; break;
+		case NOISE: noise = optarg; break;
+		case SEED: seed = optarg; break;
+		case STRETCH: stretch = optarg; break;
+		case AXIS: axis = optarg; break;
+		default: return c->status; /* OPT_STOP */
+		}
+	if (end_options(c, 0))
+		return 2;
 	struct mrdem_sphere_opts o;
 	mrdem_sphere_opts_default(&o);
 	unsigned tris = o.triangles;
-	if (get_unsigned(c, "triangles", 0, &tris) || get_double(c, "radius", 0, &o.radius) ||
-	    get_double(c, "noise", 0, &o.noise) || get_u64(c, "seed", 0, UINT64_MAX, &o.seed) ||
-	    get_double(c, "stretch", 0, &o.stretch))
+	if (given_unsigned("--triangles", triangles, &tris) ||
+	    given_double("--radius", radius, &o.radius) ||
+	    given_double("--noise", noise, &o.noise) ||
+	    given_u64("--seed", seed, UINT64_MAX, &o.seed) ||
+	    given_double("--stretch", stretch, &o.stretch))
 		return 2;
 	o.triangles = tris;
-	const char *axis = get_str(c, "axis", "x");
-	if (!strcmp(axis, "x") || !strcmp(axis, "y") || !strcmp(axis, "z"))
-		o.stretch_axis = axis[0] - 'x';
+	const char *ax = axis ? axis : "x";
+	if (!strcmp(ax, "x") || !strcmp(ax, "y") || !strcmp(ax, "z"))
+		o.stretch_axis = ax[0] - 'x';
 	else
-		return usage_error(c, "--axis must be x, y or z, not '%s'", axis);
+		return usage_error(c, "--axis must be x, y or z, not '%s'", ax);
 	/* each only shapes what the other does: alone it would go unused */
-	if (get(c, "seed") && o.noise == 1)
+	if (seed && o.noise == 1)
 		return usage_error(c, "--seed applies to --noise ETA > 1 only (the seed of the "
 				      "noise)%s", "");
-	if (get(c, "axis") && o.stretch == 1)
+	if (axis && o.stretch == 1)
 		return usage_error(c, "--axis applies to --stretch ETA != 1 only (the axis of the "
 				      "stretch)%s", "");
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_sphere(&m, &o)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "sphere", &m);
+	return write_made(c, "sphere", &m, mrdem_mesh_sphere(&m, &o));
 }
 
 static int cmd_box(struct cmdline *c, int argc, char **argv)
 {
-	static const struct optdef defs[] = {
-		{ "size", 1, 3 }, { "divisions", 1, 1 }, { "name", 1, 1 }, { "output", 1, 1 }, { NULL, 0, 0 },
+	enum { SIZE = OPT_OWN, DIVISIONS };
+	static const struct option opts[] = {
+		{ "size", required_argument, NULL, SIZE },
+		{ "divisions", required_argument, NULL, DIVISIONS },
+		NAME_OPTION, OUTPUT_OPTION, HELP_OPTION, { NULL, 0, NULL, 0 },
 	};
-	c->usage = usage_box;
-	int rc = parse_args(c, defs, argc, argv);
-	if (rc)
-		return rc == 1 ? 0 : rc;
+	const char *sizes[3], *divisions = NULL;
+	int nsize = 0;
+	start_options(c, usage_box, argc, argv);
+	int ch;
+	while ((ch = next_option(c, opts)) != OPT_END)
+		switch (ch) {
+		case SIZE:
+			if ((nsize = take_values(c, "size", 1, 3, sizes)) < 0)
+				return 2;
+			break;
+		case DIVISIONS: divisions = optarg; break;
+		default: return c->status; /* OPT_STOP */
+		}
+	if (end_options(c, 0))
+		return 2;
 	double size[3] = { 1, 1, 1 };
 	unsigned n = 1;
-	const struct parsed *p = get(c, "size");
-	for (int k = 0; p && k < p->nval; k++)
-		if (get_double(c, "size", k, &size[k]))
+	for (int k = 0; k < nsize; k++)
+		if (mrdem_parse_double("--size", sizes[k], &size[k]))
 			return 2;
-	if (p && p->nval == 1)
+	if (nsize == 1)
 		size[1] = size[2] = size[0];
-	if (get_unsigned(c, "divisions", 0, &n))
+	if (given_unsigned("--divisions", divisions, &n))
 		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_box(&m, size, n)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "box", &m);
+	return write_made(c, "box", &m, mrdem_mesh_box(&m, size, n));
 }
 
 static int cmd_plane(struct cmdline *c, int argc, char **argv)
 {
-	static const struct optdef defs[] = {
-		{ "open", 0, 0 }, { "size", 2, 2 }, { "divisions", 1, 2 }, { "tilt", 1, 1 },
-		{ "name", 1, 1 }, { "output", 1, 1 },    { NULL, 0, 0 },
+	enum { OPEN = OPT_OWN, SIZE, DIVISIONS, TILT };
+	static const struct option opts[] = {
+		{ "open", no_argument, NULL, OPEN },
+		{ "size", required_argument, NULL, SIZE },
+		{ "divisions", required_argument, NULL, DIVISIONS },
+		{ "tilt", required_argument, NULL, TILT },
+		NAME_OPTION, OUTPUT_OPTION, HELP_OPTION, { NULL, 0, NULL, 0 },
 	};
-	c->usage = usage_plane;
-	int rc = parse_args(c, defs, argc, argv);
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	if (!get(c, "open"))
+	const char *sizes[2] = { NULL, NULL }, *divisions[2] = { NULL, NULL }, *tilt_s = NULL;
+	int open = 0;
+	start_options(c, usage_plane, argc, argv);
+	int ch;
+	while ((ch = next_option(c, opts)) != OPT_END)
+		switch (ch) {
+		case OPEN: open = 1; break;
+		case SIZE:
+			if (take_values(c, "size", 2, 2, sizes) < 0)
+				return 2;
+			break;
+		case DIVISIONS:
+			if (take_values(c, "divisions", 1, 2, divisions) < 0)
+				return 2;
+			break;
+		case TILT: tilt_s = optarg; break;
+		default: return c->status; /* OPT_STOP */
+		}
+	if (end_options(c, 0))
+		return 2;
+	if (!open)
 		return usage_error(c, "a plane is an open mesh, usable only by fixed particles: "
 				      "pass --open to accept it%s",
 				   "");
 	double sx = 10, sy = 10, tilt = 0;
 	unsigned nx = 1, ny;
-	if (get_double(c, "size", 0, &sx) || get_double(c, "size", 1, &sy) ||
-	    get_unsigned(c, "divisions", 0, &nx) || get_double(c, "tilt", 0, &tilt))
+	if (given_double("--size", sizes[0], &sx) || given_double("--size", sizes[1], &sy) ||
+	    given_unsigned("--divisions", divisions[0], &nx) ||
+	    given_double("--tilt", tilt_s, &tilt))
 		return 2;
 	if (!(fabs(tilt) <= MRDEM_PLANE_MAX_TILT)) /* mrdem_mesh_plane's range, named as an option */
 		return usage_error(c, "--tilt: '%s' must be an angle in degrees from -180 to 180",
-				   get_str(c, "tilt", ""));
+				   tilt_s);
 	ny = nx;
-	const struct parsed *d = get(c, "divisions");
-	if (d && d->nval == 2 && get_unsigned(c, "divisions", 1, &ny))
+	if (given_unsigned("--divisions", divisions[1], &ny))
 		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_plane(&m, sx, sy, nx, ny, tilt)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "plane", &m);
+	return write_made(c, "plane", &m, mrdem_mesh_plane(&m, sx, sy, nx, ny, tilt));
 }
 
 static int cmd_cylinder(struct cmdline *c, int argc, char **argv)
 {
-	static const struct optdef defs[] = {
-		{ "radius", 1, 1 }, { "height", 1, 1 }, { "segments", 1, 1 },
-		{ "name", 1, 1 },   { "output", 1, 1 },      { NULL, 0, 0 },
+	enum { RADIUS = OPT_OWN, HEIGHT, SEGMENTS };
+	static const struct option opts[] = {
+		{ "radius", required_argument, NULL, RADIUS },
+		{ "height", required_argument, NULL, HEIGHT },
+		{ "segments", required_argument, NULL, SEGMENTS },
+		NAME_OPTION, OUTPUT_OPTION, HELP_OPTION, { NULL, 0, NULL, 0 },
 	};
-	c->usage = usage_cylinder;
-	int rc = parse_args(c, defs, argc, argv);
-	if (rc)
-		return rc == 1 ? 0 : rc;
+	const char *radius = NULL, *height = NULL, *segments = NULL;
+	start_options(c, usage_cylinder, argc, argv);
+	int ch;
+	while ((ch = next_option(c, opts)) != OPT_END)
+		switch (ch) {
+		case RADIUS: radius = optarg; break;
+		case HEIGHT: height = optarg; break;
+		case SEGMENTS: segments = optarg; break;
+		default: return c->status; /* OPT_STOP */
+		}
+	if (end_options(c, 0))
+		return 2;
 	double r = 1, h = 2;
 	unsigned s = 32;
-	if (get_double(c, "radius", 0, &r) || get_double(c, "height", 0, &h) ||
-	    get_unsigned(c, "segments", 0, &s))
+	if (given_double("--radius", radius, &r) || given_double("--height", height, &h) ||
+	    given_unsigned("--segments", segments, &s))
 		return 2;
 	struct mrdem_mesh m;
 	mrdem_mesh_init(&m);
-	/* its only input is the options: a refusal is a bad option value */
-	if (mrdem_mesh_cylinder(&m, r, h, s)) {
-		mrdem_mesh_release(&m);
-		return 2;
-	}
-	return write_one(c, "cylinder", &m);
+	return write_made(c, "cylinder", &m, mrdem_mesh_cylinder(&m, r, h, s));
 }
 
 /* File name without directory and extension. */
@@ -496,10 +524,12 @@ static char *base_name(const char *path)
 	return b;
 }
 
-/* Every mesh record of a stream (or the one named), each re-validated. */
-static int import_stream(struct cmdline *c, const char *path, unsigned flags, double weld)
+/* Every mesh record of a stream (or the one named only), each
+ * re-validated. */
+static int import_stream(struct cmdline *c, const char *path, const char *only, unsigned flags,
+			 double weld)
 {
-	const char *only = get_str(c, "shape", NULL), *rename = get_str(c, "name", NULL);
+	const char *rename = c->name;
 	struct mrdem_reader r;
 	if (mrdem_reader_open(&r, path, 0))
 		return 1;
@@ -548,7 +578,7 @@ static int import_stream(struct cmdline *c, const char *path, unsigned flags, do
 	if (rc == 0 && rename)
 		s[0].name = rename;
 	if (rc == 0)
-		rc = write_shapes(c, get_str(c, "output", NULL), s, n);
+		rc = write_shapes(c, c->output, s, n);
 	mrdem_reader_close(&r);
 	for (uint32_t i = 0; i < n; i++) {
 		free(names[i]);
@@ -562,21 +592,34 @@ static int import_stream(struct cmdline *c, const char *path, unsigned flags, do
 
 static int cmd_import(struct cmdline *c, int argc, char **argv)
 {
-	static const struct optdef defs[] = {
-		{ "format", 1, 1 }, { "open", 0, 0 },   { "shape", 1, 1 }, { "name", 1, 1 },
-		{ "output", 1, 1 }, { "weld", 1, 1 },   { NULL, 0, 0 },
+	enum { FORMAT = OPT_OWN, OPEN, SHAPE, WELD };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, FORMAT },
+		{ "open", no_argument, NULL, OPEN },
+		{ "shape", required_argument, NULL, SHAPE },
+		NAME_OPTION, OUTPUT_OPTION,
+		{ "weld", required_argument, NULL, WELD },
+		HELP_OPTION, { NULL, 0, NULL, 0 },
 	};
-	c->usage = usage_import;
-	c->maxpos = 1;
-	int rc = parse_args(c, defs, argc, argv);
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	if (c->npos != 1)
+	const char *fs = NULL, *shape = NULL, *weld_s = NULL;
+	unsigned flags = 0;
+	start_options(c, usage_import, argc, argv);
+	int ch;
+	while ((ch = next_option(c, opts)) != OPT_END)
+		switch (ch) {
+		case FORMAT: fs = optarg; break;
+		case OPEN: flags = MRDEM_MESH_ALLOW_OPEN; break;
+		case SHAPE: shape = optarg; break;
+		case WELD: weld_s = optarg; break;
+		default: return c->status; /* OPT_STOP */
+		}
+	if (end_options(c, 1))
+		return 2;
+	if (!c->input)
 		return usage_error(c, "import needs one input FILE%s", "");
-	const char *path = c->pos[0];
+	const char *path = c->input;
 	int std = !strcmp(path, "-");
 	enum mrdem_mesh_format f = MRDEM_MESH_FORMAT_UNKNOWN;
-	const char *fs = get_str(c, "format", NULL);
 	if (fs) {
 		f = mrdem_mesh_format_by_name(fs);
 		if (f == MRDEM_MESH_FORMAT_UNKNOWN || f == MRDEM_MESH_FORMAT_STL_ASCII)
@@ -585,13 +628,11 @@ static int cmd_import(struct cmdline *c, int argc, char **argv)
 		return usage_error(c, "reading standard input needs --format obj, stl or stream%s",
 				   "");
 	}
-	unsigned flags = get(c, "open") ? MRDEM_MESH_ALLOW_OPEN : 0;
 	double weld = 0;
-	if (get_double(c, "weld", 0, &weld))
+	if (given_double("--weld", weld_s, &weld))
 		return 2;
-	if (get(c, "weld") && !(weld > 0))
-		return usage_error(c, "--weld: the tolerance must be positive, not '%s'",
-				   get_str(c, "weld", ""));
+	if (weld_s && !(weld > 0))
+		return usage_error(c, "--weld: the tolerance must be positive, not '%s'", weld_s);
 	if (f == MRDEM_MESH_FORMAT_UNKNOWN)
 		f = mrdem_mesh_format_by_extension(path);
 	if (f == MRDEM_MESH_FORMAT_UNKNOWN) {
@@ -608,8 +649,8 @@ static int cmd_import(struct cmdline *c, int argc, char **argv)
 		f = MRDEM_MESH_FORMAT_STREAM;
 	}
 	if (f == MRDEM_MESH_FORMAT_STREAM)
-		return import_stream(c, path, flags, weld);
-	if (get(c, "shape"))
+		return import_stream(c, path, shape, flags, weld);
+	if (shape)
 		return usage_error(c, "--shape applies to mesh streams only%s", "");
 
 	struct mrdem_mesh m;
@@ -617,22 +658,30 @@ static int cmd_import(struct cmdline *c, int argc, char **argv)
 	if (mrdem_mesh_load(path, f, flags, weld, &m))
 		return 1;
 	char *name = base_name(std ? "stdin" : path);
-	rc = write_one(c, name, &m);
+	int rc = write_one(c, name, &m);
 	free(name);
 	return rc;
 }
 
 static int cmd_export(struct cmdline *c, int argc, char **argv)
 {
-	static const struct optdef defs[] = {
-		{ "format", 1, 1 }, { "shape", 1, 1 }, { "name", 1, 1 }, { "output", 1, 1 }, { NULL, 0, 0 },
+	enum { FORMAT = OPT_OWN, SHAPE };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, FORMAT },
+		{ "shape", required_argument, NULL, SHAPE },
+		NAME_OPTION, OUTPUT_OPTION, HELP_OPTION, { NULL, 0, NULL, 0 },
 	};
-	c->usage = usage_export;
-	c->maxpos = 1;
-	int rc = parse_args(c, defs, argc, argv);
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	const char *fs = get_str(c, "format", NULL);
+	const char *fs = NULL, *only = NULL;
+	start_options(c, usage_export, argc, argv);
+	int ch;
+	while ((ch = next_option(c, opts)) != OPT_END)
+		switch (ch) {
+		case FORMAT: fs = optarg; break;
+		case SHAPE: only = optarg; break;
+		default: return c->status; /* OPT_STOP */
+		}
+	if (end_options(c, 1))
+		return 2;
 	if (!fs)
 		return usage_error(c, "export needs --format obj, stl or stl-ascii%s", "");
 	enum mrdem_mesh_format f = mrdem_mesh_format_by_name(fs);
@@ -642,14 +691,14 @@ static int cmd_export(struct cmdline *c, int argc, char **argv)
 	struct mrdem_mesh m;
 	char *shape = NULL;
 	mrdem_mesh_init(&m);
-	if (mrdem_mesh_read_stream(c->npos ? c->pos[0] : "-", get_str(c, "shape", NULL), &m,
-				   &shape))
+	if (mrdem_mesh_read_stream(c->input ? c->input : "-", only, &m, &shape))
 		return 1;
-	const char *name = get_str(c, "name", shape), *out = get_str(c, "output", NULL);
+	const char *name = c->name ? c->name : shape;
+	int rc;
 	if (f == MRDEM_MESH_FORMAT_OBJ)
-		rc = mrdem_mesh_write_obj(out, name, &m);
+		rc = mrdem_mesh_write_obj(c->output, name, &m);
 	else
-		rc = mrdem_mesh_write_stl(out, name, &m, f == MRDEM_MESH_FORMAT_STL_ASCII);
+		rc = mrdem_mesh_write_stl(c->output, name, &m, f == MRDEM_MESH_FORMAT_STL_ASCII);
 	free(shape);
 	mrdem_mesh_release(&m);
 	return rc ? 1 : 0;

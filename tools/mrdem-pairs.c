@@ -49,17 +49,17 @@ struct pairs_filter {
 /* The pairs of the frame in f->scene and the broad phase's counters. */
 static int write_pairs(struct mrdem_filter *f)
 {
-	struct pairs_filter *j = f->ctx;
+	struct pairs_filter *pf = f->ctx;
 	struct mrdem_broad_stats st;
-	j->pending = 0;
-	if (mrdem_broad_phase(j->broad, &f->scene, j->method, &j->pairs, &st))
+	pf->pending = 0;
+	if (mrdem_broad_phase(pf->broad, &f->scene, pf->method, &pf->pairs, &st))
 		return mrdem_error("%s: record %llu: broad phase of step %llu failed", f->src,
-				   (unsigned long long)j->frame_index,
+				   (unsigned long long)pf->frame_index,
 				   (unsigned long long)f->scene.frame.step);
 	struct mrdem_stats stats;
 	mrdem_stats_init(&stats, f->tool, f->scene.frame.step);
-	mrdem_broad_stats_add(&stats, j->method, &st);
-	int rc = mrdem_write_pairs(&f->w, &j->pairs) || mrdem_write_stats(&f->w, &stats) ||
+	mrdem_broad_stats_add(&stats, pf->method, &st);
+	int rc = mrdem_write_pairs(&f->w, &pf->pairs) || mrdem_write_stats(&f->w, &stats) ||
 		 mrdem_writer_flush(&f->w);
 	mrdem_stats_release(&stats);
 	return rc ? -1 : 0;
@@ -69,28 +69,28 @@ static int write_pairs(struct mrdem_filter *f)
  * (docs/stream-format.md, "Ordering"). */
 static int pair_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct pairs_filter *j = f->ctx;
+	struct pairs_filter *pf = f->ctx;
 	if (mrdem_filter_pass(f, rec))
 		return -1;
 	if (rec->type == MRDEM_REC_FRAME) {
-		j->pending = 1;
-		j->frame_index = rec->index;
+		pf->pending = 1;
+		pf->frame_index = rec->index;
 		/* The next tool decodes the frame during our broad phase. */
 		return mrdem_writer_flush(&f->w) ? -1 : 1;
 	}
-	return j->pending && write_pairs(f) ? -1 : 1;
+	return pf->pending && write_pairs(f) ? -1 : 1;
 }
 
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct pairs_filter *j = f->ctx;
-	return j->pending && rec->type != MRDEM_REC_HISTORY ? write_pairs(f) : 0;
+	struct pairs_filter *pf = f->ctx;
+	return pf->pending && rec->type != MRDEM_REC_HISTORY ? write_pairs(f) : 0;
 }
 
 static int check_end(struct mrdem_filter *f)
 {
-	struct pairs_filter *j = f->ctx;
-	if (j->pending && write_pairs(f))
+	struct pairs_filter *pf = f->ctx;
+	if (pf->pending && write_pairs(f))
 		return -1;
 	if (f->frames == 0)
 		return mrdem_error("%s: no frame record in the stream (nothing to pair)", f->src);
@@ -133,8 +133,8 @@ int main(int argc, char **argv)
 		fputs("mrdem-pairs: give at most one input (try 'mrdem-pairs --help')\n", stderr);
 		return 2;
 	}
-	struct pairs_filter j = {.method = method, .broad = mrdem_broad_new()};
-	mrdem_pairs_init(&j.pairs);
+	struct pairs_filter pf = {.method = method, .broad = mrdem_broad_new()};
+	mrdem_pairs_init(&pf.pairs);
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-pairs");
 	f.replaces = MRDEM_TYPE_BIT(MRDEM_REC_PAIRS);
@@ -142,10 +142,10 @@ int main(int argc, char **argv)
 	f.before = before;
 	f.on_record = pair_frame;
 	f.on_end = check_end;
-	f.ctx = &j;
+	f.ctx = &pf;
 	int rc = mrdem_filter_run(&f, optind < argc ? argv[optind] : "-", out, argc, argv);
 	mrdem_filter_release(&f);
-	mrdem_pairs_release(&j.pairs);
-	mrdem_broad_free(j.broad);
+	mrdem_pairs_release(&pf.pairs);
+	mrdem_broad_free(pf.broad);
 	return rc == 0 ? 0 : 1;
 }

@@ -49,14 +49,14 @@ struct stats_table {
 	uint64_t frames, prev_step, done_below; /* rows below done_below printed */
 };
 
-/* --follow: print the rows with steps in [j->done_below, below), in order. */
-static void print_rows_below(struct stats_table *j, uint64_t below)
+/* --follow: print the rows with steps in [tab->done_below, below), in order. */
+static void print_rows_below(struct stats_table *tab, uint64_t below)
 {
-	struct mrdem_step_table *t = &j->t;
+	struct mrdem_step_table *t = &tab->t;
 	size_t n = 0;
 	struct mrdem_step_row **todo = mrdem_xmalloc_array(t->nrows ? t->nrows : 1, sizeof *todo);
 	for (size_t i = 0; i < t->nrows; i++)
-		if (t->rows[i].step >= j->done_below && t->rows[i].step < below)
+		if (t->rows[i].step >= tab->done_below && t->rows[i].step < below)
 			todo[n++] = &t->rows[i];
 	for (size_t a = 1; a < n; a++) /* insertion sort: few rows at a time */
 		for (size_t b = a; b > 0 && todo[b - 1]->step > todo[b]->step; b--) {
@@ -64,32 +64,32 @@ static void print_rows_below(struct stats_table *j, uint64_t below)
 			todo[b] = todo[b - 1];
 			todo[b - 1] = x;
 		}
-	if (n && !j->header_done) {
-		j->header_done = 1;
-		j->ncols_printed = t->ncols;
-		mrdem_step_table_print_header(stdout, t, t->ncols, j->markdown);
+	if (n && !tab->header_done) {
+		tab->header_done = 1;
+		tab->ncols_printed = t->ncols;
+		mrdem_step_table_print_header(stdout, t, t->ncols, tab->markdown);
 	}
 	for (size_t i = 0; i < n; i++)
-		mrdem_step_table_print_row(stdout, todo[i], j->ncols_printed, j->markdown);
+		mrdem_step_table_print_row(stdout, todo[i], tab->ncols_printed, tab->markdown);
 	free(todo);
-	if (below > j->done_below)
-		j->done_below = below;
+	if (below > tab->done_below)
+		tab->done_below = below;
 	fflush(stdout);
 }
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct stats_table *j = f->ctx;
+	struct stats_table *tab = f->ctx;
 	switch (rec->type) {
 	case MRDEM_REC_FRAME:
 		/* A row is complete when the frame after its step's frame has
 		 * arrived: the step's own stats come after the next frame. */
-		if (j->follow && j->frames++ > 0 && f->scene.frame.step > j->prev_step)
-			print_rows_below(j, j->prev_step);
-		j->prev_step = f->scene.frame.step;
-		return mrdem_step_table_frame(&j->t, &f->scene, &j->bodies, f->src, rec);
-	case MRDEM_REC_CONTACTS: return mrdem_step_table_contacts(&j->t, rec, f->src);
-	default: return mrdem_step_table_stats(&j->t, rec, f->src);
+		if (tab->follow && tab->frames++ > 0 && f->scene.frame.step > tab->prev_step)
+			print_rows_below(tab, tab->prev_step);
+		tab->prev_step = f->scene.frame.step;
+		return mrdem_step_table_frame(&tab->t, &f->scene, &tab->bodies, f->src, rec);
+	case MRDEM_REC_CONTACTS: return mrdem_step_table_contacts(&tab->t, rec, f->src);
+	default: return mrdem_step_table_stats(&tab->t, rec, f->src);
 	}
 }
 
@@ -127,39 +127,39 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	struct stats_table j = {.follow = follow, .markdown = markdown};
-	mrdem_step_table_init(&j.t);
-	mrdem_bodies_init(&j.bodies);
+	struct stats_table tab = {.follow = follow, .markdown = markdown};
+	mrdem_step_table_init(&tab.t);
+	mrdem_bodies_init(&tab.bodies);
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-stats");
 	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS) |
 		  MRDEM_TYPE_BIT(MRDEM_REC_STATS);
 	f.on_record = take;
-	f.ctx = &j;
+	f.ctx = &tab;
 	if (follow)
 		f.read_flags = MRDEM_READ_FOLLOW;
 	int rc = mrdem_filter_run(&f, in, NULL, argc, argv);
 	if (follow) {
-		print_rows_below(&j, UINT64_MAX);
-		if (j.t.ncols > j.ncols_printed && j.header_done)
+		print_rows_below(&tab, UINT64_MAX);
+		if (tab.t.ncols > tab.ncols_printed && tab.header_done)
 			mrdem_warning("%s: %zu column(s) appeared after the header and were left out",
-				      in, j.t.ncols - j.ncols_printed);
-		mrdem_bodies_release(&j.bodies);
+				      in, tab.t.ncols - tab.ncols_printed);
+		mrdem_bodies_release(&tab.bodies);
 		mrdem_filter_release(&f);
-		mrdem_step_table_release(&j.t);
+		mrdem_step_table_release(&tab.t);
 		return rc == 0 ? 0 : 1;
 	}
 	/* Damaged input (a run still being written): tabulate what is complete. */
-	if ((rc == 0 || f.damaged) && j.t.nrows == 0) {
+	if ((rc == 0 || f.damaged) && tab.t.nrows == 0) {
 		mrdem_error("%s: no frame, contacts or stats record (nothing to tabulate)", in);
 		rc = -1;
 	} else if (rc == 0 || f.damaged) {
-		mrdem_step_table_sort(&j.t);
-		if (mrdem_step_table_write(out, &j.t, markdown))
+		mrdem_step_table_sort(&tab.t);
+		if (mrdem_step_table_write(out, &tab.t, markdown))
 			rc = -1;
 	}
-	mrdem_bodies_release(&j.bodies);
+	mrdem_bodies_release(&tab.bodies);
 	mrdem_filter_release(&f);
-	mrdem_step_table_release(&j.t);
+	mrdem_step_table_release(&tab.t);
 	return rc == 0 ? 0 : 1;
 }

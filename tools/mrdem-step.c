@@ -93,69 +93,69 @@ struct step_filter {
 	struct mrdem_search_work work; /* from mrdem-contact's stats record */
 };
 
-static struct mrdem_step_opts step_opts(const struct step_filter *j, const struct mrdem_setup *setup)
+static struct mrdem_step_opts step_opts(const struct step_filter *sf, const struct mrdem_setup *setup)
 {
 	struct mrdem_step_opts o;
 	mrdem_step_opts_default(&o, setup);
-	if (j->scheme_set)
-		o.scheme = j->opts.scheme;
-	if (j->dt_set)
-		o.dt = j->opts.dt;
-	o.max_energy_growth = j->opts.max_energy_growth;
+	if (sf->scheme_set)
+		o.scheme = sf->opts.scheme;
+	if (sf->dt_set)
+		o.dt = sf->opts.dt;
+	o.max_energy_growth = sf->opts.max_energy_growth;
 	return o;
 }
 
-static int implicit(const struct step_filter *j, const struct mrdem_filter *f)
+static int implicit(const struct step_filter *sf, const struct mrdem_filter *f)
 {
-	return step_opts(j, &f->scene.setup).scheme == MRDEM_SCHEME_IMPLICIT_EULER;
+	return step_opts(sf, &f->scene.setup).scheme == MRDEM_SCHEME_IMPLICIT_EULER;
 }
 
 /* Forget what came for the pending frame. */
-static void clear_frame(struct step_filter *j)
+static void clear_frame(struct step_filter *sf)
 {
-	if (j->have_contacts)
-		mrdem_contacts_release(&j->contacts);
-	if (j->have_guesses)
-		mrdem_contacts_release(&j->guesses);
-	mrdem_front_store_free(j->pc.fronts);
-	j->pc.fronts = NULL;
-	j->have_frame = j->have_contacts = j->have_guesses = j->have_picard = j->have_work = 0;
+	if (sf->have_contacts)
+		mrdem_contacts_release(&sf->contacts);
+	if (sf->have_guesses)
+		mrdem_contacts_release(&sf->guesses);
+	mrdem_front_store_free(sf->pc.fronts);
+	sf->pc.fronts = NULL;
+	sf->have_frame = sf->have_contacts = sf->have_guesses = sf->have_picard = sf->have_work = 0;
 }
 
 /* Step the pending frame with the pending contacts and write the result. */
 static int step_frame(struct mrdem_filter *f)
 {
-	struct step_filter *j = f->ctx;
-	struct mrdem_step_opts o = step_opts(j, &f->scene.setup);
+	struct step_filter *sf = f->ctx;
+	struct mrdem_step_opts o = step_opts(sf, &f->scene.setup);
 	/* --scheme other than implicit-euler is refused with them at once; the
 	 * setup's scheme is known only now, and they must not go unused */
-	if (j->npicard) {
-		j->misused = 1;
+	if (sf->npicard) {
+		sf->misused = 1;
 		return mrdem_error("%s: the Picard options apply to implicit-euler only, but the "
 				   "frame of record %llu is stepped with the setup's scheme %s "
 				   "(--scheme implicit-euler to change it)", f->src,
-				   (unsigned long long)j->frame_index, mrdem_scheme_name(o.scheme));
+				   (unsigned long long)sf->frame_index, mrdem_scheme_name(o.scheme));
 	}
-	if (mrdem_stepper_step(&j->st, &f->scene, j->have_contacts ? &j->contacts : NULL, &o))
+	if (mrdem_stepper_step(&sf->st, &f->scene, sf->have_contacts ? &sf->contacts : NULL, &o))
 		return mrdem_error("%s: cannot step the frame of record %llu", f->src,
-				   (unsigned long long)j->frame_index);
+				   (unsigned long long)sf->frame_index);
 	struct mrdem_stats stats;
-	mrdem_stats_init(&stats, f->tool, j->st.step);
-	mrdem_stepper_stats(&j->st, &stats);
+	mrdem_stats_init(&stats, f->tool, sf->st.step);
+	mrdem_stepper_stats(&sf->st, &stats);
 	int rc = mrdem_write_frame(&f->w, &f->scene.frame) || mrdem_write_stats(&f->w, &stats);
 	mrdem_stats_release(&stats);
-	clear_frame(j);
-	j->stepped_any = 1;
+	clear_frame(sf);
+	sf->stepped_any = 1;
 	return rc ? -1 : 0;
 }
 
 /* The Picard options of the step in progress must be those given. */
-static int same_picard_opts(const struct step_filter *j, const struct mrdem_filter *f)
+static int same_picard_opts(const struct step_filter *sf, const struct mrdem_filter *f)
 {
-	struct mrdem_picard_opts given = j->pc.opts;
-	const struct mrdem_picard_opts *kept = &j->pc.opts;
-	for (int k = 0; k < j->npicard; k++)
-		mrdem_picard_opts_set(&given, j->picard_key[k], j->picard_value[k]);
+	struct mrdem_picard_opts given = sf->pc.opts;
+	const struct mrdem_picard_opts *kept = &sf->pc.opts;
+	for (int k = 0; k < sf->npicard; k++)
+		mrdem_picard_opts_set(&given, sf->picard_key[k], sf->picard_value[k]);
 	if (given.tol != kept->tol || given.max_iter != kept->max_iter ||
 	    given.max_retries != kept->max_retries || given.damping != kept->damping ||
 	    given.warm_start != kept->warm_start)
@@ -164,88 +164,88 @@ static int same_picard_opts(const struct step_filter *j, const struct mrdem_filt
 				   "damping %g, %s start); they apply when a step begins", f->src,
 				   kept->tol, kept->max_iter, kept->max_retries, kept->damping,
 				   kept->warm_start ? "warm" : "cold");
-	if (j->dt_set && j->opts.dt != j->st.dt)
+	if (sf->dt_set && sf->opts.dt != sf->st.dt)
 		return mrdem_error("%s: --dt %g, but the step in progress has dt %g s", f->src,
-				   j->opts.dt, j->st.dt);
+				   sf->opts.dt, sf->st.dt);
 	return 0;
 }
 
 /* The iterate, its Picard record and fronts (when there are). */
 static int write_iterate(struct mrdem_filter *f)
 {
-	struct step_filter *j = f->ctx;
+	struct step_filter *sf = f->ctx;
 	return mrdem_write_frame(&f->w, &f->scene.frame) ||
-	       mrdem_write_picard(&f->w, &j->pc, &j->st) ||
-	       (j->pc.fronts && mrdem_write_fronts(&f->w, j->pc.fronts)) ? -1 : 0;
+	       mrdem_write_picard(&f->w, &sf->pc, &sf->st) ||
+	       (sf->pc.fronts && mrdem_write_fronts(&f->w, sf->pc.fronts)) ? -1 : 0;
 }
 
 /* One Picard iteration of the pending frame: begin a step, or take the
  * contacts at the iterate and move on (common/sim/picard.h). */
 static int iterate_frame(struct mrdem_filter *f)
 {
-	struct step_filter *j = f->ctx;
+	struct step_filter *sf = f->ctx;
 	struct mrdem_scene *s = &f->scene;
-	struct mrdem_step_opts o = step_opts(j, &s->setup);
+	struct mrdem_step_opts o = step_opts(sf, &s->setup);
 	const char *src = f->src;
-	unsigned long long at = (unsigned long long)j->frame_index;
+	unsigned long long at = (unsigned long long)sf->frame_index;
 	int rc;
-	if (j->no_contacts) {
-		j->misused = 1;
+	if (sf->no_contacts) {
+		sf->misused = 1;
 		return mrdem_error("%s: --no-contacts steps explicit schemes only; an implicit step "
 				   "searches its own contacts", src);
 	}
-	if (!j->have_contacts)
+	if (!sf->have_contacts)
 		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
 				   "mrdem-contact first", src, at);
-	if (!j->have_picard) {
+	if (!sf->have_picard) {
 		struct mrdem_picard_opts po;
 		mrdem_picard_opts_default(&po);
-		for (int k = 0; k < j->npicard; k++)
-			mrdem_picard_opts_set(&po, j->picard_key[k], j->picard_value[k]);
-		if (j->have_guesses)
+		for (int k = 0; k < sf->npicard; k++)
+			mrdem_picard_opts_set(&po, sf->picard_key[k], sf->picard_value[k]);
+		if (sf->have_guesses)
 			return mrdem_error("%s: a guesses record without a step in progress (no picard "
 					   "record after the frame of record %llu)", src, at);
-		if (mrdem_stepper_begin(&j->st, s, &j->contacts, &o) ||
-		    mrdem_picard_begin(&j->pc, &po, s, o.dt) < 0)
+		if (mrdem_stepper_begin(&sf->st, s, &sf->contacts, &o) ||
+		    mrdem_picard_begin(&sf->pc, &po, s, o.dt) < 0)
 			return mrdem_error("%s: cannot begin the implicit step of the frame of record "
 					   "%llu", src, at);
 		rc = write_iterate(f);
 	} else {
-		if (same_picard_opts(j, f))
+		if (same_picard_opts(sf, f))
 			return -1;
-		if (!j->have_work)
+		if (!sf->have_work)
 			return mrdem_error("%s: the iterate of record %llu has no stats record of "
 					   "mrdem-contact (the step counts its work)", src, at);
-		if (!j->pc.fronts != !j->have_guesses)
+		if (!sf->pc.fronts != !sf->have_guesses)
 			return mrdem_error("%s: the iterate of record %llu has %s: a multiscale "
 					   "iteration needs both (mrdem-contact --hierarchy "
 					   "multiscale), other hierarchies neither", src, at,
-					   j->pc.fronts ? "fronts but no guesses" :
+					   sf->pc.fronts ? "fronts but no guesses" :
 							  "guesses but no fronts");
-		o.dt = j->st.dt;
-		if (mrdem_stepper_bind(&j->st, s))
+		o.dt = sf->st.dt;
+		if (mrdem_stepper_bind(&sf->st, s))
 			return -1;
-		rc = mrdem_picard_respond(&j->pc, s, &j->st.bodies, &j->st.index, &j->contacts,
-					  j->have_guesses ? &j->guesses : NULL, &j->work);
+		rc = mrdem_picard_respond(&sf->pc, s, &sf->st.bodies, &sf->st.index, &sf->contacts,
+					  sf->have_guesses ? &sf->guesses : NULL, &sf->work);
 		if (rc < 0)
 			return mrdem_error("%s: the implicit step of the iterate of record %llu failed",
 					   src, at);
 		if (rc == MRDEM_PICARD_MORE) {
 			rc = write_iterate(f);
 		} else {
-			if (mrdem_stepper_finish(&j->st, s, &o))
+			if (mrdem_stepper_finish(&sf->st, s, &o))
 				return -1;
 			struct mrdem_stats stats;
-			mrdem_stats_init(&stats, f->tool, j->st.step);
-			mrdem_stepper_stats(&j->st, &stats);
-			mrdem_picard_stats(&j->pc.last, &stats);
+			mrdem_stats_init(&stats, f->tool, sf->st.step);
+			mrdem_stepper_stats(&sf->st, &stats);
+			mrdem_picard_stats(&sf->pc.last, &stats);
 			rc = mrdem_write_frame(&f->w, &s->frame) || mrdem_write_stats(&f->w, &stats) ||
-			     (j->pc.fronts && mrdem_write_fronts(&f->w, j->pc.fronts));
+			     (sf->pc.fronts && mrdem_write_fronts(&f->w, sf->pc.fronts));
 			mrdem_stats_release(&stats);
 		}
 	}
-	clear_frame(j);
-	j->stepped_any = 1;
+	clear_frame(sf);
+	sf->stepped_any = 1;
 	return rc ? -1 : 0;
 }
 
@@ -253,60 +253,60 @@ static int iterate_frame(struct mrdem_filter *f)
  * implicit iteration runs when its frame's records are all in. */
 static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct step_filter *j = f->ctx;
+	struct step_filter *sf = f->ctx;
 	/* --no-contacts: the frame's history record (if any) is the last one
 	 * the step needs */
-	if (j->have_frame && j->no_contacts && !implicit(j, f) && rec->type != MRDEM_REC_HISTORY &&
+	if (sf->have_frame && sf->no_contacts && !implicit(sf, f) && rec->type != MRDEM_REC_HISTORY &&
 	    step_frame(f))
 		return -1;
-	j->have_setup |= rec->type == MRDEM_REC_SETUP;
-	if (rec->type != MRDEM_REC_FRAME || !j->have_frame)
+	sf->have_setup |= rec->type == MRDEM_REC_SETUP;
+	if (rec->type != MRDEM_REC_FRAME || !sf->have_frame)
 		return 0;
-	if (implicit(j, f))
+	if (implicit(sf, f))
 		return iterate_frame(f);
 	return mrdem_error("%s: frame of record %llu has no contacts record before the next "
 			   "frame (record %llu); run mrdem-contact first, or --no-contacts",
-			   f->src, (unsigned long long)j->frame_index, (unsigned long long)rec->index);
+			   f->src, (unsigned long long)sf->frame_index, (unsigned long long)rec->index);
 }
 
 /* The records of an implicit iteration. Returns 1 when taken. */
 static int take_implicit(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct step_filter *j = f->ctx;
+	struct step_filter *sf = f->ctx;
 	const char *src = f->src;
 	unsigned long long at = (unsigned long long)rec->index;
-	if (!j->have_frame && rec->type == MRDEM_REC_STATS)
+	if (!sf->have_frame && rec->type == MRDEM_REC_STATS)
 		return 0; /* about the shapes, say: passed on */
-	if (!j->have_frame)
+	if (!sf->have_frame)
 		return mrdem_error("%s: record %llu (%s) without its frame", src, at,
 				   mrdem_record_name(rec->type));
 	switch (rec->type) {
 	case MRDEM_REC_PICARD:
-		if (j->have_picard)
+		if (sf->have_picard)
 			return mrdem_error("%s: record %llu: a second picard record for one frame", src,
 					   at);
-		if (mrdem_decode_picard(rec, src, &j->pc, &j->st))
+		if (mrdem_decode_picard(rec, src, &sf->pc, &sf->st))
 			return -1;
-		if (j->st.step != f->scene.frame.step || j->pc.n != f->scene.frame.p.n)
+		if (sf->st.step != f->scene.frame.step || sf->pc.n != f->scene.frame.p.n)
 			return mrdem_error("%s: record %llu: the picard record is for step %llu with "
 					   "%zu particles, its frame is step %llu with %zu", src, at,
-					   (unsigned long long)j->st.step, j->pc.n,
+					   (unsigned long long)sf->st.step, sf->pc.n,
 					   (unsigned long long)f->scene.frame.step,
 					   f->scene.frame.p.n);
-		j->have_picard = 1;
+		sf->have_picard = 1;
 		return 1;
 	case MRDEM_REC_FRONTS:
-		if (j->pc.fronts)
+		if (sf->pc.fronts)
 			return mrdem_error("%s: record %llu: a second fronts record for one frame", src,
 					   at);
-		return mrdem_decode_fronts(rec, src, &j->pc.fronts) ? -1 : 1;
+		return mrdem_decode_fronts(rec, src, &sf->pc.fronts) ? -1 : 1;
 	case MRDEM_REC_GUESSES:
-		if (j->have_guesses)
+		if (sf->have_guesses)
 			return mrdem_error("%s: record %llu: a second guesses record for one frame",
 					   src, at);
-		if (mrdem_decode_contacts(rec, src, &j->guesses))
+		if (mrdem_decode_contacts(rec, src, &sf->guesses))
 			return -1;
-		j->have_guesses = 1;
+		sf->have_guesses = 1;
 		return 1;
 	default: { /* stats: the search's work counts; all describe the iterate */
 		struct mrdem_stats st;
@@ -314,8 +314,8 @@ static int take_implicit(struct mrdem_filter *f, const struct mrdem_record *rec)
 			return -1;
 		int rc = 0;
 		if (!strcmp(st.source, "mrdem-contact")) {
-			rc = mrdem_search_work_of_stats(&j->work, &st);
-			j->have_work = 1;
+			rc = mrdem_search_work_of_stats(&sf->work, &st);
+			sf->have_work = 1;
 		}
 		mrdem_stats_release(&st);
 		return rc ? -1 : 1;
@@ -325,15 +325,15 @@ static int take_implicit(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct step_filter *j = f->ctx;
-	int imp = implicit(j, f);
+	struct step_filter *sf = f->ctx;
+	int imp = implicit(sf, f);
 	switch (rec->type) {
 	case MRDEM_REC_FRAME:
-		if (!j->have_setup)
+		if (!sf->have_setup)
 			return mrdem_error("%s: record %llu: frame before any setup record", f->src,
 					   (unsigned long long)rec->index);
-		j->have_frame = 1;
-		j->frame_index = rec->index;
+		sf->have_frame = 1;
+		sf->frame_index = rec->index;
 		/* as mrdem-run: one line naming the record (detection tools
 		 * take a free particle of density 0, a step cannot) */
 		char why[160];
@@ -343,57 +343,57 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 						  (unsigned long long)f->scene.frame.p.id[bad], why);
 		break;
 	case MRDEM_REC_CONTACTS:
-		if (j->no_contacts)
+		if (sf->no_contacts)
 			return mrdem_error("%s: record %llu: --no-contacts given, but the stream "
 					   "carries contacts", f->src, (unsigned long long)rec->index);
-		if (j->have_contacts)
+		if (sf->have_contacts)
 			return mrdem_error("%s: record %llu: a second contacts record for one frame",
 					   f->src, (unsigned long long)rec->index);
-		if (mrdem_decode_contacts(rec, f->src, &j->contacts))
+		if (mrdem_decode_contacts(rec, f->src, &sf->contacts))
 			return -1;
-		j->have_contacts = 1;
+		sf->have_contacts = 1;
 		break;
 	case MRDEM_REC_PICARD:
 		if (!imp)
 			return mrdem_error("%s: record %llu: an implicit step in progress (picard "
 					   "record), but the scheme is %s; continue it with --scheme "
 					   "implicit-euler", f->src, (unsigned long long)rec->index,
-					   mrdem_scheme_name(step_opts(j, &f->scene.setup).scheme));
+					   mrdem_scheme_name(step_opts(sf, &f->scene.setup).scheme));
 		return take_implicit(f, rec);
 	default: /* stats, fronts, guesses: an implicit iteration's, else passed on */
 		return imp ? take_implicit(f, rec) : 0;
 	}
-	if (!imp && j->have_frame && j->have_contacts)
+	if (!imp && sf->have_frame && sf->have_contacts)
 		return step_frame(f);
 	return 0;
 }
 
 static int finish(struct mrdem_filter *f)
 {
-	struct step_filter *j = f->ctx;
-	if (j->have_frame && implicit(j, f) && iterate_frame(f))
+	struct step_filter *sf = f->ctx;
+	if (sf->have_frame && implicit(sf, f) && iterate_frame(f))
 		return -1;
-	if (j->have_frame && j->no_contacts && step_frame(f))
+	if (sf->have_frame && sf->no_contacts && step_frame(f))
 		return -1;
-	if (j->have_frame)
+	if (sf->have_frame)
 		return mrdem_error("%s: the frame of record %llu has no contacts record; run "
 				   "mrdem-contact first, or --no-contacts",
-				   f->src, (unsigned long long)j->frame_index);
-	if (j->have_contacts)
+				   f->src, (unsigned long long)sf->frame_index);
+	if (sf->have_contacts)
 		return mrdem_error("%s: contacts record for step %llu without a frame", f->src,
-				   (unsigned long long)j->contacts.step);
-	if (!j->stepped_any)
+				   (unsigned long long)sf->contacts.step);
+	if (!sf->stepped_any)
 		return mrdem_error("%s: no frame to step", f->src);
 	/* The next stream of a concatenation starts afresh. */
-	j->stepped_any = j->have_setup = 0;
-	mrdem_stepper_release(&j->st);
-	mrdem_stepper_init(&j->st);
+	sf->stepped_any = sf->have_setup = 0;
+	mrdem_stepper_release(&sf->st);
+	mrdem_stepper_init(&sf->st);
 	return 0;
 }
 
-/* Options into j (zeroed first). Returns 0, or the exit status 2 for a
- * usage error; after --help, 0 with j->help set. */
-static int parse_options(struct step_filter *j, int argc, char **argv)
+/* Options into sf (zeroed first). Returns 0, or the exit status 2 for a
+ * usage error; after --help, 0 with sf->help set. */
+static int parse_options(struct step_filter *sf, int argc, char **argv)
 {
 	enum { OPT_PICARD = 256 };
 	static const struct option longopts[] = {
@@ -410,9 +410,9 @@ static int parse_options(struct step_filter *j, int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	memset(j, 0, sizeof *j);
-	j->opts.max_energy_growth = MRDEM_DEFAULT_MAX_ENERGY_GROWTH;
-	j->out = "-";
+	memset(sf, 0, sizeof *sf);
+	sf->opts.max_energy_growth = MRDEM_DEFAULT_MAX_ENERGY_GROWTH;
+	sf->out = "-";
 	struct mrdem_picard_opts check;
 	mrdem_picard_opts_default(&check);
 	int c, li;
@@ -420,44 +420,44 @@ static int parse_options(struct step_filter *j, int argc, char **argv)
 	while ((c = mrdem_getopt_once(argc, argv, "o:h", longopts, &li, &seen)) != -1) {
 		switch (c) {
 		case 's':
-			j->opts.scheme = mrdem_scheme_parse(optarg);
-			if (j->opts.scheme < 0) {
+			sf->opts.scheme = mrdem_scheme_parse(optarg);
+			if (sf->opts.scheme < 0) {
 				fprintf(stderr, "mrdem-step: unknown scheme '%s' (explicit-euler, "
 						"symplectic-euler, velocity-verlet, implicit-euler)\n",
 					optarg);
 				return 2;
 			}
-			j->scheme_set = 1;
+			sf->scheme_set = 1;
 			break;
 		case 't':
-			if (mrdem_parse_positive("--dt", optarg, &j->opts.dt))
+			if (mrdem_parse_positive("--dt", optarg, &sf->opts.dt))
 				return 2;
-			j->dt_set = 1;
+			sf->dt_set = 1;
 			break;
-		case 'n': j->no_contacts = 1; break;
+		case 'n': sf->no_contacts = 1; break;
 		case 'g':
 			if (mrdem_parse_double("--max-energy-growth", optarg,
-					       &j->opts.max_energy_growth))
+					       &sf->opts.max_energy_growth))
 				return 2;
-			if (j->opts.max_energy_growth < 0) {
+			if (sf->opts.max_energy_growth < 0) {
 				mrdem_error("--max-energy-growth: '%s' must not be negative", optarg);
 				return 2;
 			}
 			break;
 		case OPT_PICARD:
-			if (j->npicard == MAX_PICARD_OPTS) {
+			if (sf->npicard == MAX_PICARD_OPTS) {
 				fprintf(stderr, "mrdem-step: too many Picard options\n");
 				return 2;
 			}
 			if (mrdem_picard_opts_set(&check, longopts[li].name, optarg))
 				return 2;
-			j->picard_key[j->npicard] = longopts[li].name;
-			j->picard_value[j->npicard++] = optarg;
+			sf->picard_key[sf->npicard] = longopts[li].name;
+			sf->picard_value[sf->npicard++] = optarg;
 			break;
-		case 'o': j->out = optarg; break;
+		case 'o': sf->out = optarg; break;
 		case 'h':
 			printf("%s%s%s", usage_head, mrdem_picard_opts_usage, usage_tail);
-			j->help = 1;
+			sf->help = 1;
 			return 0;
 		default: fputs("try 'mrdem-step --help'\n", stderr); return 2;
 		}
@@ -466,17 +466,17 @@ static int parse_options(struct step_filter *j, int argc, char **argv)
 		fputs("mrdem-step: give at most one input (try 'mrdem-step --help')\n", stderr);
 		return 2;
 	}
-	if (j->no_contacts && j->scheme_set && j->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+	if (sf->no_contacts && sf->scheme_set && sf->opts.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
 		fputs("mrdem-step: --no-contacts steps explicit schemes only; an implicit step "
 		      "searches its own contacts\n", stderr);
 		return 2;
 	}
-	if (j->npicard && j->scheme_set && j->opts.scheme != MRDEM_SCHEME_IMPLICIT_EULER) {
+	if (sf->npicard && sf->scheme_set && sf->opts.scheme != MRDEM_SCHEME_IMPLICIT_EULER) {
 		fputs("mrdem-step: the Picard options apply to --scheme implicit-euler only\n",
 		      stderr);
 		return 2;
 	}
-	j->in = optind < argc ? argv[optind] : "-";
+	sf->in = optind < argc ? argv[optind] : "-";
 	return 0;
 }
 
@@ -484,9 +484,9 @@ int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	struct step_filter j;
-	int rc = parse_options(&j, argc, argv);
-	if (rc || j.help)
+	struct step_filter sf;
+	int rc = parse_options(&sf, argc, argv);
+	if (rc || sf.help)
 		return rc;
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-step");
@@ -501,13 +501,13 @@ int main(int argc, char **argv)
 	f.before = before;
 	f.on_record = take;
 	f.on_end = finish;
-	f.ctx = &j;
-	mrdem_stepper_init(&j.st);
-	mrdem_picard_init(&j.pc);
-	rc = mrdem_filter_run(&f, j.in, j.out, argc, argv);
-	clear_frame(&j);
-	mrdem_picard_release(&j.pc);
-	mrdem_stepper_release(&j.st);
+	f.ctx = &sf;
+	mrdem_stepper_init(&sf.st);
+	mrdem_picard_init(&sf.pc);
+	rc = mrdem_filter_run(&f, sf.in, sf.out, argc, argv);
+	clear_frame(&sf);
+	mrdem_picard_release(&sf.pc);
+	mrdem_stepper_release(&sf.st);
 	mrdem_filter_release(&f);
-	return rc == 0 ? 0 : j.misused ? 2 : 1;
+	return rc == 0 ? 0 : sf.misused ? 2 : 1;
 }

@@ -72,22 +72,22 @@ struct vtk_export {
 };
 
 /* Record a new file and its place in the series. */
-static void add_file(struct vtk_export *r, const char *name, double time, unsigned part)
+static void add_file(struct vtk_export *ex, const char *name, double time, unsigned part)
 {
-	mrdem_staged_files_add(&r->files, name);
-	r->pvd = mrdem_xrealloc(r->pvd, (r->npvd + 1) * sizeof *r->pvd);
-	r->pvd[r->npvd++] = (struct mrdem_pvd_entry){.time = time, .part = part,
+	mrdem_staged_files_add(&ex->files, name);
+	ex->pvd = mrdem_xrealloc(ex->pvd, (ex->npvd + 1) * sizeof *ex->pvd);
+	ex->pvd[ex->npvd++] = (struct mrdem_pvd_entry){.time = time, .part = part,
 						     .file = mrdem_xstrdup(name)};
 }
 
-static void run_release(struct vtk_export *r)
+static void export_release(struct vtk_export *ex)
 {
-	mrdem_staged_files_release(&r->files);
-	for (size_t k = 0; k < r->npvd; k++)
-		free((char *)r->pvd[k].file);
-	free(r->pvd);
-	free(r->pvd_path);
-	free(r->particles_pvd_path);
+	mrdem_staged_files_release(&ex->files);
+	for (size_t k = 0; k < ex->npvd; k++)
+		free((char *)ex->pvd[k].file);
+	free(ex->pvd);
+	free(ex->pvd_path);
+	free(ex->particles_pvd_path);
 }
 
 /* The shapes whose files this run wrote. */
@@ -114,7 +114,7 @@ static int same_mesh(const struct mrdem_mesh *a, const struct mrdem_mesh *b)
 
 /* The shapes' files, at the first frame; a later concatenated input
  * stream must bring the same shapes, since its frames share the files. */
-static int write_shapes(struct vtk_export *r, const struct mrdem_filter *f, const struct mrdem_scene *s,
+static int write_shapes(struct vtk_export *ex, const struct mrdem_filter *f, const struct mrdem_scene *s,
 			struct shape_files *sf)
 {
 	if (sf->written) {
@@ -130,12 +130,12 @@ static int write_shapes(struct vtk_export *r, const struct mrdem_filter *f, cons
 	for (uint32_t k = 0; k < s->nshapes; k++) {
 		char name[64];
 		snprintf(name, sizeof name, "shape-%03u.vtp", k);
-		char *path = mrdem_staged_files_path(&r->files, name);
-		int ret = mrdem_vtk_write_shape(path, &s->shapes[k], r->enc);
+		char *path = mrdem_staged_files_path(&ex->files, name);
+		int ret = mrdem_vtk_write_shape(path, &s->shapes[k], ex->enc);
 		free(path);
 		if (ret)
 			return -1;
-		mrdem_staged_files_add(&r->files, name);
+		mrdem_staged_files_add(&ex->files, name);
 	}
 	sf->written = 1;
 	sf->n = s->nshapes;
@@ -147,30 +147,30 @@ static int write_shapes(struct vtk_export *r, const struct mrdem_filter *f, cons
 	return 0;
 }
 
-static int write_frame(struct vtk_export *r, const struct mrdem_scene *s, const struct mrdem_contacts *c,
+static int write_frame(struct vtk_export *ex, const struct mrdem_scene *s, const struct mrdem_contacts *c,
 		       const struct mrdem_forces *forces, size_t index)
 {
 	char name[64];
 	snprintf(name, sizeof name, "frame-%06zu.vtp", index);
-	char *path = mrdem_staged_files_path(&r->files, name);
-	int ret = r->surfaces ? mrdem_vtk_write_surfaces(path, s, r->enc)
-			      : mrdem_vtk_write_instances(path, s, c, forces, r->enc, r->flags);
+	char *path = mrdem_staged_files_path(&ex->files, name);
+	int ret = ex->surfaces ? mrdem_vtk_write_surfaces(path, s, ex->enc)
+			      : mrdem_vtk_write_instances(path, s, c, forces, ex->enc, ex->flags);
 	free(path);
 	if (!ret)
-		add_file(r, name, s->frame.time, 0);
+		add_file(ex, name, s->frame.time, 0);
 	return ret;
 }
 
-static int write_contacts(struct vtk_export *r, const struct mrdem_contacts *c, const double *force,
+static int write_contacts(struct vtk_export *ex, const struct mrdem_contacts *c, const double *force,
 			  double time, size_t index)
 {
 	char name[64];
 	snprintf(name, sizeof name, "contacts-%06zu.vtp", index);
-	char *path = mrdem_staged_files_path(&r->files, name);
-	int ret = mrdem_vtk_write_contacts(path, c, force, time, r->enc);
+	char *path = mrdem_staged_files_path(&ex->files, name);
+	int ret = mrdem_vtk_write_contacts(path, c, force, time, ex->enc);
 	free(path);
 	if (!ret)
-		add_file(r, name, time, 1);
+		add_file(ex, name, time, 1);
 	return ret;
 }
 
@@ -184,7 +184,7 @@ static void merge_contacts(struct mrdem_contacts *dst, const struct mrdem_contac
 /* A frame is written when the next frame or the end of its stream shows
  * that all its contacts records have arrived: instances count them. */
 struct vtk_frame_writer {
-	struct vtk_export *run;
+	struct vtk_export *ex;
 	int have_frame;                 /* a frame waits to be written */
 	uint64_t frame_record;          /* its record index, for messages */
 	struct mrdem_contacts pending;  /* contacts of that frame */
@@ -208,63 +208,63 @@ struct vtk_frame_writer {
 
 /* Take the planes of the frame's setup that are new, and grow the box
  * by its particles. */
-static void note_planes_and_bounds(struct vtk_frame_writer *j, const struct mrdem_scene *s)
+static void note_planes_and_bounds(struct vtk_frame_writer *fw, const struct mrdem_scene *s)
 {
 	const struct mrdem_setup *su = &s->setup;
 	for (uint32_t k = 0; k < su->nplanes; k++) {
 		size_t m = 0;
-		while (m < j->nplanes && memcmp(&j->planes[m], &su->planes[k], sizeof *j->planes))
+		while (m < fw->nplanes && memcmp(&fw->planes[m], &su->planes[k], sizeof *fw->planes))
 			m++;
-		if (m < j->nplanes)
+		if (m < fw->nplanes)
 			continue;
-		j->planes = mrdem_xrealloc(j->planes, (j->nplanes + 1) * sizeof *j->planes);
-		j->plane_index = mrdem_xrealloc(j->plane_index,
-						(j->nplanes + 1) * sizeof *j->plane_index);
-		j->planes[j->nplanes] = su->planes[k];
-		j->plane_index[j->nplanes++] = k;
+		fw->planes = mrdem_xrealloc(fw->planes, (fw->nplanes + 1) * sizeof *fw->planes);
+		fw->plane_index = mrdem_xrealloc(fw->plane_index,
+						(fw->nplanes + 1) * sizeof *fw->plane_index);
+		fw->planes[fw->nplanes] = su->planes[k];
+		fw->plane_index[fw->nplanes++] = k;
 	}
 	const struct mrdem_particles *p = &s->frame.p;
 	for (size_t i = 0; i < p->n; i++) {
 		double r = s->shapes[p->shape[i]].bound_radius + p->eps[i];
 		for (int a = 0; a < 3; a++) {
 			double lo = p->pos[3 * i + a] - r, hi = p->pos[3 * i + a] + r;
-			j->lo[a] = j->have_box ? fmin(j->lo[a], lo) : lo;
-			j->hi[a] = j->have_box ? fmax(j->hi[a], hi) : hi;
+			fw->lo[a] = fw->have_box ? fmin(fw->lo[a], lo) : lo;
+			fw->hi[a] = fw->have_box ? fmax(fw->hi[a], hi) : hi;
 		}
-		j->have_box = 1;
+		fw->have_box = 1;
 	}
 }
 
 /* planes.vtp, once every frame is written, and its place beside every
  * frame in the series (part 2); nothing without planes or particles. */
-static int write_planes(struct vtk_export *r, struct vtk_frame_writer *j)
+static int write_planes(struct vtk_export *ex, struct vtk_frame_writer *fw)
 {
-	if (!j->nplanes || !j->have_box)
+	if (!fw->nplanes || !fw->have_box)
 		return 0;
-	char *path = mrdem_staged_files_path(&r->files, "planes.vtp");
-	int ret = mrdem_vtk_write_planes(path, j->planes, j->plane_index, j->nplanes, j->lo, j->hi,
-					 r->enc);
+	char *path = mrdem_staged_files_path(&ex->files, "planes.vtp");
+	int ret = mrdem_vtk_write_planes(path, fw->planes, fw->plane_index, fw->nplanes, fw->lo, fw->hi,
+					 ex->enc);
 	free(path);
 	if (ret)
 		return -1;
-	mrdem_staged_files_add(&r->files, "planes.vtp");
-	j->planes_written = 1;
+	mrdem_staged_files_add(&ex->files, "planes.vtp");
+	fw->planes_written = 1;
 	/* after each frame's files (part 0, then 1 when it has contacts) */
-	struct mrdem_pvd_entry *e = mrdem_xmalloc_array(r->npvd + j->nframes, sizeof *e);
+	struct mrdem_pvd_entry *e = mrdem_xmalloc_array(ex->npvd + fw->nframes, sizeof *e);
 	size_t n = 0;
-	for (size_t k = 0; k < r->npvd; k++) {
-		e[n++] = r->pvd[k];
-		if (k + 1 == r->npvd || r->pvd[k + 1].part == 0)
-			e[n++] = (struct mrdem_pvd_entry){.time = r->pvd[k].time, .part = 2,
+	for (size_t k = 0; k < ex->npvd; k++) {
+		e[n++] = ex->pvd[k];
+		if (k + 1 == ex->npvd || ex->pvd[k + 1].part == 0)
+			e[n++] = (struct mrdem_pvd_entry){.time = ex->pvd[k].time, .part = 2,
 							  .file = mrdem_xstrdup("planes.vtp")};
 	}
-	free(r->pvd);
-	r->pvd = e;
-	r->npvd = n;
+	free(ex->pvd);
+	ex->pvd = e;
+	ex->npvd = n;
 	return 0;
 }
 
-static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *j, const struct mrdem_scene *s,
+static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *fw, const struct mrdem_scene *s,
 		      const struct mrdem_scene *view);
 
 /* The scene as drawn: s with each analytic shape's mesh a tessellation of
@@ -295,51 +295,51 @@ static void view_release(const struct mrdem_scene *s, struct mrdem_scene *view)
 
 static int flush_frame(struct mrdem_filter *f)
 {
-	struct vtk_frame_writer *j = f->ctx;
-	if (!j->have_frame)
+	struct vtk_frame_writer *fw = f->ctx;
+	if (!fw->have_frame)
 		return 0;
-	j->have_frame = 0;
+	fw->have_frame = 0;
 	const struct mrdem_scene *s = &f->scene;
 	struct mrdem_scene view;
 	if (view_of(s, &view)) {
 		view_release(s, &view);
 		return -1;
 	}
-	int rc = draw_frame(f, j, s, &view);
+	int rc = draw_frame(f, fw, s, &view);
 	view_release(s, &view);
 	return rc;
 }
 
 /* Write the frame of s, drawn as view. */
-static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *j, const struct mrdem_scene *s,
+static int draw_frame(struct mrdem_filter *f, struct vtk_frame_writer *fw, const struct mrdem_scene *s,
 		      const struct mrdem_scene *view)
 {
-	if (!j->run->surfaces && write_shapes(j->run, f, view, &j->shapes))
+	if (!fw->ex->surfaces && write_shapes(fw->ex, f, view, &fw->shapes))
 		return -1;
-	note_planes_and_bounds(j, s);
-	if (j->have_pending &&
-	    mrdem_forces_of_frame(&j->forces, &j->bodies, &j->index, s, &j->pending))
+	note_planes_and_bounds(fw, s);
+	if (fw->have_pending &&
+	    mrdem_forces_of_frame(&fw->forces, &fw->bodies, &fw->index, s, &fw->pending))
 		return mrdem_error("%s: record %llu: no forces for the contacts of the frame of "
 				   "step %llu",
-				   f->src, (unsigned long long)j->frame_record,
+				   f->src, (unsigned long long)fw->frame_record,
 				   (unsigned long long)s->frame.step);
-	if (write_frame(j->run, view, j->have_pending ? &j->pending : NULL,
-			j->have_pending ? &j->forces : NULL, j->nframes))
+	if (write_frame(fw->ex, view, fw->have_pending ? &fw->pending : NULL,
+			fw->have_pending ? &fw->forces : NULL, fw->nframes))
 		return mrdem_error("%s: record %llu: frame of step %llu not written", f->src,
-				   (unsigned long long)j->frame_record,
+				   (unsigned long long)fw->frame_record,
 				   (unsigned long long)s->frame.step);
-	j->nframes++;
-	j->has_contacts = mrdem_xrealloc(j->has_contacts, j->nframes);
-	j->has_contacts[j->nframes - 1] = 0;
-	if (j->have_pending) {
-		if (write_contacts(j->run, &j->pending, j->forces.cf, s->frame.time,
-				   j->nframes - 1))
+	fw->nframes++;
+	fw->has_contacts = mrdem_xrealloc(fw->has_contacts, fw->nframes);
+	fw->has_contacts[fw->nframes - 1] = 0;
+	if (fw->have_pending) {
+		if (write_contacts(fw->ex, &fw->pending, fw->forces.cf, s->frame.time,
+				   fw->nframes - 1))
 			return -1;
-		j->ncontact_files++;
-		j->has_contacts[j->nframes - 1] = 1;
+		fw->ncontact_files++;
+		fw->has_contacts[fw->nframes - 1] = 1;
 	}
-	j->pending.n = 0;
-	j->have_pending = 0;
+	fw->pending.n = 0;
+	fw->have_pending = 0;
 	return 0;
 }
 
@@ -350,21 +350,21 @@ static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
-	struct vtk_frame_writer *j = f->ctx;
+	struct vtk_frame_writer *fw = f->ctx;
 	if (rec->type == MRDEM_REC_FRAME) {
-		j->have_frame = 1;
-		j->frame_record = rec->index;
+		fw->have_frame = 1;
+		fw->frame_record = rec->index;
 		return 0;
 	}
 	struct mrdem_contacts cs;
 	if (mrdem_decode_contacts(rec, f->src, &cs))
 		return -1;
-	if (j->have_frame && cs.step == f->scene.frame.step) {
-		merge_contacts(&j->pending, &cs);
-		j->pending.step = cs.step;
-		j->have_pending = 1;
-	} else if (j->unmatched++ == 0) {
-		j->first_unmatched = rec->index;
+	if (fw->have_frame && cs.step == f->scene.frame.step) {
+		merge_contacts(&fw->pending, &cs);
+		fw->pending.step = cs.step;
+		fw->have_pending = 1;
+	} else if (fw->unmatched++ == 0) {
+		fw->first_unmatched = rec->index;
 	}
 	mrdem_contacts_release(&cs);
 	return 0;
@@ -375,9 +375,9 @@ static int finish(struct mrdem_filter *f)
 	return flush_frame(f);
 }
 
-/* Options into r (reset first). Returns 0, or the exit status 2 for a
- * usage error; after --help, 0 with r->help set. */
-static int parse_options(struct vtk_export *r, int argc, char **argv)
+/* Options into ex (reset first). Returns 0, or the exit status 2 for a
+ * usage error; after --help, 0 with ex->help set. */
+static int parse_options(struct vtk_export *ex, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -388,17 +388,17 @@ static int parse_options(struct vtk_export *r, int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	*r = (struct vtk_export){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
+	*ex = (struct vtk_export){.dir = "vtk", .enc = MRDEM_VTK_ZLIB};
 	int c, li, nenc = 0;
 	struct mrdem_opts_seen seen = {{0}};
 	while ((c = mrdem_getopt_once(argc, argv, "o:sdabh", opts, &li, &seen)) != -1) {
 		switch (c) {
-		case 'o': r->dir = optarg; break;
-		case 's': r->surfaces = 1; break;
-		case 'd': r->flags |= MRDEM_VTK_DOUBLE; break;
-		case 'a': r->enc = MRDEM_VTK_ASCII, nenc++; break;
-		case 'b': r->enc = MRDEM_VTK_BASE64, nenc++; break;
-		case 'h': fputs(usage, stdout); r->help = 1; return 0;
+		case 'o': ex->dir = optarg; break;
+		case 's': ex->surfaces = 1; break;
+		case 'd': ex->flags |= MRDEM_VTK_DOUBLE; break;
+		case 'a': ex->enc = MRDEM_VTK_ASCII, nenc++; break;
+		case 'b': ex->enc = MRDEM_VTK_BASE64, nenc++; break;
+		case 'h': fputs(usage, stdout); ex->help = 1; return 0;
 		default: fputs("try 'mrdem-vtk --help'\n", stderr); return 2;
 		}
 	}
@@ -406,7 +406,7 @@ static int parse_options(struct vtk_export *r, int argc, char **argv)
 		fputs("mrdem-vtk: give one of --ascii and --binary\n", stderr);
 		return 2;
 	}
-	if (r->surfaces && (r->flags & MRDEM_VTK_DOUBLE)) {
+	if (ex->surfaces && (ex->flags & MRDEM_VTK_DOUBLE)) {
 		fputs("mrdem-vtk: --double applies to instances, not --surfaces\n", stderr);
 		return 2;
 	}
@@ -414,11 +414,11 @@ static int parse_options(struct vtk_export *r, int argc, char **argv)
 		fputs("mrdem-vtk: give at most one input (try 'mrdem-vtk --help')\n", stderr);
 		return 2;
 	}
-	if (!*r->dir) {
+	if (!*ex->dir) {
 		fputs("mrdem-vtk: -o needs a directory name\n", stderr);
 		return 2;
 	}
-	r->in = optind < argc ? argv[optind] : "-";
+	ex->in = optind < argc ? argv[optind] : "-";
 	return 0;
 }
 
@@ -448,94 +448,94 @@ static long long series_index(const char *name, const char *prefix, int width, c
  * exactly this series. Only names this tool writes are touched. */
 static int stale_file(const char *name, void *ctx)
 {
-	const struct vtk_frame_writer *j = ctx;
-	uint32_t nshapes = j->shapes.written ? j->shapes.n : 0;
+	const struct vtk_frame_writer *fw = ctx;
+	uint32_t nshapes = fw->shapes.written ? fw->shapes.n : 0;
 	long long k;
 	if ((k = series_index(name, "frame-", 6, ".vtp")) >= 0)
-		return (size_t)k >= j->nframes;
+		return (size_t)k >= fw->nframes;
 	if ((k = series_index(name, "contacts-", 6, ".vtp")) >= 0)
-		return (size_t)k >= j->nframes || !j->has_contacts[k];
+		return (size_t)k >= fw->nframes || !fw->has_contacts[k];
 	if ((k = series_index(name, "shape-", 3, ".vtp")) >= 0)
 		return k >= nshapes;
 	if (!strcmp(name, "planes.vtp"))
-		return !j->planes_written;
-	return j->run->surfaces && !strcmp(name, "particles.pvd");
+		return !fw->planes_written;
+	return fw->ex->surfaces && !strcmp(name, "particles.pvd");
 }
 
-/* Write the frames, contacts and series of run->in into run->dir (made
+/* Write the frames, contacts and series of ex->in into ex->dir (made
  * already); on an error, remove what this run made. */
-static int convert(struct vtk_export *run, int argc, char **argv)
+static int convert(struct vtk_export *ex, int argc, char **argv)
 {
-	const char *in = run->in;
-	run->pvd_path = mrdem_staged_files_final_path(&run->files, "series.pvd");
-	struct vtk_frame_writer j = {.run = run};
-	mrdem_contacts_init(&j.pending);
-	mrdem_forces_init(&j.forces);
-	mrdem_bodies_init(&j.bodies);
-	mrdem_id_index_init(&j.index);
+	const char *in = ex->in;
+	ex->pvd_path = mrdem_staged_files_final_path(&ex->files, "series.pvd");
+	struct vtk_frame_writer fw = {.ex = ex};
+	mrdem_contacts_init(&fw.pending);
+	mrdem_forces_init(&fw.forces);
+	mrdem_bodies_init(&fw.bodies);
+	mrdem_id_index_init(&fw.index);
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-vtk");
 	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_FRAME) | MRDEM_TYPE_BIT(MRDEM_REC_CONTACTS);
 	f.before = before;
 	f.on_record = take;
 	f.on_end = finish;
-	f.ctx = &j;
+	f.ctx = &fw;
 	int rc = mrdem_filter_run(&f, in, NULL, argc, argv);
 	/* Damaged input: the frames before the damage are kept, with their series. */
-	if ((rc == 0 || f.damaged) && j.nframes == 0) {
+	if ((rc == 0 || f.damaged) && fw.nframes == 0) {
 		mrdem_error("%s: no frame record in the stream (nothing to draw)", in);
 		rc = -1;
 		f.damaged = 0;
 	}
-	if ((rc == 0 || f.damaged) && write_planes(run, &j))
+	if ((rc == 0 || f.damaged) && write_planes(ex, &fw))
 		rc = -1, f.damaged = 0;
 	if (rc == 0 || f.damaged) {
-		char *staged = mrdem_staged_files_path(&run->files, "series.pvd");
-		if (mrdem_vtk_write_pvd(staged, run->pvd, run->npvd))
+		char *staged = mrdem_staged_files_path(&ex->files, "series.pvd");
+		if (mrdem_vtk_write_pvd(staged, ex->pvd, ex->npvd))
 			rc = -1, f.damaged = 0;
 		else
-			mrdem_staged_files_add(&run->files, "series.pvd");
+			mrdem_staged_files_add(&ex->files, "series.pvd");
 		free(staged);
 	}
 	/* Glyphs need the particles without the contact points' block. */
-	if ((rc == 0 || f.damaged) && !run->surfaces) {
-		struct mrdem_pvd_entry *parts = mrdem_xmalloc_array(run->npvd, sizeof *parts);
+	if ((rc == 0 || f.damaged) && !ex->surfaces) {
+		struct mrdem_pvd_entry *parts = mrdem_xmalloc_array(ex->npvd, sizeof *parts);
 		size_t n = 0;
-		for (size_t k = 0; k < run->npvd; k++)
-			if (run->pvd[k].part == 0)
-				parts[n++] = run->pvd[k];
-		run->particles_pvd_path = mrdem_staged_files_path(&run->files, "particles.pvd");
-		if (mrdem_vtk_write_pvd(run->particles_pvd_path, parts, n))
+		for (size_t k = 0; k < ex->npvd; k++)
+			if (ex->pvd[k].part == 0)
+				parts[n++] = ex->pvd[k];
+		ex->particles_pvd_path = mrdem_staged_files_path(&ex->files, "particles.pvd");
+		if (mrdem_vtk_write_pvd(ex->particles_pvd_path, parts, n))
 			rc = -1, f.damaged = 0;
 		else
-			mrdem_staged_files_add(&run->files, "particles.pvd");
+			mrdem_staged_files_add(&ex->files, "particles.pvd");
 		free(parts);
 	}
-	if ((rc == 0 || f.damaged) && mrdem_staged_files_publish(&run->files))
+	if ((rc == 0 || f.damaged) && mrdem_staged_files_publish(&ex->files))
 		rc = -1, f.damaged = 0;
 	/* Published (a damaged input's series too): past undoing, so a file
 	 * left over is an error, with the new series kept. */
 	else if ((rc == 0 || f.damaged) &&
-		 mrdem_staged_files_remove_stale(&run->files, stale_file, &j))
+		 mrdem_staged_files_remove_stale(&ex->files, stale_file, &fw))
 		rc = -1;
-	if (rc == 0 && j.unmatched)
+	if (rc == 0 && fw.unmatched)
 		mrdem_warning("%s: %llu contacts record(s), the first record %llu, do not follow a "
 			      "frame of their step; not written",
-			      in, (unsigned long long)j.unmatched,
-			      (unsigned long long)j.first_unmatched);
+			      in, (unsigned long long)fw.unmatched,
+			      (unsigned long long)fw.first_unmatched);
 	if ((rc == 0 || f.damaged) && isatty(STDERR_FILENO))
 		fprintf(stderr, "mrdem-vtk: %zu frame(s), %zu with contacts: open %s in ParaView\n",
-			j.nframes, j.ncontact_files, run->pvd_path);
+			fw.nframes, fw.ncontact_files, ex->pvd_path);
 	if (rc != 0 && !f.damaged)
-		mrdem_staged_files_abort(&run->files);
-	mrdem_contacts_release(&j.pending);
-	mrdem_forces_release(&j.forces);
-	mrdem_bodies_release(&j.bodies);
-	mrdem_id_index_release(&j.index);
-	shape_files_release(&j.shapes);
-	free(j.has_contacts);
-	free(j.planes);
-	free(j.plane_index);
+		mrdem_staged_files_abort(&ex->files);
+	mrdem_contacts_release(&fw.pending);
+	mrdem_forces_release(&fw.forces);
+	mrdem_bodies_release(&fw.bodies);
+	mrdem_id_index_release(&fw.index);
+	shape_files_release(&fw.shapes);
+	free(fw.has_contacts);
+	free(fw.planes);
+	free(fw.plane_index);
 	mrdem_filter_release(&f);
 	return rc;
 }
@@ -544,18 +544,18 @@ int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	struct vtk_export run;
-	int rc = parse_options(&run, argc, argv);
-	if (rc || run.help)
+	struct vtk_export ex;
+	int rc = parse_options(&ex, argc, argv);
+	if (rc || ex.help)
 		return rc;
 	/* A missing input is reported before any directory is made. */
-	if (strcmp(run.in, "-") && access(run.in, R_OK))
-		return mrdem_error("%s: cannot open: %s", run.in, strerror(errno)), 1;
-	if (mrdem_staged_files_open(&run.files, run.dir)) {
-		run_release(&run);
+	if (strcmp(ex.in, "-") && access(ex.in, R_OK))
+		return mrdem_error("%s: cannot open: %s", ex.in, strerror(errno)), 1;
+	if (mrdem_staged_files_open(&ex.files, ex.dir)) {
+		export_release(&ex);
 		return 1;
 	}
-	rc = convert(&run, argc, argv);
-	run_release(&run);
+	rc = convert(&ex, argc, argv);
+	export_release(&ex);
 	return rc == 0 ? 0 : 1;
 }

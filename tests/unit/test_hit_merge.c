@@ -1,4 +1,4 @@
-/* The merge of a pair's hits (common/narrow/contacts/hit_merge.h) against its
+/* The merge of a pair's hits (common/narrow/contacts/merge.h) against its
  * definition (tests/lib/merge_reference.h) on the unmerged contacts of the
  * sorted hits: the whole merge of shuffled hits (one pass, group by group,
  * or sorted and scanned; again at the generic SIMD level, where none goes
@@ -18,7 +18,7 @@
 
 #include "common/geom/vec3.h"
 #include "common/mesh/mesh.h"
-#include "common/narrow/contacts/hit_merge.h"
+#include "common/narrow/contacts/merge.h"
 #include "common/scene/scene.h"
 #include "common/util/error.h"
 #include "common/util/rng.h"

@@ -1,10 +1,10 @@
 /* The contact search's options as every tool takes them (--hierarchy,
  * --method, --iterations, --threshold, --simd, --no-merge): the search
- * hierarchy, merging, and the kernels' options (narrow_opts.h). */
+ * hierarchy, merging, and the kernels' options (tri_opts.h). */
 #ifndef MRDEM_NARROW_CONTACT_OPTS_H
 #define MRDEM_NARROW_CONTACT_OPTS_H
 
-#include "common/narrow/tri/narrow_opts.h"
+#include "common/narrow/tri/tri_opts.h"
 
 enum mrdem_hierarchy {
 	MRDEM_HIERARCHY_FLAT = 0,      /* every triangle pair (Alg. 2) */

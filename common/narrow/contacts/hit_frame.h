@@ -1,7 +1,7 @@
 /* A particle pair's triangle hits as contacts (paper Sec. 2;
  * docs/narrow-phase.md): a hit's point is the centre of the halos'
  * overlap on the segment between its two closest points, in the world
- * frame. Shared by the merges (hit_merge.h); inline, as they run once
+ * frame. Shared by the merges (merge.h); inline, as they run once
  * per hit in their inner loops. */
 #ifndef MRDEM_NARROW_HIT_FRAME_H
 #define MRDEM_NARROW_HIT_FRAME_H

@@ -1,5 +1,5 @@
 /* The merge of a pair's hits where its result does not depend on their
- * order (mrdem_hits_one_contact, hit_merge.h): when every hit's midpoint
+ * order (mrdem_hits_one_contact, merge_one.h): when every hit's midpoint
  * lies certainly within the merge radius of every other's (their
  * bounding box against the scan's inner radius, with room to spare for
  * rounding), the scan (merge_scan.h) puts them all in the group of its
@@ -8,7 +8,7 @@
  * hits in any order, is then the one contact: the sort that the scan
  * needs is not needed. On the paper's lattice every pair's hits are one
  * contact; a pole pair's 1,296 all tie on distance up to rounding. */
-#include "common/narrow/contacts/hit_merge.h"
+#include "common/narrow/contacts/merge_one.h"
 
 #include <math.h>
 

@@ -1,26 +1,12 @@
 #include "common/narrow/contacts/merge_peel.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "common/util/error.h"
 #include "common/util/simd.h"
 #if MRDEM_SIMD_X86
 #include <immintrin.h>
 #endif
-
-void mrdem_merge_peel_release(struct mrdem_merge_peel *m)
-{
-	free(m->x);
-	free(m->y);
-	free(m->z);
-	free(m->dist);
-	free(m->key);
-	free(m->place);
-	free(m->odd);
-	memset(m, 0, sizeof *m);
-}
 
 #if MRDEM_SIMD_X86
 static void peel_reserve(struct mrdem_merge_peel *m, size_t n)

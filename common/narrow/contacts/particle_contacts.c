@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/contacts/hit_merge.h"
+#include "common/narrow/contacts/merge.h"
 #include "common/scene/id_index.h"
 #include "common/geom/vec3.h"
 #include "common/geom/xform.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/search/front.h"
+#include "common/narrow/search/front_private.h"
 #include "common/narrow/search/search_scratch.h"
 #include "common/util/error.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/narrow/search/front.h"
+#include "common/narrow/search/front_private.h"
 #include "common/narrow/search/search_scratch.h"
 #include "common/util/error.h"
 
@@ -254,20 +254,38 @@ static void test_node_pairs(struct mrdem_tree_search *s, const struct mrdem_tri_
 	cnt->round[first].kernel_s += all.kernel_s;
 }
 
-/* Test the m items idx[] of the iteration (item()), with both halos of
- * every pair widened by inflate / 2: the bounding spheres, then the
- * kernels. Node pairs go sorted by round (counted per round) after the
- * *nres results already in s->res, real pairs in list order into s->res2;
- * slot[k] becomes where item k's result is, or SPHERE_SEPARATE. */
-static void test_items(struct mrdem_tree_search *s, const struct mrdem_front *fr, size_t n,
-		       const uint32_t *idx, size_t m, const struct mrdem_search_side *a,
-		       const struct mrdem_search_side *b, const struct mrdem_xform *xb,
-		       const struct mrdem_narrow_opts *o, float reach, float inflate, size_t *nres,
-		       struct mrdem_search_counts *cnt)
+/* One iteration on a front: what its steps share. n, ng: the front's
+ * pairs and groups as the iteration found them; nres: results so far. */
+struct front_iter {
+	struct mrdem_tree_search *s;
+	struct mrdem_front *fr;
+	const struct mrdem_search_side *a, *b;
+	const struct mrdem_xform *xb;
+	const struct mrdem_narrow_opts *o;
+	struct mrdem_search_counts *cnt;
+	struct mrdem_front_counts *fc;
+	float reach;
+	size_t n, ng, nres;
+};
+
+/* Test the m items idx[] of the iteration it (item()) with the kernels'
+ * options o, both halos of every pair widened by inflate / 2: the
+ * bounding spheres, then the kernels. Node pairs go sorted by round
+ * (counted per round) after the *nres results already in s->res, real
+ * pairs in list order into s->res2; slot[k] becomes where item k's result
+ * is, or SPHERE_SEPARATE. */
+static void test_items(const struct front_iter *it, const uint32_t *idx, size_t m,
+		       const struct mrdem_narrow_opts *o, float inflate, size_t *nres)
 {
+	struct mrdem_tree_search *s = it->s;
+	const struct mrdem_front *fr = it->fr;
+	const struct mrdem_search_side *a = it->a, *b = it->b;
+	const struct mrdem_xform *xb = it->xb;
+	struct mrdem_search_counts *cnt = it->cnt;
+	size_t n = it->n;
+	float reach = it->reach + inflate;
 	const struct mrdem_tree *ta = a->tree, *tb = b->tree;
 	size_t start[MRDEM_SEARCH_ROUNDS + 1] = {0}, nnode = 0, nreal = 0;
-	reach += inflate;
 	s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * m + 2, sizeof *s->real);
 	for (size_t j = 0; j < m; j++) {
 		uint32_t k = idx[j];
@@ -561,20 +579,6 @@ static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front 
 	}
 }
 
-/* One iteration on a front: what its steps share. n, ng: the front's
- * pairs and groups as the iteration found them; nres: results so far. */
-struct front_iter {
-	struct mrdem_tree_search *s;
-	struct mrdem_front *fr;
-	const struct mrdem_search_side *a, *b;
-	const struct mrdem_xform *xb;
-	const struct mrdem_narrow_opts *o;
-	struct mrdem_search_counts *cnt;
-	struct mrdem_front_counts *fc;
-	float reach;
-	size_t n, ng, nres;
-};
-
 /* Uncertified pairs first, with widened halos: those apart are FAR until
  * the next certificate, the others NEAR. Real pairs only when their
  * kernel certifies SEPARATE (the iterative method alone decides
@@ -598,8 +602,7 @@ static void test_uncertified(struct front_iter *it, float inflate)
 					idx[m++] = (uint32_t)k;
 			}
 	}
-	test_items(s, fr, it->n, idx, m, it->a, it->b, it->xb, it->o, it->reach, inflate,
-		   &it->nres, it->cnt);
+	test_items(it, idx, m, it->o, inflate, &it->nres);
 	for (size_t j = 0; j < m; j++)
 		fr->p[idx[j]].standing =
 			found_apart(s, s->slot[idx[j]], fr->p[idx[j]].real) ? FAR : NEAR;
@@ -637,8 +640,7 @@ static void test_nodes(struct front_iter *it, uint32_t *t)
 			s->slot[n + u] = HELD_SLOT;
 		else
 			idx[m++] = (uint32_t)(n + u);
-	test_items(s, fr, n, idx, m, it->a, it->b, it->xb, it->o, it->reach, 0, &it->nres,
-		   it->cnt);
+	test_items(it, idx, m, it->o, 0, &it->nres);
 }
 
 /* Groups first, parents before children: the topmost separate one takes
@@ -760,8 +762,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	struct mrdem_narrow_opts real_opts = *o;
 	real_opts.fallback = !merged && o->fallback;
 	it.nres = 0;
-	test_items(s, fr, n, fr->order, fr->norder, a, b, xb, &real_opts, it.reach, 0, &it.nres,
-		   cnt);
+	test_items(&it, fr->order, fr->norder, &real_opts, 0, &it.nres);
 	add_real_hits(s, fr, a, b, o, merged, hits, &cnt->real);
 	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, PER_GROUP * ng + 1, sizeof *s->tally);
 	uint32_t *t = s->tally;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/narrow/tri/narrow_opts.h"
+#include "common/narrow/tri/tri_opts.h"
 #include "common/narrow/tri/tri_block.h"
 
 /* A triangle soup (paper, implementation remark 2): 9 floats per triangle

@@ -1,8 +1,8 @@
 /* The options of the triangle kernels (paper Sec. 3): method, sweeps of
  * the iterative kernel, its threshold, SIMD level; their names and their
  * check. */
-#ifndef MRDEM_NARROW_NARROW_OPTS_H
-#define MRDEM_NARROW_NARROW_OPTS_H
+#ifndef MRDEM_NARROW_TRI_OPTS_H
+#define MRDEM_NARROW_TRI_OPTS_H
 
 enum mrdem_narrow_method {
 	MRDEM_NARROW_COMPARISON = 0,

@@ -1,8 +1,8 @@
 /* The front of a pair of trees (front_search.h) inside: shared by its
  * search (front_search.c) and its arrays (front_arrays.c), private to
  * them. */
-#ifndef MRDEM_NARROW_FRONT_H
-#define MRDEM_NARROW_FRONT_H
+#ifndef MRDEM_NARROW_FRONT_PRIVATE_H
+#define MRDEM_NARROW_FRONT_PRIVATE_H
 
 #include <stddef.h>
 #include <stdint.h>

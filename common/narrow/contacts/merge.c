@@ -1,4 +1,4 @@
-#include "common/narrow/contacts/hit_merge.h"
+#include "common/narrow/contacts/merge.h"
 
 #include <math.h>
 

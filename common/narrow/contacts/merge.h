@@ -3,16 +3,17 @@
  * whose points (hit_frame.h) lie closer than the mean halo merge into one
  * contact, the hit of least distance of its group. The merge has four
  * ways to the same groups, chosen here: one pass where the hits are
- * certainly one contact (merge_one.c), group by group for few hits with
+ * certainly one contact (merge_one.h), group by group for few hits with
  * AVX-512 (merge_peel.h), a scan of the sorted hits by their midpoints
  * (merge_scan.h), and the definition on world points (merge_points.h).
  * Private to common/narrow (particle_contacts.c). */
-#ifndef MRDEM_NARROW_HIT_MERGE_H
-#define MRDEM_NARROW_HIT_MERGE_H
+#ifndef MRDEM_NARROW_MERGE_H
+#define MRDEM_NARROW_MERGE_H
 
 #include <stddef.h>
 
 #include "common/narrow/contacts/hit_frame.h"
+#include "common/narrow/contacts/merge_one.h"
 #include "common/narrow/contacts/merge_peel.h"
 #include "common/narrow/contacts/merge_points.h"
 #include "common/narrow/contacts/merge_scan.h"
@@ -42,11 +43,5 @@ void mrdem_merge_close(struct mrdem_merge_scratch *m, struct mrdem_contacts *c, 
 void mrdem_hits_to_contacts(const struct mrdem_hit_frame *f, struct mrdem_tri_hits *hits,
 			    struct mrdem_merge_scratch *m, double radius, int simd,
 			    struct mrdem_tree_search *sorter, struct mrdem_contacts *out);
-
-/* mrdem_hits_to_contacts' merge for hits in any order, where its result
- * is certainly one contact whatever the order: then appends it to out and
- * returns 1; else appends nothing and returns 0 (sort, then scan). */
-int mrdem_hits_one_contact(const struct mrdem_hit_frame *f, const struct mrdem_tri_hits *hits,
-			   double radius, struct mrdem_contacts *out);
 
 #endif

@@ -1,4 +1,4 @@
-#include "common/narrow/tri/narrow_opts.h"
+#include "common/narrow/tri/tri_opts.h"
 
 #include <math.h>
 
