@@ -39,6 +39,7 @@ import json
 import math
 import subprocess
 import sys
+import traceback
 
 import mrdem_stream
 
@@ -86,9 +87,11 @@ def assert_(stream, *code):
     env = names(describe(stream))
     for c in code:
         try:
-            exec(c, env)
+            exec(compile(c, "<check>", "exec"), env)
         except AssertionError as e:
-            sys.exit("%s: assertion failed: %s%s" % (stream, c.strip(), "\n  " + str(e) if str(e) else ""))
+            at = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == "<check>"][-1]
+            sys.exit("%s: assertion failed: %s%s" % (stream, c.splitlines()[at - 1].strip(),
+                                                     ": " + str(e) if str(e) else ""))
 
 
 def of_source(d, rtype, source):
