@@ -205,6 +205,8 @@ def set_particle(payload, column, i, values):
 def pick(parser, out, sources):
     """Write out from the first record of each FILE:TYPE of sources."""
     codes = {v: k for k, v in mrdem.stream.NAMES.items()}
+    if not sources:
+        parser.error("--pick: give OUT and at least one FILE:TYPE")
     recs = []
     for source in sources:
         path, _, name = source.rpartition(":")
