@@ -115,11 +115,13 @@ asan:
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all'
 
 # The expected text outputs (tests/expect/, compared by tests/e2e/expect.sh),
-# rewritten from this build (none left from a stream or tool that is gone):
-# review the change with git diff.
+# written afresh from this build and put in place of the whole folder, so
+# none is left from a stream or tool that is gone: review the change with
+# git diff.
 expect: $(TOOLS)
-	@rm -rf tests/expect/info tests/expect/stats tests/expect/help
-	@MRDEM_BIN=$(abspath $(BIN)) tests/lib/expect_outputs.sh tests/expect
+	@rm -rf $(BUILD)/expect.new && \
+	  MRDEM_BIN=$(abspath $(BIN)) tests/lib/expect_outputs.sh $(BUILD)/expect.new && \
+	  rm -rf tests/expect && mv $(BUILD)/expect.new tests/expect
 
 bench: $(TOOLS) $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done

@@ -112,10 +112,8 @@ expect_success "mrdem-info describes convex shapes (text and JSON)" '
 	assert_grep "shape 0 .rock.: 11 vertices, 18 triangles, closed" info.txt &&
 	assert_grep "shape 0 .rock.: convex polyhedron (the mesh above), 11 vertices, 25 edges, 16 faces" info.txt &&
 	assert_grep "shape 1 .chip.: convex polyhedron (the mesh above), 6 vertices, 12 edges, 8 faces" info.txt &&
-	mrdem-info --json init.mrd | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-s = [r for r in d[\"records\"] if r[\"type\"] == \"shape\"]
+	checks assert init.mrd "
+s = of(\"shape\")
 assert [x[\"kind\"] for x in s] == [\"convex\", \"convex\", \"analytic-sphere\"], s
 assert (s[1][\"vertices\"], s[1][\"edges\"], s[1][\"faces\"]) == (6, 12, 8), s[1]"'
 

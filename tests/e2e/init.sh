@@ -1,41 +1,18 @@
 #!/bin/bash
 # mrdem-init end to end: every shipped example through mrdem-info --json,
-# the issue's spellings in flow, block and JSON style, relative mesh files,
-# standard input, and every YAML error class under tests/yaml/bad-*.yaml
+# the example scene of docs/scene.md in flow, block and JSON style,
+# relative mesh files, standard input, and every YAML error class under
+# tests/yaml/bad-*.yaml
 # (each names its expected "LINE:COL: message" on its first line).
 . "$(dirname "$0")/../lib/test-lib.sh"
 EX=$TOP/examples
 
-# Python assertions on the JSON document in $1 (as d), with helpers:
-# recs(type) lists records of a type, state() the first frame's particles.
-json_check() { # file code
-	python3 -c "
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-def recs(t): return [r for r in d['records'] if r['type'] == t]
-def state(): return recs('frame')[0]['state']
-def near(a, b, tol=1e-12): return abs(a - b) <= tol
-$2
-" "$1"
-}
-
-# The records of two mrdem-info --json dumps are identical.
-same_records() { # a.json b.json
-	python3 -c "
-import json, sys
-# meta records name the command line; compare what the scene made
-a, b = ([{k: v for k, v in r.items() if k not in (\"offset\",)} for r in json.load(open(f))[\"records\"]
-         if r[\"type\"] not in (\"meta\", \"index\", \"end\")] for f in sys.argv[1:3])
-assert a == b, \"records differ\"
-" "$1" "$2"
-}
-
 expect_success "two-spheres: init, info" '
 	mrdem-init "$EX/two-spheres.yaml" -o two.mrd && mrdem-info --json --full two.mrd >two.json'
 expect_success "two-spheres: one 1280-triangle sphere, two approaching particles" '
-	json_check two.json "
+	checks assert two.json "
 assert d[\"complete\"] and d[\"counts\"][\"setup\"] == 1 and d[\"counts\"][\"mesh\"] == 1
-m = recs(\"mesh\")[0]
+m = of(\"mesh\")[0]
 assert m[\"triangles\"] == 1280 and m[\"closed\"] and m[\"name\"] == \"ball\"
 s = state()
 assert [p[\"id\"] for p in s] == [0, 1]
@@ -45,7 +22,7 @@ for p in s:
     assert p[\"epsilon\"] == 0.01 * (2 * m[\"radius\"]), p
     assert p[\"density\"] == 1 and p[\"orientation\"] == [1, 0, 0, 0] and not p[\"fixed\"]
 assert near(m[\"radius\"], 1.0)
-st = recs(\"setup\")[0]
+st = of(\"setup\")[0]
 assert st[\"stiffness\"] == 1000 and st[\"gravity\"] == [0, 0, 0] and st[\"dt\"] == 1e-4
 assert st[\"steps\"] == 2000 and st[\"scheme\"] == \"explicit-euler\" and st[\"output_every\"] == 20
 assert st[\"force_model\"] == \"paper\"
@@ -54,8 +31,8 @@ assert st[\"force_model\"] == \"paper\"
 expect_success "sphere-on-plane: init, info" '
 	mrdem-init "$EX/sphere-on-plane.yaml" -o sop.mrd && mrdem-info --json --full sop.mrd >sop.json'
 expect_success "sphere-on-plane: fixed tilted plane mesh with absolute halo, sphere above" '
-	json_check sop.json "
-ball, slope = recs(\"mesh\")
+	checks assert sop.json "
+ball, slope = of(\"mesh\")
 assert ball[\"triangles\"] == 1280 and ball[\"closed\"]
 assert slope[\"name\"] == \"slope\" and not slope[\"closed\"] and slope[\"triangles\"] == 2 * 16 * 16
 lo, hi = slope[\"bbox\"]
@@ -64,10 +41,10 @@ assert near(hi[2], 10 * math.sin(t), 1e-9) and near(hi[1], 10 * math.cos(t), 1e-
 plane, s = state()
 assert plane[\"fixed\"] and plane[\"shape\"] == 1 and plane[\"epsilon\"] == 0.01
 assert not s[\"fixed\"] and s[\"position\"] == [0, 0, 2.5] and s[\"epsilon\"] == 0.02 * ball[\"radius\"]
-st = recs(\"setup\")[0]
+st = of(\"setup\")[0]
 assert st[\"gravity\"] == [0, 0, -9.81]
 assert st[\"force_model\"] == \"hooke\" and st[\"scheme\"] == \"velocity-verlet\"
-assert st[\"stiffness\"] == 1e6 and recs(\"contact_model\")[0][\"restitution\"] == 0.5 and st[\"friction\"] == 0.3
+assert st[\"stiffness\"] == 1e6 and of(\"contact_model\")[0][\"restitution\"] == 0.5 and st[\"friction\"] == 0.3
 "'
 
 # mrdem-info names the parameters each model reads: hooke's damping comes
@@ -78,8 +55,8 @@ expect_success "mrdem-info: hooke's damping is the restitution's, not the setup'
 	assert_grep "contact model hooke, stiffness kn 1e+06 N/m, damping from the restitution," sop.txt &&
 	assert_grep "hooke: restitution 0.5 (damping ratio 0.2155), kt/kn" sop.txt &&
 	! grep -q "damping 0" sop.txt &&
-	json_check sop.json "
-st, cm = recs(\"setup\")[0], recs(\"contact_model\")[0]
+	checks assert sop.json "
+st, cm = of(\"setup\")[0], of(\"contact_model\")[0]
 assert \"damping\" not in st, st
 zeta = -math.log(0.5) / math.sqrt(math.pi ** 2 + math.log(0.5) ** 2)
 assert near(cm[\"damping_ratio\"], zeta), cm
@@ -89,7 +66,7 @@ expect_success "mrdem-info: spring-dashpot names its damping, paper none, hertz 
 	mrdem-init "$EX/grains-in-a-box.yaml" | mrdem-info >gb.txt &&
 	assert_grep "contact model spring-dashpot, stiffness kn 2000 N/m, damping gamma_n 50 1/s," gb.txt &&
 	mrdem-init "$EX/grains-in-a-box.yaml" | mrdem-info --json >gb.json &&
-	json_check gb.json "assert recs(\"setup\")[0][\"damping\"] == 50" &&
+	checks assert gb.json "assert of(\"setup\")[0][\"damping\"] == 50" &&
 	mrdem-info two.mrd >two.txt &&
 	assert_grep "contact model paper, stiffness Ks 1000, no damping," two.txt &&
 	sed "s/^contact: .*/contact: {model: hertz, young: 1.0e7, restitution: 0.4, plane_epsilon: 0.0002}/" \
@@ -98,8 +75,8 @@ expect_success "mrdem-info: spring-dashpot names its damping, paper none, hertz 
 	assert_grep "contact model hertz, stiffness from Young.s modulus, damping from the restitution," hz.txt &&
 	assert_grep "hertz: restitution 0.4 (damping ratio 0.28), Young" hz.txt &&
 	mrdem-info --json hz.mrd >hz.json &&
-	json_check hz.json "
-st, cm = recs(\"setup\")[0], recs(\"contact_model\")[0]
+	checks assert hz.json "
+st, cm = of(\"setup\")[0], of(\"contact_model\")[0]
 assert \"stiffness\" not in st and \"damping\" not in st, st
 assert near(cm[\"damping_ratio\"], 0.2800, 1e-4) and cm[\"young\"] == 1e7 and \"tangential\" not in cm, cm
 "'
@@ -107,9 +84,9 @@ assert near(cm[\"damping_ratio\"], 0.2800, 1e-4) and cm[\"young\"] == 1e7 and \"
 expect_success "lattice-24576: init, info" '
 	mrdem-init "$EX/lattice-24576.yaml" -o lat.mrd && mrdem-info --json --full lat.mrd >lat.json'
 expect_success "lattice-24576: one shape, 24,576 particles on the 32x32x24 grid" '
-	json_check lat.json "
+	checks assert lat.json "
 assert d[\"counts\"][\"mesh\"] == 1
-m = recs(\"mesh\")[0]
+m = of(\"mesh\")[0]
 assert m[\"triangles\"] == 1224 and m[\"closed\"]
 s = state()
 assert len(s) == 24576
@@ -152,8 +129,8 @@ expect_success "a mesh path that is a FIFO, a directory or a device is refused, 
 	timeout 60 mrdem-init sub/c.yaml -o out.mrd 2>err; assert_eq $? 1 "convex exit status" &&
 	assert_grep "sub/c.yaml:2:.*shapes.r: mesh file .fifo.obj. (resolved against the scene.s directory: .sub/fifo.obj.) is a FIFO, not a regular file" err'
 expect_success "rocks: jittered, rotated lattice of the OBJ rock above an analytic floor" '
-	json_check rocks.json "
-m = recs(\"mesh\")[0]
+	checks assert rocks.json "
+m = of(\"mesh\")[0]
 assert m[\"name\"] == \"rock\" and m[\"triangles\"] == 80 and m[\"closed\"]
 s = state()
 assert len(s) == 48
@@ -164,19 +141,19 @@ for n, p in enumerate(s):
     assert near(sum(x * x for x in q), 1.0, 1e-14) and q != [1, 0, 0, 0]
     assert p[\"density\"] == 2.6
 assert len(set(tuple(p[\"orientation\"]) for p in s)) == 48
-st = recs(\"setup\")[0]
+st = of(\"setup\")[0]
 assert st[\"planes\"] == [{\"point\": [0, 0, 0], \"normal\": [0, 0, 1]}]
 assert st[\"scheme\"] == \"symplectic-euler\"
 "'
 expect_success "rocks: the same scene and seed give the same stream contents" '
-	mrdem-init "$EX/rocks.yaml" -o rocks2.mrd && mrdem-info --json --full rocks2.mrd >rocks2.json &&
-	same_records rocks.json rocks2.json'
+	mrdem-init "$EX/rocks.yaml" -o rocks2.mrd &&
+	same_stream rocks.mrd rocks2.mrd'
 
 expect_success "scene from standard input" '
 	mrdem-init - <"$EX/two-spheres.yaml" -o stdin.mrd && mrdem-info --json --full stdin.mrd >stdin.json &&
-	json_check stdin.json "assert len(state()) == 2"'
+	checks assert stdin.json "assert len(state()) == 2"'
 
-# The spellings of the issue, verbatim, with rock.stl written here as
+# The example scene of docs/scene.md, verbatim, with rock.stl written here as
 # ASCII STL from examples/rock.obj by an independent converter.
 python3 - "$EX/rock.obj" rock.stl <<'EOF'
 import sys
@@ -190,7 +167,7 @@ for line in open(sys.argv[1]):
         out.append("  endloop\n endfacet")
 open(sys.argv[2], "w").write("\n".join(out + ["endsolid rock"]) + "\n")
 EOF
-cat >issue.yaml <<'EOF'
+cat >example.yaml <<'EOF'
 shapes:
   ball: {sphere: {triangles: 1280, radius: 1.0}}        # also: noise, stretch, seed
   rock: {mesh: rock.stl}                                 # OBJ/STL file or a mesh stream
@@ -205,7 +182,7 @@ contact: {model: paper, epsilon: 0.01, stiffness: 1000}
 time: {dt: 1.0e-4, steps: 1000, scheme: explicit-euler}
 output: {every: 10}
 EOF
-cat >issue-block.yaml <<'EOF'
+cat >example-block.yaml <<'EOF'
 output:
   every: 10
 time:
@@ -241,10 +218,10 @@ planes:
   - point: [0, 0, -2]
     normal: [0, 0.26, 0.97]
 EOF
-expect_success "issue spellings: flow style" '
-	mrdem-init issue.yaml -o issue.mrd && mrdem-info --json --full issue.mrd >issue.json &&
-	json_check issue.json "
-ball, rock = recs(\"mesh\")
+expect_success "the example of docs/scene.md: flow style" '
+	mrdem-init example.yaml -o example.mrd && mrdem-info --json --full example.mrd >example.json &&
+	checks assert example.json "
+ball, rock = of(\"mesh\")
 assert ball[\"name\"] == \"ball\" and rock[\"name\"] == \"rock\" and rock[\"triangles\"] == 80
 s = state()
 assert len(s) == 2 + 64 and [p[\"id\"] for p in s] == list(range(66))
@@ -252,14 +229,13 @@ assert s[0][\"velocity\"] == [1, 0, 0] and s[1][\"position\"] == [1.1, 0, 0]
 for n, p in enumerate(s[2:]):
     assert p[\"position\"] == [n % 4 * 2.1, n // 4 % 4 * 2.1, 5 + n // 16 * 2.1], (n, p)
     assert p[\"epsilon\"] == 0.01 * (2 * ball[\"radius\"])
-st = recs(\"setup\")[0]
+st = of(\"setup\")[0]
 nn = math.hypot(0.26, 0.97)
 assert st[\"planes\"][0][\"normal\"] == [0, 0.26 / nn, 0.97 / nn]
 assert st[\"gravity\"] == [0, 0, -9.81] and st[\"dt\"] == 1e-4 and st[\"output_every\"] == 10
 "'
-expect_success "issue spellings: block style, keys reordered, gives the same stream" '
-	mrdem-init issue-block.yaml -o issue-block.mrd && mrdem-info --json --full issue-block.mrd >ib.json &&
-	same_records issue.json ib.json'
+expect_success "the example of docs/scene.md: block style, keys reordered, gives the same stream" '
+	mrdem-init example-block.yaml -o example-block.mrd && same_stream example.mrd example-block.mrd'
 
 # Open mesh files need open: true and a fixed particle.
 printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n' >sheet.obj
@@ -274,8 +250,8 @@ contact: {model: paper}
 EOF
 expect_success "open mesh file with open: true on a fixed particle" '
 	mrdem-init sheet.yaml -o sheet.mrd && mrdem-info --json --full sheet.mrd >sheet.json &&
-	json_check sheet.json "
-sheet = recs(\"mesh\")[0]
+	checks assert sheet.json "
+sheet = of(\"mesh\")[0]
 assert not sheet[\"closed\"] and sheet[\"triangles\"] == 2
 p = state()[0]
 assert p[\"fixed\"] and p[\"epsilon\"] == 0.01
@@ -298,8 +274,8 @@ contact: {model: paper}
 EOF
 expect_success "shapes taken from mesh streams (one mesh, or picked by name)" '
 	mrdem-init from-stream.yaml -o fs.mrd && mrdem-info --json --full fs.mrd >fs.json &&
-	json_check fs.json "
-ball, slope = recs(\"mesh\")
+	checks assert fs.json "
+ball, slope = of(\"mesh\")
 assert ball[\"triangles\"] == 1280 and ball[\"closed\"] and slope[\"triangles\"] == 512
 assert not slope[\"closed\"]
 "'
@@ -320,41 +296,30 @@ particles:
 contact: {model: paper}
 EOF2
 tree_params='
-def trees(): return {t["shape"]: t for t in recs("tree")}
+def trees(): return {t["shape"]: t for t in of("tree")}
 rock = trees()[0]
 assert rock["name"] == "rock" and rock["triangles"] == 320, rock
 assert rock["params"]["leaf"] == 4 and rock["params"]["seed"] == 5, rock["params"]'
 expect_success "a mesh stream's stored tree goes into the mrdem-init output" '
 	mrdem-init treed.yaml -o treed-init.mrd && mrdem-info --json treed-init.mrd >ti.json &&
 	mrdem-info --json treed.mrd >t0.json &&
-	json_check ti.json "$tree_params
-assert d[\"counts\"][\"tree\"] == 1, d[\"counts\"]
-t0 = [r for r in json.load(open(\"t0.json\"))[\"records\"] if r[\"type\"] == \"tree\"][0]
-for k in (\"nodes\", \"levels\", \"params\", \"level_stats\", \"root\"):
-    assert rock[k] == t0[k], k
-"'
+	checks assert ti.json "$tree_params
+assert d[\"counts\"][\"tree\"] == 1, d[\"counts\"]" &&
+	built="[of(\"tree\")[0][k] for k in (\"nodes\", \"levels\", \"params\", \"level_stats\", \"root\")]" &&
+	assert_eq "$(checks info ti.json "$built")" "$(checks info t0.json "$built")" "the stored tree"'
 expect_success "mrdem-info names where the stored tree came from" '
 	mrdem-info treed-init.mrd >ti.txt && assert_grep "tree rock: treed.mrd (tree record of shape" ti.txt'
 expect_success "mrdem-run of the scene keeps the stored tree (no rebuild)" '
 	mrdem-run -q --steps 2 --every 1 treed.yaml -o run.mrd && mrdem-info --json run.mrd >run.json &&
-	json_check run.json "$tree_params
-assert len(recs(\"tree\")) == 2 and trees()[1][\"params\"][\"leaf\"] == 8
+	checks assert run.json "$tree_params
+assert len(of(\"tree\")) == 2 and trees()[1][\"params\"][\"leaf\"] == 8
 "'
-python3 -c '
-import sys
-sys.path.insert(0, sys.argv[1])
-import mrdem_stream as ms
-tree = [p for t, p in ms.read(sys.argv[2]) if t == 3][0]
-mesh = [p for t, p in ms.read(sys.argv[3]) if t == 2][0]
-ms.write(sys.argv[4], [(2, mesh), (3, tree)])
-' "$TOP/tests/lib" treed.mrd other.mrd swapped.mrd
+python3 "$TOP/tests/lib/mrdem_stream.py" --pick swapped.mrd other.mrd:mesh treed.mrd:tree
 sed 's/treed.mrd/swapped.mrd/' treed.yaml >swapped.yaml
-expect_failure "a stored tree of another mesh is refused, naming file, shape and fingerprints" '
-	mrdem-init swapped.yaml -o x.mrd 2>err; rc=$?; cat err
-	[ ! -e x.mrd ] &&
-	grep -qF "swapped.mrd: tree record of shape '\''ball'\'': the tree was built for another mesh (mesh fingerprint" err &&
-	grep -qF "swapped.yaml:2:16: shapes.rock: cannot load mesh file '\''swapped.mrd'\''" err &&
-	exit $rc'
+expect_success "a stored tree of another mesh is refused, naming file, shape and fingerprints" '
+	assert_exit 1 mrdem-init swapped.yaml -o x.mrd && [ ! -e x.mrd ] && {
+	grep -qF "swapped.mrd: tree record of shape '\''sphere'\'': the tree was built for another mesh (mesh fingerprint" err &&
+	grep -qF "swapped.yaml:2:16: shapes.rock: cannot load mesh file '\''swapped.mrd'\''" err || { cat err; false; }; }'
 
 # Sizes are checked against memory before anything is allocated: 10^9
 # particles (the limit itself) need about 272 GB. ulimit -v makes the
@@ -384,8 +349,8 @@ contact: {model: paper, allow_overlap: true}
 EOF2
 expect_success "plane normals of huge or tiny components are normalised, not zeroed" '
 	mrdem-init normals.yaml -o normals.mrd && mrdem-info --json normals.mrd >normals.json &&
-	json_check normals.json "
-a, b = recs(\"setup\")[0][\"planes\"]
+	checks assert normals.json "
+a, b = of(\"setup\")[0][\"planes\"]
 assert near(a[\"normal\"][0], math.sqrt(0.5)) and a[\"normal\"][0] == a[\"normal\"][1] and a[\"normal\"][2] == 0, a
 assert b[\"normal\"] == [0, 0, 1], b
 "'

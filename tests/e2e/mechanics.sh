@@ -183,11 +183,8 @@ expect_success "implicit Euler carries the springs: history after every frame, t
 	mrdem-run -q imp.yaml --steps 100 -o imp.mrd &&
 	mrdem-run -q imp.yaml --steps 50 -o imp50.mrd &&
 	mrdem-run -q imp.yaml --steps 50 --via-pipes -o imp-pipes.mrd && same_stream imp50.mrd imp-pipes.mrd &&
-	mrdem-info --json --full imp.mrd >imp.json &&
-	python3 -c "
-import json
-R = json.load(open(\"imp.json\"))[\"records\"]
-H = [r for r in R if r[\"type\"] == \"history\"]
+	checks assert imp.mrd "
+H = of(\"history\")
 assert len(H) >= 2 and H[-1][\"springs\"] >= 3 and H[-1][\"max_shear\"] > 0, H[-1:]"'
 expect_success "implicit Euler, dt ten times the explicit one: a box on 15 degrees with mu 0.5 stays, slides at 35" \
 	"python3 '$M' box-sticks implicit-euler"

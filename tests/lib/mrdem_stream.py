@@ -11,6 +11,9 @@ for the tests' inputs; reading goes through the project's Python package
   mrdem_stream.py --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]
                                copy IN to OUT with that particle's column
                                set in every frame
+  mrdem_stream.py --pick OUT FILE:TYPE...
+                               write OUT from the first record of TYPE
+                               (mesh, tree, ...) of each FILE, in that order
 
 Frames are handled in the fixed column order of this build (id, shape,
 flags, position, orientation, velocity, angular_velocity, density,
@@ -199,9 +202,27 @@ def set_particle(payload, column, i, values):
     raise KeyError(column)
 
 
+def pick(parser, out, sources):
+    """Write out from the first record of each FILE:TYPE of sources."""
+    codes = {v: k for k, v in mrdem.stream.NAMES.items()}
+    if not sources:
+        parser.error("--pick: give OUT and at least one FILE:TYPE")
+    recs = []
+    for source in sources:
+        path, _, name = source.rpartition(":")
+        if not path or name not in codes:
+            parser.error("--pick: '%s' is not FILE:TYPE (a record name)" % source)
+        found = [p for t, p in read_stored(path) if t == codes[name]]
+        if not found:
+            raise ValueError("%s: no %s record" % (path, name))
+        recs.append((codes[name], found[0]))
+    write(out, recs)
+
+
 USAGE = """mrdem_stream.py FILE
        mrdem_stream.py --same A B
        mrdem_stream.py --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]
+       mrdem_stream.py --pick OUT FILE:TYPE...
        mrdem_stream.py --help"""
 MODES = """modes:
   FILE          print one line per record of FILE (a gzip stream): its type
@@ -213,6 +234,10 @@ MODES = """modes:
                 copy IN to OUT with particle PARTICLE's column COLUMN (a
                 frame column: id, eps, position, ...) set to the values in
                 every frame (a test's bad input)
+  --pick OUT FILE:TYPE...
+                write OUT from the first record of type TYPE (a record
+                name: mesh, tree, ...) of each FILE, in that order (records
+                of different streams put together: a test's bad input)
 
 Imported (tests/e2e/*.py and *.sh), the module writes hand-made streams:
 record(), with_columns(), finish(), f64s(), s(), rewrite(), set_particle(),
@@ -229,11 +254,14 @@ def main(argv=None):
     parser.add_argument("file", nargs="?", metavar="FILE", help="the stream to list")
     parser.add_argument("--same", nargs=2, metavar=("A", "B"),
                         help="compare streams A and B (status 0: the same records)")
+    parser.add_argument("--pick", nargs="+", metavar=("OUT", "FILE:TYPE"),
+                        help="write OUT from the first record of TYPE of each FILE")
     parser.add_argument("--set", nargs=5, metavar=("IN", "OUT", "COLUMN", "PARTICLE", "VALUES"),
                         help="copy IN to OUT with a particle's frame column set")
     args = parser.parse_args(argv)
-    if sum(x is not None for x in (args.file, args.same, args.set)) != 1:
-        parser.error("give one of FILE, --same A B or --set IN OUT COLUMN PARTICLE VALUES")
+    if sum(x is not None for x in (args.file, args.same, args.set, args.pick)) != 1:
+        parser.error("give one of FILE, --same A B, --set IN OUT COLUMN PARTICLE VALUES "
+                     "or --pick OUT FILE:TYPE...")
     try:
         if args.same:
             return 0 if same_content(*args.same) else 1
@@ -245,6 +273,9 @@ def main(argv=None):
             values = [int(v) if kinds[column] != 3 else float(v) for v in values.split(",")]
             rewrite(src, dst,
                     lambda t, p: set_particle(p, column, int(i), values) if t == 4 else p)
+            return 0
+        if args.pick:
+            pick(parser, args.pick[0], args.pick[1:])
             return 0
         with open(args.file, "rb") as f:
             data = f.read()

@@ -6,7 +6,8 @@
 #   expect_success "stats table" 'mrdem-stats --markdown s.mrd >out && test_cmp "$X/s.md" out'
 #   done_testing
 #
-# Each test runs in a fresh scratch directory ($T) with bin/ on PATH.
+# A script's tests run in one scratch directory ($T, removed at exit), with
+# bin/ on PATH: a test sees the files the tests before it wrote.
 # expect_failure only accepts a normal non-zero exit: death by a signal
 # (segfault, abort, sanitizer trap) is a failure, as in git's test_must_fail.
 
