@@ -192,9 +192,18 @@ struct options {
 	double dt_v, growth_v;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
-	int via_pipes, quiet, help, log_view, fast_spheres, general_path, contact_given;
+	/* the backend an option chose (--via-pipes), NULL: the default */
+	const struct run_backend *backend;
+	int quiet, help, log_view, fast_spheres, general_path, contact_given;
 	int allow_overlap;
 };
+
+/* The options given that a backend may not take (enum run_option). */
+static unsigned options_given(const struct options *o)
+{
+	return (o->log_view ? RUN_OPT_LOG_VIEW : 0) | (o->growth ? RUN_OPT_ENERGY_BOUND : 0) |
+	       (o->contact_given ? RUN_OPT_CONTACT : 0);
+}
 
 /* The values and combinations of the options given, after bad from their
  * parsing: 0, or nonzero after reporting each that is wrong. */
@@ -211,10 +220,9 @@ static int check_options(struct options *o, int bad)
 		if (!bad && o->growth_v < 0)
 			bad = mrdem_error("--max-energy-growth: '%s' must not be negative", o->growth);
 	}
-	if (o->log_view && o->via_pipes)
-		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
-				  "run apart (use one of the two)");
-	if (o->fast_spheres && (o->via_pipes || o->log_view || o->contact_given || o->growth))
+	if (o->backend && (options_given(o) & o->backend->refuses))
+		bad = mrdem_error("%s", o->backend->refusal);
+	if (o->fast_spheres && (o->backend || o->log_view || o->contact_given || o->growth))
 		bad = mrdem_error("--fast-spheres has no contact records, tools, stages or energy "
 				  "bound to take --via-pipes, --log-view, --max-energy-growth or "
 				  "contact options (--hierarchy, --method, --no-merge, ...)");
@@ -283,7 +291,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_SCHEME: o->scheme = optarg; break;
 		case OPT_BROAD: o->broad = optarg; break;
 		case OPT_GROWTH: o->growth = optarg; break;
-		case OPT_PIPES: o->via_pipes = 1; break;
+		case OPT_PIPES: o->backend = &run_via_pipes; break;
 		case OPT_ALLOW_OVERLAP: o->allow_overlap = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
 		case OPT_FAST_SPHERES: o->fast_spheres = 1; break;
@@ -322,7 +330,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 static int apply_options(struct run *r, const struct options *o)
 {
 	r->out = o->out;
-	r->backend = o->via_pipes ? &run_via_pipes : &run_in_process;
+	r->backend = o->backend ? o->backend : &run_in_process;
 	r->log_view = o->log_view;
 	r->quiet = o->quiet;
 	r->allow_overlap = o->allow_overlap || r->scene.setup.allow_overlap;
@@ -375,8 +383,8 @@ static int apply_options(struct run *r, const struct options *o)
 	 * for what only the general path has. */
 	char why[256];
 	int covered = mrdem_sphere_fast_covers(&r->scene, why, sizeof why);
-	r->fast_auto = covered && !o->fast_spheres && !o->general_path && !o->via_pipes &&
-		       !o->log_view && !o->contact_given && !o->growth;
+	r->fast_auto = covered && !o->fast_spheres && !o->general_path && !o->backend &&
+		       !options_given(o);
 	if (o->fast_spheres || r->fast_auto) {
 		if (!covered) {
 			mrdem_error("%s: --fast-spheres does not cover this scene: %s", o->scene, why);

@@ -97,6 +97,6 @@ const struct run_backend run_in_process = {
 	.account = account,
 	.account_last = log_step,
 	.contacts = contacts,
-	.in_process = 1,
+	.stage_log = 1,
 	.memory_note = "",
 };

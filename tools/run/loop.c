@@ -272,7 +272,7 @@ static int simulate(struct run *r)
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
 		double t_iter = mrdem_clock();
 		r->out_step = r->wait_step = 0;
-		if (output && b->in_process)
+		if (output && b->stage_log)
 			output_call(r);
 		/* an interrupted run ends with the frame as the step left it */
 		if (stop_signal)
@@ -292,7 +292,7 @@ static int simulate(struct run *r)
 		if (!output)
 			save_frame(r);
 		if (b->advance(r, output)) {
-			if (stop_signal) /* the tools of --via-pipes got the signal too */
+			if (stop_signal) /* a backend's processes got the signal too */
 				return mrdem_error("interrupted during step %llu", (unsigned long long)step);
 			return stopped(r, step, r->saved_time, output);
 		}

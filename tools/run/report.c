@@ -224,7 +224,7 @@ void run_summary(struct run *r)
 			r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
 	if (r->sum_picard_iterations)
 		fprintf(stderr, "\n");
-	if (r->backend->in_process) {
+	if (r->backend->stage_log) {
 		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
 			1e3 * r->sum_detect / n);
 		compact_log(r);

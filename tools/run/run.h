@@ -26,6 +26,14 @@ struct saved_frame {
 
 struct run;
 
+/* Options a backend may not take (struct run_backend, refuses). */
+enum run_option {
+	RUN_OPT_LOG_VIEW = 1,       /* --log-view */
+	RUN_OPT_ENERGY_BOUND = 2,   /* --max-energy-growth */
+	RUN_OPT_CONTACT = 4,        /* the contact options (--hierarchy, ...) */
+	RUN_OPT_OTHER_BACKEND = 8,  /* the option of another backend */
+};
+
 /* A way to run the steps: the loop (loop.c) calls these, and nothing else
  * of the backend, for every step. Each returns 0, or -1 after reporting an
  * error. */
@@ -52,9 +60,13 @@ struct run_backend {
 	void (*account_last)(struct run *r);
 	/* The last detection's contacts (the progress bar). */
 	uint64_t (*contacts)(const struct run *r);
-	/* Whether the search and the steps run in this process, so its stage
-	 * log and detection times cover them (--log-view, the summary). */
-	int in_process;
+	/* The search and the steps run in this process, so its stage log and
+	 * detection times cover them (--log-view, the summary). */
+	int stage_log;
+	/* The options it cannot take (enum run_option), refused with refusal
+	 * where the backend is chosen (mrdem-run.c). */
+	unsigned refuses;
+	const char *refusal;
 	/* What the summary says of this process's peak memory. */
 	const char *memory_note;
 };

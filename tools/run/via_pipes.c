@@ -404,6 +404,8 @@ const struct run_backend run_via_pipes = {
 	.account = account,
 	.account_last = account_last,
 	.contacts = contacts,
-	.in_process = 0,
+	.refuses = RUN_OPT_LOG_VIEW,
+	.refusal = "--log-view times the stages in process; the tools of --via-pipes run apart "
+		   "(use one of the two)",
 	.memory_note = "; this process (the tools of --via-pipes apart)",
 };
