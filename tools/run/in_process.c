@@ -34,9 +34,9 @@ static void log_step(struct run *r)
 
 /* The simulation is made before the loop (mrdem-run.c), for the start's
  * check too. */
-static int open_in_process(struct run *r, const char *argv0)
+static int open_in_process(struct run *r, int argc, char **argv)
 {
-	(void)r, (void)argv0;
+	(void)r, (void)argc, (void)argv;
 	return 0;
 }
 
@@ -93,6 +93,7 @@ const struct run_backend run_in_process = {
 	.close = close_in_process,
 	.detect = detect,
 	.advance = advance,
+	.synchronise = run_stepper_synchronise,
 	.start_energies = start_energies,
 	.account = account,
 	.account_last = log_step,

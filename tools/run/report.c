@@ -25,7 +25,6 @@ void run_account(struct run *r)
 		r->max_contacts = r->sim.contacts.n;
 	r->sum_pairs += r->sim.pairs.n;
 	r->sum_detect += r->sim.t_broad + r->sim.t_narrow;
-	r->nsteps++;
 	if (r->sim.stepper.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
 		const struct mrdem_picard_counts *pc = &r->sim.picard.last;
 		r->sum_picard_iterations += pc->iterations;
@@ -53,7 +52,7 @@ void run_progress(struct run *r, uint64_t done)
 		fill, "==============================", width - fill, "",
 		r->steps ? (int)(100 * done / r->steps) : 100, (unsigned long long)done,
 		(unsigned long long)r->steps, r->scene.frame.time,
-		(size_t)r->backend->contacts(r), eta);
+		(size_t)(r->backend->contacts ? r->backend->contacts(r) : 0), eta);
 	fflush(stderr);
 }
 
@@ -165,19 +164,8 @@ void run_summary(struct run *r)
 			"deeper than %g of the halos\n", r->start.contacts, r->start.contact_energy,
 			r->start.kinetic, r->start.potential, r->start.deep,
 			MRDEM_OVERLAP_DEEP_FRACTION);
-	if (r->fast) {
-		struct mrdem_sphere_fast_stats st;
-		mrdem_sphere_fast_get_stats(r->fast, &st);
-		double np = r->scene.frame.p.n ? (double)r->scene.frame.p.n : 1;
-		fprintf(stderr, "  sphere fast path (skin %g m): %.3g ns per particle-step, %llu "
-			"Verlet-list builds, per step %.1f listed pairs and %.1f contacts\n",
-			r->fast_skin, 1e9 * wall / (n * np), (unsigned long long)st.rebuilds,
-			st.list_pairs / n, st.contacts / n);
-		if (r->fast_auto)
-			fprintf(stderr, "  (chosen for this scene of analytic spheres: frames only; "
-				"--general-path writes pairs, contacts and stats records)\n");
+	if (r->backend->summary && r->backend->summary(r, n))
 		return;
-	}
 	struct rusage ru;
 	size_t np = r->scene.frame.p.n;
 	if (!getrusage(RUSAGE_SELF, &ru)) {

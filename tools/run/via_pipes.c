@@ -358,30 +358,17 @@ static int start_energies(const struct run *r, double e[3])
 	return ps->have_energy;
 }
 
-/* The tools wrote the step's records; this process only counts it. */
-static int account(struct run *r, int output)
-{
-	(void)output;
-	r->nsteps++;
-	return 0;
-}
-
-/* Stages are timed by the tools, apart. */
-static void account_last(struct run *r)
-{
-	(void)r;
-}
-
 static uint64_t contacts(const struct run *r)
 {
 	return pipes_of(r)->contacts;
 }
 
-static int open_pipes(struct run *r, const char *argv0)
+static int open_pipes(struct run *r, int argc, char **argv)
 {
+	(void)argc;
 	struct pipes *ps = mrdem_xcalloc(1, sizeof *ps);
 	r->backend_state = ps;
-	return tool_chain_open(&ps->chain, argv0);
+	return tool_chain_open(&ps->chain, argv[0]);
 }
 
 static void close_pipes(struct run *r)
@@ -396,13 +383,14 @@ static void close_pipes(struct run *r)
 }
 
 const struct run_backend run_via_pipes = {
+	.option = "via-pipes",
 	.open = open_pipes,
 	.close = close_pipes,
 	.detect = detect,
 	.advance = advance,
+	.synchronise = run_stepper_synchronise,
 	.start_energies = start_energies,
-	.account = account,
-	.account_last = account_last,
+	/* no account: the tools wrote the step's records and timed it */
 	.contacts = contacts,
 	.refuses = RUN_OPT_LOG_VIEW,
 	.refusal = "--log-view times the stages in process; the tools of --via-pipes run apart "
