@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/dynamics/step.h"
 #include "common/util/error.h"
 #include "common/util/simd.h"
 #include "formats/stream/bytes.h"
@@ -106,18 +107,27 @@ static int write_state(struct run *r, const char *path)
 }
 
 /* The energies of the step's start from mrdem-step's stats record, for the
- * run's energy guard (the in-process run takes them from the stepper). */
-static void take_energies(struct pipes *ps, const struct mrdem_stats *st)
+ * run's energy guard (the in-process run takes them from the stepper); a
+ * record without one of them is an error, which would turn the guard off.
+ * 0 or -1. */
+static int take_energies(struct pipes *ps, const struct mrdem_stats *st, const char *where)
 {
-	double v[3] = {NAN, NAN, NAN};
-	static const char *const names[3] = {"energy_kinetic", "energy_gravity", "energy_contact"};
-	for (size_t i = 0; i < st->n; i++)
-		for (int k = 0; k < 3; k++)
-			if (!strcmp(st->names[i], names[k]))
-				v[k] = st->values[i];
+	static const char *const names[3] = {MRDEM_STAT_ENERGY_KINETIC, MRDEM_STAT_ENERGY_GRAVITY,
+					     MRDEM_STAT_ENERGY_CONTACT};
+	double v[3];
+	for (int k = 0; k < 3; k++) {
+		size_t i = 0;
+		while (i < st->n && strcmp(st->names[i], names[k]))
+			i++;
+		if (i == st->n)
+			return mrdem_error("%s: the stats record of mrdem-step has no %s", where,
+					   names[k]);
+		v[k] = st->values[i];
+	}
 	ps->have_energy = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 	for (int k = 0; k < 3; k++)
 		ps->energy[k] = v[k];
+	return 0;
 }
 
 /* Read pairs, contacts and their stats (det.mrd) or the next frame and the
@@ -164,9 +174,13 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 					break;
 				}
 				copy = copy && !strcmp(st.source, only_source);
-				if (!strcmp(st.source, "mrdem-step"))
-					take_energies(ps, &st);
+				int bad = !strcmp(st.source, "mrdem-step") &&
+					  take_energies(ps, &st, rd.name);
 				mrdem_stats_release(&st);
+				if (bad) {
+					rc = -1;
+					break;
+				}
 			} else if (only_source && copy) {
 				rc = -1;
 				break;
