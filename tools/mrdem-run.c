@@ -454,7 +454,7 @@ static int check_start(struct run *r, const char *scene)
 /* Simulate into the output stream, with a summary. Returns 0 or -1. */
 static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 {
-	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts) || check_start(r, scene))
+	if (mrdem_sim_prepare(&r->scene, &r->opts) || check_start(r, scene))
 		return -1;
 	if (r->backend->open(r, argc, argv))
 		return -1;
@@ -515,7 +515,6 @@ int main(int argc, char **argv)
 	rc = run_scene(&r, o.scene, argc, argv);
 	if (r.backend)
 		r.backend->close(&r);
-	mrdem_sim_release(&r.sim);
 	mrdem_run_guard_release(&r.guard);
 	free(r.saved.flags);
 	free(r.saved.state);

@@ -70,15 +70,15 @@ static int write_frame_as_is(struct run *r, const struct mrdem_frame *fr)
 	return 0;
 }
 
-int run_stepper_synchronise(struct run *r, const struct mrdem_contacts *c, double **vel,
-			    double **angvel)
+int run_stepper_synchronise(struct mrdem_stepper *st, struct run *r,
+			    const struct mrdem_contacts *c, double **vel, double **angvel)
 {
 	if (!c)
 		return 0;
-	if (mrdem_stepper_synchronise(&r->sim.stepper, &r->scene, c, &r->opts.step))
+	if (mrdem_stepper_synchronise(st, &r->scene, c, &r->opts.step))
 		return -1;
-	*vel = r->sim.stepper.sync.vel;
-	*angvel = r->sim.stepper.sync.angvel;
+	*vel = st->sync.vel;
+	*angvel = st->sync.angvel;
 	return 1;
 }
 
@@ -108,23 +108,6 @@ int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 	if (extra)
 		mrdem_columns_release(extra + fr->nextra, 2);
 	free(extra);
-	return rc;
-}
-
-/* --log-view: the stage times of this frame's detection and the step from
- * it (none after the last frame), with the output so far, as a stats record. */
-static int write_log_stats(struct run *r, double t_iter)
-{
-	struct mrdem_stats st;
-	struct mrdem_stage_log l = r->sim.log;
-	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
-	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
-	mrdem_stats_init(&st, "mrdem-run", r->sim.log.calls[MRDEM_STAGE_INTEGRATE] ?
-			 r->sim.stepper.step : r->scene.frame.step);
-	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
-	mrdem_stats_add(&st, "time_step", mrdem_clock() - t_iter);
-	int rc = mrdem_write_stats(&r->w, &st);
-	mrdem_stats_release(&st);
 	return rc;
 }
 
@@ -246,7 +229,7 @@ int run_loop(struct run *r)
 			t0 = run_output_begin();
 			if (b->account_last)
 				b->account_last(r);
-			rc = r->log_view && write_log_stats(r, t_iter);
+			rc = r->log_view && b->log_stats && b->log_stats(r, t_iter);
 			rc = rc || mrdem_writer_flush(w);
 			run_output_done(r, t0);
 			return rc ? -1 : 0;
@@ -268,7 +251,7 @@ int run_loop(struct run *r)
 		if (b->account && b->account(r, output))
 			return -1;
 		t0 = run_output_begin();
-		rc = output && r->log_view && write_log_stats(r, t_iter);
+		rc = output && r->log_view && b->log_stats && b->log_stats(r, t_iter);
 		rc = rc || (output && mrdem_writer_flush(w));
 		run_output_done(r, t0);
 		if (rc)

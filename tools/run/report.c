@@ -9,38 +9,6 @@
 #include "common/util/threads.h"
 #include "tools/run/run.h"
 
-void run_account(struct run *r)
-{
-	const struct mrdem_contact_counts *c = &r->sim.counts;
-	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(&c->search, &all);
-	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
-		r->sum_round[k] += c->search.round[k].comparisons;
-	r->sum_comparisons += all.comparisons;
-	r->sum_real += c->search.real.comparisons;
-	r->sum_fallbacks += all.fallbacks;
-	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
-	r->sum_contacts += r->sim.contacts.n;
-	if (r->sim.contacts.n > r->max_contacts)
-		r->max_contacts = r->sim.contacts.n;
-	r->sum_pairs += r->sim.pairs.n;
-	r->sum_detect += r->sim.t_broad + r->sim.t_narrow;
-	if (r->sim.stepper.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
-		const struct mrdem_picard_counts *pc = &r->sim.picard.last;
-		r->sum_picard_iterations += pc->iterations;
-		r->sum_picard_comparisons += pc->comparisons;
-		r->sum_picard_retries += pc->retries;
-		r->sum_picard_fallbacks += pc->fallbacks;
-		r->sum_unfolds += pc->front.unfolds;
-		r->sum_narrows += pc->front.narrows;
-		r->sum_guesses += pc->front.guesses;
-	}
-	double e = mrdem_energy_total(&r->sim.stepper.energy);
-	if (!r->have_energy)
-		r->e_first = e, r->have_energy = 1;
-	r->e_last = e;
-}
-
 void run_progress(struct run *r, uint64_t done)
 {
 	if (!r->progress)

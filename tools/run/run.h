@@ -73,6 +73,11 @@ struct run_backend {
 	/* Optional: after the last detection, which no step follows: its
 	 * stages. */
 	void (*account_last)(struct run *r);
+	/* Optional: with --log-view, the stage times of this frame's
+	 * detection and the step from it (none after the last frame), with
+	 * the output so far, as a stats record; t_iter: when the frame's
+	 * turn of the loop began. */
+	int (*log_stats)(struct run *r, double t_iter);
 	/* Optional: the last detection's contacts (the progress bar). */
 	uint64_t (*contacts)(const struct run *r);
 	/* Optional: its own lines of the summary (n: the steps, at least 1);
@@ -98,7 +103,6 @@ extern const struct run_backend run_sphere_fast; /* sphere_fast.c */
 
 struct run {
 	struct mrdem_scene scene;
-	struct mrdem_sim sim;
 	struct mrdem_sim_opts opts;
 	struct mrdem_writer w;
 	const char *out;
@@ -154,14 +158,14 @@ void run_output_done(struct run *r, struct run_out_mark m);
  * by the backend's synchronise with the forces of its contacts c
  * (docs/output.md, "Velocities"). 0 or -1 (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
-/* synchronise of the backends that step with r->sim's stepper: with c,
- * else the frame as it is. */
-int run_stepper_synchronise(struct run *r, const struct mrdem_contacts *c, double **vel,
-			    double **angvel);
+/* synchronise of the backends that take the forces of a frame's contacts
+ * with stepper st: with c, else the frame as it is. */
+int run_stepper_synchronise(struct mrdem_stepper *st, struct run *r,
+			    const struct mrdem_contacts *c, double **vel, double **angvel);
 
-/* Reporting (report.c): a step's counters into the run's sums, the progress
- * bar after done steps, the summary and the --log-view table at the end. */
-void run_account(struct run *r);
+/* Reporting (report.c): the progress bar after done steps, the summary
+ * and the --log-view table at the end, from the sums the backend's account
+ * keeps. */
 void run_progress(struct run *r, uint64_t done);
 void run_summary(struct run *r);
 void run_log_view(const struct run *r);

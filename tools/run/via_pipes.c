@@ -29,7 +29,8 @@ struct pipes {
 	struct mrdem_buf fronts; /* the fronts record the tools carry on */
 	/* the energies of the step's start from mrdem-step's stats record */
 	int have_energy;
-	double energy[3];        /* kinetic, gravitational, contact */
+	double energy[3];        /* kinetic, gravitational, contact */	/* the written frames' velocities, synchronised with their contacts */
+	struct mrdem_stepper stepper;
 };
 
 static struct pipes *pipes_of(const struct run *r)
@@ -377,10 +378,17 @@ static uint64_t contacts(const struct run *r)
 	return pipes_of(r)->contacts;
 }
 
+static int synchronise(struct run *r, const struct mrdem_contacts *c, double **vel,
+		       double **angvel)
+{
+	return run_stepper_synchronise(&pipes_of(r)->stepper, r, c, vel, angvel);
+}
+
 static int open_pipes(struct run *r, int argc, char **argv)
 {
 	(void)argc;
 	struct pipes *ps = mrdem_xcalloc(1, sizeof *ps);
+	mrdem_stepper_init(&ps->stepper);
 	r->backend_state = ps;
 	return tool_chain_open(&ps->chain, argv[0]);
 }
@@ -392,6 +400,7 @@ static void close_pipes(struct run *r)
 		return;
 	tool_chain_close(&ps->chain);
 	mrdem_buf_release(&ps->fronts);
+	mrdem_stepper_release(&ps->stepper);
 	free(ps);
 	r->backend_state = NULL;
 }
@@ -402,7 +411,7 @@ const struct run_backend run_via_pipes = {
 	.close = close_pipes,
 	.detect = detect,
 	.advance = advance,
-	.synchronise = run_stepper_synchronise,
+	.synchronise = synchronise,
 	.start_energies = start_energies,
 	/* no account: the tools wrote the step's records and timed it */
 	.contacts = contacts,
