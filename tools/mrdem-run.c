@@ -192,9 +192,52 @@ struct options {
 	double dt_v, growth_v;
 	int scheme_v, broad_v;
 	struct mrdem_contact_opts contact;
-	int via_pipes, quiet, help, log_view, fast_spheres, general_path, contact_given;
+	/* the backends options chose (a bit per entry of chosen_by_option);
+	 * none: the default, or one chosen by itself */
+	unsigned backends;
+	int quiet, help, log_view, general_path, contact_given;
 	int allow_overlap;
 };
+
+/* The options given that a backend may not take (enum run_option). */
+static unsigned options_given(const struct options *o)
+{
+	return (o->log_view ? RUN_OPT_LOG_VIEW : 0) | (o->growth ? RUN_OPT_ENERGY_BOUND : 0) |
+	       (o->contact_given ? RUN_OPT_CONTACT : 0);
+}
+
+/* The backends an option chooses (struct run_backend, option). */
+static const struct run_backend *const chosen_by_option[] = { &run_via_pipes, &run_sphere_fast };
+enum { BACKEND_OPTIONS = sizeof chosen_by_option / sizeof chosen_by_option[0] };
+
+/* The backend the options chose, NULL: none. */
+static const struct run_backend *backend_chosen(const struct options *o)
+{
+	for (int k = 0; k < BACKEND_OPTIONS; k++)
+		if (o->backends & 1u << k)
+			return chosen_by_option[k];
+	return NULL;
+}
+
+/* The backends chosen by option against the options they cannot take. */
+static int check_backends(const struct options *o)
+{
+	int bad = 0;
+	for (int k = 0; k < BACKEND_OPTIONS; k++) {
+		const struct run_backend *b = chosen_by_option[k];
+		if (!(o->backends & 1u << k))
+			continue;
+		unsigned given = options_given(o);
+		if (o->backends & ~(1u << k))
+			given |= RUN_OPT_OTHER_BACKEND;
+		if (given & b->refuses)
+			bad = mrdem_error("%s", b->refusal);
+		/* --general-path: never a backend chosen by itself */
+		if (b->automatic && o->general_path)
+			bad = mrdem_error("--%s and --general-path: choose one", b->option);
+	}
+	return bad;
+}
 
 /* The values and combinations of the options given, after bad from their
  * parsing: 0, or nonzero after reporting each that is wrong. */
@@ -211,15 +254,8 @@ static int check_options(struct options *o, int bad)
 		if (!bad && o->growth_v < 0)
 			bad = mrdem_error("--max-energy-growth: '%s' must not be negative", o->growth);
 	}
-	if (o->log_view && o->via_pipes)
-		bad = mrdem_error("--log-view times the stages in process; the tools of --via-pipes "
-				  "run apart (use one of the two)");
-	if (o->fast_spheres && (o->via_pipes || o->log_view || o->contact_given || o->growth))
-		bad = mrdem_error("--fast-spheres has no contact records, tools, stages or energy "
-				  "bound to take --via-pipes, --log-view, --max-energy-growth or "
-				  "contact options (--hierarchy, --method, --no-merge, ...)");
-	if (o->fast_spheres && o->general_path)
-		bad = mrdem_error("--fast-spheres and --general-path: choose one");
+	if (check_backends(o))
+		bad = 1;
 	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if (o->multiscale_given && !multiscale)
 		bad = mrdem_error("--surrogate-damping, --warm-start and --cold-start apply to "
@@ -233,9 +269,9 @@ static int check_options(struct options *o, int bad)
 	return bad;
 }
 
-enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_PIPES,
+enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_BACKEND,
        OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW,
-       OPT_FAST_SPHERES, OPT_GENERAL_PATH, OPT_ALLOW_OVERLAP };
+       OPT_GENERAL_PATH, OPT_ALLOW_OVERLAP };
 static const struct option longopts[] = {
 	{"steps", required_argument, NULL, OPT_STEPS},
 	{"every", required_argument, NULL, OPT_EVERY},
@@ -243,7 +279,7 @@ static const struct option longopts[] = {
 	{"scheme", required_argument, NULL, OPT_SCHEME},
 	{"broad", required_argument, NULL, OPT_BROAD},
 	{"max-energy-growth", required_argument, NULL, OPT_GROWTH},
-	{"via-pipes", no_argument, NULL, OPT_PIPES},
+	{"via-pipes", no_argument, NULL, OPT_BACKEND},
 	{"allow-overlap", no_argument, NULL, OPT_ALLOW_OVERLAP},
 	{"picard-tol", required_argument, NULL, OPT_PICARD},
 	{"picard-max", required_argument, NULL, OPT_PICARD},
@@ -253,7 +289,7 @@ static const struct option longopts[] = {
 	{"cold-start", no_argument, NULL, OPT_MULTISCALE},
 	{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 	{"log-view", no_argument, NULL, OPT_LOG_VIEW},
-	{"fast-spheres", no_argument, NULL, OPT_FAST_SPHERES},
+	{"fast-spheres", no_argument, NULL, OPT_BACKEND},
 	{"general-path", no_argument, NULL, OPT_GENERAL_PATH},
 	{"hierarchy", required_argument, NULL, OPT_CONTACT},
 	{"method", required_argument, NULL, OPT_CONTACT},
@@ -283,10 +319,13 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_SCHEME: o->scheme = optarg; break;
 		case OPT_BROAD: o->broad = optarg; break;
 		case OPT_GROWTH: o->growth = optarg; break;
-		case OPT_PIPES: o->via_pipes = 1; break;
+		case OPT_BACKEND:
+			for (int k = 0; k < BACKEND_OPTIONS; k++)
+				if (!strcmp(chosen_by_option[k]->option, longopts[li].name))
+					o->backends |= 1u << k;
+			break;
 		case OPT_ALLOW_OVERLAP: o->allow_overlap = 1; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
-		case OPT_FAST_SPHERES: o->fast_spheres = 1; break;
 		case OPT_GENERAL_PATH: o->general_path = 1; break;
 		case OPT_PICARD:
 		case OPT_MULTISCALE:
@@ -322,7 +361,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 static int apply_options(struct run *r, const struct options *o)
 {
 	r->out = o->out;
-	r->backend = o->via_pipes ? &run_via_pipes : &run_in_process;
+	r->backend = backend_chosen(o) ? backend_chosen(o) : &run_in_process;
 	r->log_view = o->log_view;
 	r->quiet = o->quiet;
 	r->allow_overlap = o->allow_overlap || r->scene.setup.allow_overlap;
@@ -371,23 +410,22 @@ static int apply_options(struct run *r, const struct options *o)
 	r->scene.setup.dt = r->opts.step.dt;
 	r->scene.setup.scheme = r->opts.step.scheme;
 	r->progress = !r->quiet && isatty(2);
-	/* The fast path by itself when it covers the scene and no option asks
-	 * for what only the general path has. */
+	/* A backend by itself when it covers the scene and no option asks
+	 * for another or for what it refuses. */
 	char why[256];
-	int covered = mrdem_sphere_fast_covers(&r->scene, why, sizeof why);
-	r->fast_auto = covered && !o->fast_spheres && !o->general_path && !o->via_pipes &&
-		       !o->log_view && !o->contact_given && !o->growth;
-	if (o->fast_spheres || r->fast_auto) {
-		if (!covered) {
-			mrdem_error("%s: --fast-spheres does not cover this scene: %s", o->scene, why);
-			return 1;
+	for (int k = 0; k < BACKEND_OPTIONS && !o->backends && !o->general_path; k++) {
+		const struct run_backend *b = chosen_by_option[k];
+		if (b->automatic && !(options_given(o) & b->refuses) &&
+		    (!b->covers || b->covers(&r->scene, why, sizeof why))) {
+			r->backend = b;
+			r->backend_auto = 1;
+			break;
 		}
-		double rmin = INFINITY;
-		for (uint32_t k = 0; k < r->scene.nshapes; k++)
-			rmin = fmin(rmin, r->scene.shapes[k].axes[0]);
-		r->fast_skin = r->scene.nshapes ? 0.1 * rmin : 0;
-		if (!(r->fast = mrdem_sphere_fast_new(&r->scene, r->opts.broad, r->fast_skin)))
-			return 1;
+	}
+	if (r->backend->covers && !r->backend->covers(&r->scene, why, sizeof why)) {
+		mrdem_error("%s: --%s does not cover this scene: %s", o->scene, r->backend->option,
+			    why);
+		return 1;
 	}
 	return 0;
 }
@@ -416,9 +454,9 @@ static int check_start(struct run *r, const char *scene)
 /* Simulate into the output stream, with a summary. Returns 0 or -1. */
 static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 {
-	if (mrdem_sim_init(&r->sim, &r->scene, &r->opts) || check_start(r, scene))
+	if (mrdem_sim_prepare(&r->scene, &r->opts) || check_start(r, scene))
 		return -1;
-	if (r->backend->open(r, argv[0]))
+	if (r->backend->open(r, argc, argv))
 		return -1;
 	/* Before the output exists: a signal as soon as it does ends the run
 	 * cleanly (the loop looks at it before every step). */
@@ -431,7 +469,7 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		return -1;
 	}
 	mrdem_run_guard_init(&r->guard, &r->scene, r->opts.step.dt, r->steps,
-			     r->fast ? 0 : r->opts.step.max_energy_growth);
+			     r->backend->start_energies ? r->opts.step.max_energy_growth : 0);
 	/* the scheme this run steps with, --scheme included */
 	r->guard.speed_on = r->opts.step.scheme != MRDEM_SCHEME_IMPLICIT_EULER;
 	r->t0 = mrdem_clock();
@@ -477,8 +515,6 @@ int main(int argc, char **argv)
 	rc = run_scene(&r, o.scene, argc, argv);
 	if (r.backend)
 		r.backend->close(&r);
-	mrdem_sim_release(&r.sim);
-	mrdem_sphere_fast_free(r.fast);
 	mrdem_run_guard_release(&r.guard);
 	free(r.saved.flags);
 	free(r.saved.state);

@@ -269,9 +269,9 @@ void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out
 	mrdem_stats_add(out, "max_overlap", f->max_overlap);
 	mrdem_stats_add(out, "energy_translational", e->translational);
 	mrdem_stats_add(out, "energy_rotational", e->rotational);
-	mrdem_stats_add(out, "energy_kinetic", e->translational + e->rotational);
-	mrdem_stats_add(out, "energy_gravity", e->gravity);
-	mrdem_stats_add(out, "energy_contact", e->contact);
+	mrdem_stats_add(out, MRDEM_STAT_ENERGY_KINETIC, e->translational + e->rotational);
+	mrdem_stats_add(out, MRDEM_STAT_ENERGY_GRAVITY, e->gravity);
+	mrdem_stats_add(out, MRDEM_STAT_ENERGY_CONTACT, e->contact);
 	mrdem_stats_add(out, "energy_total", mrdem_energy_total(e));
 	static const char *const mom[] = {"momentum_x", "momentum_y", "momentum_z"};
 	static const char *const ang[] = {"angular_momentum_x", "angular_momentum_y",

@@ -101,4 +101,11 @@ int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s);
 /* The account of the last step as named statistics (names in docs/dynamics.md). */
 void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out);
 
+/* The names of the energies of the step's start in those statistics that
+ * a reader of them takes back (mrdem-run --via-pipes, for its energy
+ * guard): kinetic (translational + rotational), gravitational, contact. */
+#define MRDEM_STAT_ENERGY_KINETIC "energy_kinetic"
+#define MRDEM_STAT_ENERGY_GRAVITY "energy_gravity"
+#define MRDEM_STAT_ENERGY_CONTACT "energy_contact"
+
 #endif

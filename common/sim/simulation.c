@@ -17,17 +17,8 @@ void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *
 	mrdem_tree_params_default(&o->tree);
 }
 
-int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mrdem_sim_opts *o)
+int mrdem_sim_prepare(struct mrdem_scene *s, const struct mrdem_sim_opts *o)
 {
-	memset(sim, 0, sizeof *sim);
-	sim->scene = s;
-	sim->opts = *o;
-	mrdem_stepper_init(&sim->stepper);
-	mrdem_picard_init(&sim->picard);
-	mrdem_pairs_init(&sim->pairs);
-	mrdem_contacts_init(&sim->contacts);
-	sim->broad = mrdem_broad_new();
-	sim->finder = mrdem_contact_finder_new();
 	if (mrdem_step_opts_check(&o->step, &s->setup, s->frame.step))
 		return -1;
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE && mrdem_scene_has_analytic(s))
@@ -43,6 +34,20 @@ int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mr
 						   sh->name);
 		}
 	return 0;
+}
+
+int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mrdem_sim_opts *o)
+{
+	memset(sim, 0, sizeof *sim);
+	sim->scene = s;
+	sim->opts = *o;
+	mrdem_stepper_init(&sim->stepper);
+	mrdem_picard_init(&sim->picard);
+	mrdem_pairs_init(&sim->pairs);
+	mrdem_contacts_init(&sim->contacts);
+	sim->broad = mrdem_broad_new();
+	sim->finder = mrdem_contact_finder_new();
+	return mrdem_sim_prepare(s, o);
 }
 
 void mrdem_sim_release(struct mrdem_sim *sim)

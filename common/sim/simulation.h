@@ -47,8 +47,12 @@ struct mrdem_sim {
 	struct mrdem_stage_log log;
 };
 
-/* Build the trees the surrogate hierarchy needs (shapes that lack one).
- * Returns 0, or -1 with a message. */
+/* Check the options against the scene and build the trees the surrogate
+ * hierarchy needs (shapes that lack one): what any way of running the
+ * steps needs first. Returns 0, or -1 with a message. */
+int mrdem_sim_prepare(struct mrdem_scene *s, const struct mrdem_sim_opts *o);
+/* The simulation of scene s: prepared (mrdem_sim_prepare). Returns 0, or
+ * -1 with a message; release it either way. */
 int mrdem_sim_init(struct mrdem_sim *sim, struct mrdem_scene *s, const struct mrdem_sim_opts *o);
 void mrdem_sim_release(struct mrdem_sim *sim);
 /* Broad and narrow phase for the current frame. */

@@ -1,8 +1,18 @@
 /* mrdem-run's steps in this process: broad phase, contact detection and the
  * step as library calls (common/sim/simulation.h), implicit Euler looping
  * the contact search inside each step. */
+#include <stdlib.h>
+
+#include "common/dynamics/energy.h"
+#include "common/util/error.h"
 #include "formats/stream/records.h"
 #include "tools/run/run.h"
+
+/* The simulation of the run, made by open. */
+static struct mrdem_sim *sim_of(const struct run *r)
+{
+	return r->backend_state;
+}
 
 /* The pairs, contacts and stats records of the current frame's detection,
  * as mrdem-pairs | mrdem-contact write them. */
@@ -26,34 +36,95 @@ static int write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w)
 	return rc;
 }
 
+/* The step's counters into the run's sums (the summary, report.c). */
+static void sum_counters(struct run *r)
+{
+	const struct mrdem_contact_counts *c = &sim_of(r)->counts;
+	struct mrdem_narrow_counts all = {0};
+	mrdem_search_counts_total(&c->search, &all);
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		r->sum_round[k] += c->search.round[k].comparisons;
+	r->sum_comparisons += all.comparisons;
+	r->sum_real += c->search.real.comparisons;
+	r->sum_fallbacks += all.fallbacks;
+	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
+	r->sum_contacts += sim_of(r)->contacts.n;
+	if (sim_of(r)->contacts.n > r->max_contacts)
+		r->max_contacts = sim_of(r)->contacts.n;
+	r->sum_pairs += sim_of(r)->pairs.n;
+	r->sum_detect += sim_of(r)->t_broad + sim_of(r)->t_narrow;
+	if (sim_of(r)->stepper.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
+		const struct mrdem_picard_counts *pc = &sim_of(r)->picard.last;
+		r->sum_picard_iterations += pc->iterations;
+		r->sum_picard_comparisons += pc->comparisons;
+		r->sum_picard_retries += pc->retries;
+		r->sum_picard_fallbacks += pc->fallbacks;
+		r->sum_unfolds += pc->front.unfolds;
+		r->sum_narrows += pc->front.narrows;
+		r->sum_guesses += pc->front.guesses;
+	}
+	double e = mrdem_energy_total(&sim_of(r)->stepper.energy);
+	if (!r->have_energy)
+		r->e_first = e, r->have_energy = 1;
+	r->e_last = e;
+}
+
+/* --log-view: the stage times of this frame's detection and the step from
+ * it (none after the last frame), with the output so far, as a stats record. */
+static int log_stats(struct run *r, double t_iter)
+{
+	struct mrdem_stats st;
+	struct mrdem_stage_log l = sim_of(r)->log;
+	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
+	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
+	mrdem_stats_init(&st, "mrdem-run", sim_of(r)->log.calls[MRDEM_STAGE_INTEGRATE] ?
+			 sim_of(r)->stepper.step : r->scene.frame.step);
+	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
+	mrdem_stats_add(&st, "time_step", mrdem_clock() - t_iter);
+	int rc = mrdem_write_stats(&r->w, &st);
+	mrdem_stats_release(&st);
+	return rc;
+}
+
 /* The run's account of one detection (and step): stages and counters. */
 static void log_step(struct run *r)
 {
-	mrdem_stage_log_add(&r->log, &r->sim.log);
+	mrdem_stage_log_add(&r->log, &sim_of(r)->log);
 }
 
-/* The simulation is made before the loop (mrdem-run.c), for the start's
- * check too. */
-static int open_in_process(struct run *r, const char *argv0)
+static int open_in_process(struct run *r, int argc, char **argv)
 {
-	(void)r, (void)argv0;
-	return 0;
+	(void)argc, (void)argv;
+	struct mrdem_sim *sim = mrdem_xcalloc(1, sizeof *sim);
+	r->backend_state = sim;
+	return mrdem_sim_init(sim, &r->scene, &r->opts);
 }
 
 static void close_in_process(struct run *r)
 {
-	(void)r;
+	struct mrdem_sim *sim = sim_of(r);
+	if (!sim)
+		return;
+	mrdem_sim_release(sim);
+	free(sim);
+	r->backend_state = NULL;
+}
+
+static int synchronise(struct run *r, const struct mrdem_contacts *c, double **vel,
+		       double **angvel)
+{
+	return run_stepper_synchronise(&sim_of(r)->stepper, r, c, vel, angvel);
 }
 
 static int detect(struct run *r, int output, int frame, int step)
 {
 	(void)step;
-	if (mrdem_sim_detect(&r->sim))
+	if (mrdem_sim_detect(sim_of(r)))
 		return -1;
-	if (frame && run_write_frame(r, &r->sim.contacts))
+	if (frame && run_write_frame(r, &sim_of(r)->contacts))
 		return -1;
 	struct run_out_mark t0 = run_output_begin();
-	int rc = output && write_detection(&r->sim, &r->w);
+	int rc = output && write_detection(sim_of(r), &r->w);
 	run_output_done(r, t0);
 	return rc ? -1 : 0;
 }
@@ -61,12 +132,12 @@ static int detect(struct run *r, int output, int frame, int step)
 static int advance(struct run *r, int output)
 {
 	(void)output;
-	return mrdem_sim_advance(&r->sim);
+	return mrdem_sim_advance(sim_of(r));
 }
 
 static int start_energies(const struct run *r, double e[3])
 {
-	const struct mrdem_energy *en = &r->sim.stepper.energy;
+	const struct mrdem_energy *en = &sim_of(r)->stepper.energy;
 	e[0] = en->translational + en->rotational;
 	e[1] = en->gravity;
 	e[2] = en->contact;
@@ -75,17 +146,17 @@ static int start_energies(const struct run *r, double e[3])
 
 static int account(struct run *r, int output)
 {
-	run_account(r);
+	sum_counters(r);
 	log_step(r);
 	struct run_out_mark t0 = run_output_begin();
-	int rc = output && write_step_stats(&r->sim, &r->w);
+	int rc = output && write_step_stats(sim_of(r), &r->w);
 	run_output_done(r, t0);
 	return rc ? -1 : 0;
 }
 
 static uint64_t contacts(const struct run *r)
 {
-	return r->sim.contacts.n;
+	return sim_of(r)->contacts.n;
 }
 
 const struct run_backend run_in_process = {
@@ -93,10 +164,12 @@ const struct run_backend run_in_process = {
 	.close = close_in_process,
 	.detect = detect,
 	.advance = advance,
+	.synchronise = synchronise,
 	.start_energies = start_energies,
 	.account = account,
 	.account_last = log_step,
+	.log_stats = log_stats,
 	.contacts = contacts,
-	.in_process = 1,
+	.stage_log = 1,
 	.memory_note = "",
 };

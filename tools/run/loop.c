@@ -1,8 +1,7 @@
 /* mrdem-run's step loop: per step the contact search of the frame, the
  * frame and its records to the output every --every steps, the step, the
  * run's guards and the progress, on the backend chosen for the run
- * (struct run_backend: in_process.c, via_pipes.c); and the loop of the
- * sphere fast path, which has no contact records. */
+ * (struct run_backend: in_process.c, via_pipes.c, sphere_fast.c). */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -71,6 +70,18 @@ static int write_frame_as_is(struct run *r, const struct mrdem_frame *fr)
 	return 0;
 }
 
+int run_stepper_synchronise(struct mrdem_stepper *st, struct run *r,
+			    const struct mrdem_contacts *c, double **vel, double **angvel)
+{
+	if (!c)
+		return 0;
+	if (mrdem_stepper_synchronise(st, &r->scene, c, &r->opts.step))
+		return -1;
+	*vel = st->sync.vel;
+	*angvel = st->sync.angvel;
+	return 1;
+}
+
 int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 {
 	const struct mrdem_frame *fr = &r->scene.frame;
@@ -80,24 +91,12 @@ int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 		pending = (fr->p.flags[i] & MRDEM_PARTICLE_HALF_KICK) != 0;
 	struct mrdem_frame view = *fr;
 	struct mrdem_column *extra = NULL;
-	double *sync = NULL;
-	if (pending && (c || r->fast)) {
+	int sync = pending ? r->backend->synchronise(r, c, &view.p.vel, &view.p.angvel) : 0;
+	if (sync < 0)
+		return -1;
+	if (sync) {
 		/* velocities at the frame's time; the half-step ones the run
 		 * goes on from in two more columns */
-		if (r->fast) {
-			sync = mrdem_xmalloc_array(6 * n + 1, sizeof *sync);
-			if (mrdem_sphere_fast_synchronise(r->fast, sync, sync + 3 * n)) {
-				free(sync);
-				return -1;
-			}
-			view.p.vel = sync;
-			view.p.angvel = sync + 3 * n;
-		} else {
-			if (mrdem_stepper_synchronise(&r->sim.stepper, &r->scene, c, &r->opts.step))
-				return -1;
-			view.p.vel = r->sim.stepper.sync.vel;
-			view.p.angvel = r->sim.stepper.sync.angvel;
-		}
 		extra = mrdem_xmalloc_array(fr->nextra + 2, sizeof *extra);
 		if (fr->nextra)
 			memcpy(extra, fr->extra, fr->nextra * sizeof *extra);
@@ -109,24 +108,6 @@ int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 	if (extra)
 		mrdem_columns_release(extra + fr->nextra, 2);
 	free(extra);
-	free(sync);
-	return rc;
-}
-
-/* --log-view: the stage times of this frame's detection and the step from
- * it (none after the last frame), with the output so far, as a stats record. */
-static int write_log_stats(struct run *r, double t_iter)
-{
-	struct mrdem_stats st;
-	struct mrdem_stage_log l = r->sim.log;
-	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
-	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
-	mrdem_stats_init(&st, "mrdem-run", r->sim.log.calls[MRDEM_STAGE_INTEGRATE] ?
-			 r->sim.stepper.step : r->scene.frame.step);
-	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
-	mrdem_stats_add(&st, "time_step", mrdem_clock() - t_iter);
-	int rc = mrdem_write_stats(&r->w, &st);
-	mrdem_stats_release(&st);
 	return rc;
 }
 
@@ -213,51 +194,16 @@ static int stopped(struct run *r, uint64_t step, double time, int written)
  * reached. */
 static int guard_step(struct run *r, uint64_t step)
 {
-	if (r->fast)
-		return mrdem_run_guard_motion(&r->guard, &r->scene, step, r->saved_time,
-					      r->opts.step.dt);
 	double e[3];
-	if (r->backend->start_energies(r, e) &&
+	if (r->backend->start_energies && r->backend->start_energies(r, e) &&
 	    mrdem_run_guard_energy(&r->guard, &r->scene, step, r->saved_time, e[0], e[1], e[2]))
 		return -1;
 	return mrdem_run_guard_motion(&r->guard, &r->scene, step, r->saved_time, r->opts.step.dt);
 }
 
-/* --fast-spheres: the loop of simulate on the sphere fast path, frames
- * only. */
-static int simulate_fast(struct run *r)
-{
-	struct mrdem_writer *w = &r->w;
-	struct run_out_mark t0 = run_output_begin();
-	int rc = mrdem_scene_write(w, &r->scene);
-	run_output_done(r, t0);
-	if (rc)
-		return -1;
-	r->frames_written = 1;
-	for (uint64_t i = 0;; i++) {
-		int output = i % r->every == 0 || i == r->steps || stop_signal;
-		if (output && i > 0 && (run_write_frame(r, NULL) || mrdem_writer_flush(w)))
-			return -1;
-		if (stop_signal)
-			return interrupted(r);
-		if (i == r->steps)
-			return mrdem_writer_flush(w) ? -1 : 0;
-		uint64_t step = r->scene.frame.step;
-		r->saved_time = r->scene.frame.time;
-		if (!output)
-			save_frame(r);
-		if (mrdem_sphere_fast_step(r->fast) || guard_step(r, step))
-			return stopped(r, step, r->saved_time, output);
-		r->nsteps++;
-		if (mrdem_writer_publish(w))
-			return -1;
-		run_progress(r, i + 1);
-	}
-}
-
 /* The loop on the backend. Frames are written after their contact search:
  * the forces of its contacts synchronise a Verlet frame's velocities. */
-static int simulate(struct run *r)
+int run_loop(struct run *r)
 {
 	const struct run_backend *b = r->backend;
 	struct mrdem_writer *w = &r->w;
@@ -272,7 +218,7 @@ static int simulate(struct run *r)
 		int output = i % r->every == 0 || i == r->steps || stop_signal;
 		double t_iter = mrdem_clock();
 		r->out_step = r->wait_step = 0;
-		if (output && b->in_process)
+		if (output && b->stage_log)
 			output_call(r);
 		/* an interrupted run ends with the frame as the step left it */
 		if (stop_signal)
@@ -281,8 +227,9 @@ static int simulate(struct run *r)
 			return -1;
 		if (i == r->steps) {
 			t0 = run_output_begin();
-			b->account_last(r);
-			rc = r->log_view && write_log_stats(r, t_iter);
+			if (b->account_last)
+				b->account_last(r);
+			rc = r->log_view && b->log_stats && b->log_stats(r, t_iter);
 			rc = rc || mrdem_writer_flush(w);
 			run_output_done(r, t0);
 			return rc ? -1 : 0;
@@ -292,25 +239,23 @@ static int simulate(struct run *r)
 		if (!output)
 			save_frame(r);
 		if (b->advance(r, output)) {
-			if (stop_signal) /* the tools of --via-pipes got the signal too */
+			if (stop_signal) /* a backend's processes got the signal too */
 				return mrdem_error("interrupted during step %llu", (unsigned long long)step);
 			return stopped(r, step, r->saved_time, output);
 		}
 		if (guard_step(r, step))
 			return stopped(r, step, r->saved_time, output);
-		if (mrdem_writer_publish(w) || b->account(r, output))
+		if (mrdem_writer_publish(w))
+			return -1;
+		r->nsteps++;
+		if (b->account && b->account(r, output))
 			return -1;
 		t0 = run_output_begin();
-		rc = output && r->log_view && write_log_stats(r, t_iter);
+		rc = output && r->log_view && b->log_stats && b->log_stats(r, t_iter);
 		rc = rc || (output && mrdem_writer_flush(w));
 		run_output_done(r, t0);
 		if (rc)
 			return -1;
 		run_progress(r, i + 1);
 	}
-}
-
-int run_loop(struct run *r)
-{
-	return r->fast ? simulate_fast(r) : simulate(r);
 }

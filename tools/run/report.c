@@ -9,39 +9,6 @@
 #include "common/util/threads.h"
 #include "tools/run/run.h"
 
-void run_account(struct run *r)
-{
-	const struct mrdem_contact_counts *c = &r->sim.counts;
-	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(&c->search, &all);
-	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
-		r->sum_round[k] += c->search.round[k].comparisons;
-	r->sum_comparisons += all.comparisons;
-	r->sum_real += c->search.real.comparisons;
-	r->sum_fallbacks += all.fallbacks;
-	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
-	r->sum_contacts += r->sim.contacts.n;
-	if (r->sim.contacts.n > r->max_contacts)
-		r->max_contacts = r->sim.contacts.n;
-	r->sum_pairs += r->sim.pairs.n;
-	r->sum_detect += r->sim.t_broad + r->sim.t_narrow;
-	r->nsteps++;
-	if (r->sim.stepper.scheme == MRDEM_SCHEME_IMPLICIT_EULER) {
-		const struct mrdem_picard_counts *pc = &r->sim.picard.last;
-		r->sum_picard_iterations += pc->iterations;
-		r->sum_picard_comparisons += pc->comparisons;
-		r->sum_picard_retries += pc->retries;
-		r->sum_picard_fallbacks += pc->fallbacks;
-		r->sum_unfolds += pc->front.unfolds;
-		r->sum_narrows += pc->front.narrows;
-		r->sum_guesses += pc->front.guesses;
-	}
-	double e = mrdem_energy_total(&r->sim.stepper.energy);
-	if (!r->have_energy)
-		r->e_first = e, r->have_energy = 1;
-	r->e_last = e;
-}
-
 void run_progress(struct run *r, uint64_t done)
 {
 	if (!r->progress)
@@ -53,7 +20,7 @@ void run_progress(struct run *r, uint64_t done)
 		fill, "==============================", width - fill, "",
 		r->steps ? (int)(100 * done / r->steps) : 100, (unsigned long long)done,
 		(unsigned long long)r->steps, r->scene.frame.time,
-		(size_t)r->backend->contacts(r), eta);
+		(size_t)(r->backend->contacts ? r->backend->contacts(r) : 0), eta);
 	fflush(stderr);
 }
 
@@ -165,19 +132,8 @@ void run_summary(struct run *r)
 			"deeper than %g of the halos\n", r->start.contacts, r->start.contact_energy,
 			r->start.kinetic, r->start.potential, r->start.deep,
 			MRDEM_OVERLAP_DEEP_FRACTION);
-	if (r->fast) {
-		struct mrdem_sphere_fast_stats st;
-		mrdem_sphere_fast_get_stats(r->fast, &st);
-		double np = r->scene.frame.p.n ? (double)r->scene.frame.p.n : 1;
-		fprintf(stderr, "  sphere fast path (skin %g m): %.3g ns per particle-step, %llu "
-			"Verlet-list builds, per step %.1f listed pairs and %.1f contacts\n",
-			r->fast_skin, 1e9 * wall / (n * np), (unsigned long long)st.rebuilds,
-			st.list_pairs / n, st.contacts / n);
-		if (r->fast_auto)
-			fprintf(stderr, "  (chosen for this scene of analytic spheres: frames only; "
-				"--general-path writes pairs, contacts and stats records)\n");
+	if (r->backend->summary && r->backend->summary(r, n))
 		return;
-	}
 	struct rusage ru;
 	size_t np = r->scene.frame.p.n;
 	if (!getrusage(RUSAGE_SELF, &ru)) {
@@ -224,7 +180,7 @@ void run_summary(struct run *r)
 			r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
 	if (r->sum_picard_iterations)
 		fprintf(stderr, "\n");
-	if (r->backend->in_process) {
+	if (r->backend->stage_log) {
 		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
 			1e3 * r->sum_detect / n);
 		compact_log(r);

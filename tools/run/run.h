@@ -1,7 +1,7 @@
 /* The state of one mrdem-run (the driver, tools/mrdem-run.c), shared by its
  * parts: the options in the main, the step loop (loop.c) and the backend
- * it runs the steps with (in_process.c, via_pipes.c), the reporting
- * (report.c). */
+ * it runs the steps with (in_process.c, via_pipes.c, sphere_fast.c), the
+ * reporting (report.c). */
 #ifndef MRDEM_TOOLS_RUN_RUN_H
 #define MRDEM_TOOLS_RUN_RUN_H
 
@@ -26,14 +26,28 @@ struct saved_frame {
 
 struct run;
 
+/* Options a backend may not take (struct run_backend, refuses). */
+enum run_option {
+	RUN_OPT_LOG_VIEW = 1,       /* --log-view */
+	RUN_OPT_ENERGY_BOUND = 2,   /* --max-energy-growth */
+	RUN_OPT_CONTACT = 4,        /* the contact options (--hierarchy, ...) */
+	RUN_OPT_OTHER_BACKEND = 8,  /* the option of another backend */
+};
+
 /* A way to run the steps: the loop (loop.c) calls these, and nothing else
- * of the backend, for every step. Each returns 0, or -1 after reporting an
- * error. */
+ * of the backend, for every step; mrdem-run.c chooses it (by option, or by
+ * itself) from what it says it takes. Each returns 0, or -1 after
+ * reporting an error. Hooks marked optional may be NULL. */
 struct run_backend {
-	/* Before the first step (argv0: this program, beside its tools);
-	 * close releases what open made, also after a failed open. */
-	int (*open)(struct run *r, const char *argv0);
+	/* The long option that chooses it (without "--"); NULL: the default. */
+	const char *option;
+	/* Before the first step, with the command line (a backend beside
+	 * its tools, or one of several processes, starts from it); close
+	 * releases what open made, also after a failed open. */
+	int (*open)(struct run *r, int argc, char **argv);
 	void (*close)(struct run *r);
+	/* Optional: whether it can run the scene s; 0 with why when not. */
+	int (*covers)(const struct mrdem_scene *s, char *why, size_t size);
 	/* The current frame's contact search. With output, its pairs,
 	 * contacts and stats records go to the output, and with frame the
 	 * frame before them, synchronised with the contacts found; step: a
@@ -42,29 +56,53 @@ struct run_backend {
 	/* The step from the current frame to the next (its records to the
 	 * output when output). -1: the step failed. */
 	int (*advance)(struct run *r, int output);
-	/* The energies of the step's start (kinetic, gravitational, contact)
-	 * for the run's energy guard: 1 with e set, 0 when not known. */
+	/* The velocities at the current frame's time of a frame whose Verlet
+	 * half kicks are pending, with the forces of its contacts c (NULL:
+	 * those the backend keeps, if any): 1 with vel and angvel set (3 per
+	 * particle, the backend's until its next call), 0 to write the frame
+	 * as it is, -1 after an error. */
+	int (*synchronise)(struct run *r, const struct mrdem_contacts *c, double **vel,
+			   double **angvel);
+	/* Optional: the energies of the step's start (kinetic, gravitational,
+	 * contact) for the run's energy guard: 1 with e set, 0 when not
+	 * known. NULL: the run has no energy bound. */
 	int (*start_energies)(const struct run *r, double e[3]);
-	/* After a step: its counters into the run's sums, and with output
-	 * its stats record to the output. */
+	/* Optional: after a step (counted by the loop), its counters into
+	 * the run's sums, and with output its stats record to the output. */
 	int (*account)(struct run *r, int output);
-	/* After the last detection, which no step follows: its stages. */
+	/* Optional: after the last detection, which no step follows: its
+	 * stages. */
 	void (*account_last)(struct run *r);
-	/* The last detection's contacts (the progress bar). */
+	/* Optional: with --log-view, the stage times of this frame's
+	 * detection and the step from it (none after the last frame), with
+	 * the output so far, as a stats record; t_iter: when the frame's
+	 * turn of the loop began. */
+	int (*log_stats)(struct run *r, double t_iter);
+	/* Optional: the last detection's contacts (the progress bar). */
 	uint64_t (*contacts)(const struct run *r);
-	/* Whether the search and the steps run in this process, so its stage
-	 * log and detection times cover them (--log-view, the summary). */
-	int in_process;
+	/* Optional: its own lines of the summary (n: the steps, at least 1);
+	 * 1 when they replace the rest (memory, counters, energy). */
+	int (*summary)(const struct run *r, double n);
+	/* Chosen by itself for a scene it covers when no option asks for
+	 * another backend or for what it refuses. */
+	int automatic;
+	/* The search and the steps run in this process, so its stage log and
+	 * detection times cover them (--log-view, the summary). */
+	int stage_log;
+	/* The options it cannot take (enum run_option), refused with refusal
+	 * where the backend is chosen (mrdem-run.c). */
+	unsigned refuses;
+	const char *refusal;
 	/* What the summary says of this process's peak memory. */
 	const char *memory_note;
 };
 
-extern const struct run_backend run_in_process; /* in_process.c */
-extern const struct run_backend run_via_pipes;  /* via_pipes.c */
+extern const struct run_backend run_in_process;  /* in_process.c */
+extern const struct run_backend run_via_pipes;   /* via_pipes.c */
+extern const struct run_backend run_sphere_fast; /* sphere_fast.c */
 
 struct run {
 	struct mrdem_scene scene;
-	struct mrdem_sim sim;
 	struct mrdem_sim_opts opts;
 	struct mrdem_writer w;
 	const char *out;
@@ -80,11 +118,7 @@ struct run {
 	struct mrdem_run_guard guard;
 	struct saved_frame saved;
 	double saved_time;
-	/* the sphere fast path (--fast-spheres, or chosen by itself: fast_auto),
-	 * its skin */
-	struct mrdem_sphere_fast *fast;
-	int fast_auto;
-	double fast_skin;
+	int backend_auto; /* chosen by itself, not by an option */
 	/* summary */
 	double t0, e_first, e_last;
 	int have_energy;
@@ -103,8 +137,7 @@ struct run {
 	double t_loop, out_step, wait_step; /* output CPU and off-CPU time of the step */
 };
 
-/* The step loop (loop.c): on the backend, or on the sphere fast path
- * (r->fast). 0 or -1. */
+/* The step loop (loop.c) on the run's backend. 0 or -1. */
 int run_loop(struct run *r);
 /* SIGINT/SIGTERM end the run after the current step, with its frame:
  * caught from here on; the signal that did, or 0. */
@@ -122,13 +155,18 @@ struct run_out_mark run_output_begin(void);
 void run_output_done(struct run *r, struct run_out_mark m);
 
 /* The current frame to the output, its pending Verlet half kicks closed
- * with the forces of its contacts c (NULL: as it is) or on the sphere fast
- * path (docs/dynamics.md, "Where the closing half kick happens"). 0 or -1 (loop.c). */
+ * by the backend's synchronise with the forces of its contacts c
+ * (docs/dynamics.md, "Where the closing half kick happens"). 0 or -1
+ * (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
+/* synchronise of the backends that take the forces of a frame's contacts
+ * with stepper st: with c, else the frame as it is. */
+int run_stepper_synchronise(struct mrdem_stepper *st, struct run *r,
+			    const struct mrdem_contacts *c, double **vel, double **angvel);
 
-/* Reporting (report.c): a step's counters into the run's sums, the progress
- * bar after done steps, the summary and the --log-view table at the end. */
-void run_account(struct run *r);
+/* Reporting (report.c): the progress bar after done steps, the summary
+ * and the --log-view table at the end, from the sums the backend's account
+ * keeps. */
 void run_progress(struct run *r, uint64_t done);
 void run_summary(struct run *r);
 void run_log_view(const struct run *r);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/dynamics/step.h"
 #include "common/util/error.h"
 #include "common/util/simd.h"
 #include "formats/stream/bytes.h"
@@ -28,7 +29,8 @@ struct pipes {
 	struct mrdem_buf fronts; /* the fronts record the tools carry on */
 	/* the energies of the step's start from mrdem-step's stats record */
 	int have_energy;
-	double energy[3];        /* kinetic, gravitational, contact */
+	double energy[3];        /* kinetic, gravitational, contact */	/* the written frames' velocities, synchronised with their contacts */
+	struct mrdem_stepper stepper;
 };
 
 static struct pipes *pipes_of(const struct run *r)
@@ -106,18 +108,27 @@ static int write_state(struct run *r, const char *path)
 }
 
 /* The energies of the step's start from mrdem-step's stats record, for the
- * run's energy guard (the in-process run takes them from the stepper). */
-static void take_energies(struct pipes *ps, const struct mrdem_stats *st)
+ * run's energy guard (the in-process run takes them from the stepper); a
+ * record without one of them is an error, which would turn the guard off.
+ * 0 or -1. */
+static int take_energies(struct pipes *ps, const struct mrdem_stats *st, const char *where)
 {
-	double v[3] = {NAN, NAN, NAN};
-	static const char *const names[3] = {"energy_kinetic", "energy_gravity", "energy_contact"};
-	for (size_t i = 0; i < st->n; i++)
-		for (int k = 0; k < 3; k++)
-			if (!strcmp(st->names[i], names[k]))
-				v[k] = st->values[i];
+	static const char *const names[3] = {MRDEM_STAT_ENERGY_KINETIC, MRDEM_STAT_ENERGY_GRAVITY,
+					     MRDEM_STAT_ENERGY_CONTACT};
+	double v[3];
+	for (int k = 0; k < 3; k++) {
+		size_t i = 0;
+		while (i < st->n && strcmp(st->names[i], names[k]))
+			i++;
+		if (i == st->n)
+			return mrdem_error("%s: the stats record of mrdem-step has no %s", where,
+					   names[k]);
+		v[k] = st->values[i];
+	}
 	ps->have_energy = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 	for (int k = 0; k < 3; k++)
 		ps->energy[k] = v[k];
+	return 0;
 }
 
 /* Read pairs, contacts and their stats (det.mrd) or the next frame and the
@@ -164,9 +175,13 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 					break;
 				}
 				copy = copy && !strcmp(st.source, only_source);
-				if (!strcmp(st.source, "mrdem-step"))
-					take_energies(ps, &st);
+				int bad = !strcmp(st.source, "mrdem-step") &&
+					  take_energies(ps, &st, rd.name);
 				mrdem_stats_release(&st);
+				if (bad) {
+					rc = -1;
+					break;
+				}
 			} else if (only_source && copy) {
 				rc = -1;
 				break;
@@ -358,30 +373,24 @@ static int start_energies(const struct run *r, double e[3])
 	return ps->have_energy;
 }
 
-/* The tools wrote the step's records; this process only counts it. */
-static int account(struct run *r, int output)
-{
-	(void)output;
-	r->nsteps++;
-	return 0;
-}
-
-/* Stages are timed by the tools, apart. */
-static void account_last(struct run *r)
-{
-	(void)r;
-}
-
 static uint64_t contacts(const struct run *r)
 {
 	return pipes_of(r)->contacts;
 }
 
-static int open_pipes(struct run *r, const char *argv0)
+static int synchronise(struct run *r, const struct mrdem_contacts *c, double **vel,
+		       double **angvel)
 {
+	return run_stepper_synchronise(&pipes_of(r)->stepper, r, c, vel, angvel);
+}
+
+static int open_pipes(struct run *r, int argc, char **argv)
+{
+	(void)argc;
 	struct pipes *ps = mrdem_xcalloc(1, sizeof *ps);
+	mrdem_stepper_init(&ps->stepper);
 	r->backend_state = ps;
-	return tool_chain_open(&ps->chain, argv0);
+	return tool_chain_open(&ps->chain, argv[0]);
 }
 
 static void close_pipes(struct run *r)
@@ -391,19 +400,23 @@ static void close_pipes(struct run *r)
 		return;
 	tool_chain_close(&ps->chain);
 	mrdem_buf_release(&ps->fronts);
+	mrdem_stepper_release(&ps->stepper);
 	free(ps);
 	r->backend_state = NULL;
 }
 
 const struct run_backend run_via_pipes = {
+	.option = "via-pipes",
 	.open = open_pipes,
 	.close = close_pipes,
 	.detect = detect,
 	.advance = advance,
+	.synchronise = synchronise,
 	.start_energies = start_energies,
-	.account = account,
-	.account_last = account_last,
+	/* no account: the tools wrote the step's records and timed it */
 	.contacts = contacts,
-	.in_process = 0,
+	.refuses = RUN_OPT_LOG_VIEW,
+	.refusal = "--log-view times the stages in process; the tools of --via-pipes run apart "
+		   "(use one of the two)",
 	.memory_note = "; this process (the tools of --via-pipes apart)",
 };
