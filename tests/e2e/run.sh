@@ -105,10 +105,13 @@ done
 
 expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the very same bytes" '
 	sed "s/1.03,/1.005,/" offset.yaml >touching.yaml &&
-	mrdem-run -q touching.yaml --steps 40 --every 10 -o inproc.mrd &&
-	mrdem-run -q touching.yaml --steps 40 --every 10 --via-pipes -o pipes.mrd &&
+	mrdem-run touching.yaml --steps 40 --every 10 -o inproc.mrd 2>inproc.err &&
+	mrdem-run touching.yaml --steps 40 --every 10 --via-pipes -o pipes.mrd 2>pipes.err &&
 	same_stream inproc.mrd pipes.mrd &&
-	assert_eq "$(frames pipes.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts'
+	assert_eq "$(frames pipes.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts &&
+	grep "energy (" inproc.err >inproc.energy && grep "energy (" pipes.err >pipes.energy &&
+	test_cmp inproc.energy pipes.energy &&
+	assert_grep "comparisons in the tools.* stats records (mrdem-stats pipes.mrd)" pipes.err'
 
 expect_success "dynamic teams (the default) give the bytes of fixed ones" '
 	env -u OMP_DYNAMIC OMP_NUM_THREADS=2 mrdem-run -q touching.yaml --steps 20 --every 5 -o dyn.mrd &&

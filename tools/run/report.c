@@ -153,6 +153,12 @@ void run_summary(struct run *r)
 		}
 		fprintf(stderr, "%s\n", r->backend->memory_note);
 	}
+	if (!r->backend->account) {
+		/* its tools count, into the stats records they write */
+		fprintf(stderr, "  per step: pairs, contacts and comparisons in the tools' stats "
+			"records (mrdem-stats %s)\n", r->out ? r->out : "FILE");
+		goto energy;
+	}
 	fprintf(stderr, "  per step: %.1f pairs (broad phase %s), %.1f contacts, %.4g triangle "
 		"comparisons (real %.4g", r->sum_pairs / n, mrdem_broad_method_name(r->opts.broad),
 		r->sum_contacts / n, r->sum_comparisons / n, r->sum_real / n);
@@ -185,6 +191,7 @@ void run_summary(struct run *r)
 			1e3 * r->sum_detect / n);
 		compact_log(r);
 	}
+energy:
 	if (r->have_energy) {
 		double drift = r->e_last - r->e_first;
 		const char *contacts, *integrator;

@@ -111,8 +111,9 @@ static int write_state(struct run *r, const char *path)
  * run's energy guard (the in-process run takes them from the stepper); a
  * record without one of them is an error, which would turn the guard off.
  * 0 or -1. */
-static int take_energies(struct pipes *ps, const struct mrdem_stats *st, const char *where)
+static int take_energies(struct run *r, const struct mrdem_stats *st, const char *where)
 {
+	struct pipes *ps = pipes_of(r);
 	static const char *const names[3] = {MRDEM_STAT_ENERGY_KINETIC, MRDEM_STAT_ENERGY_GRAVITY,
 					     MRDEM_STAT_ENERGY_CONTACT};
 	double v[3];
@@ -128,6 +129,13 @@ static int take_energies(struct pipes *ps, const struct mrdem_stats *st, const c
 	ps->have_energy = isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 	for (int k = 0; k < 3; k++)
 		ps->energy[k] = v[k];
+	/* the summary's first and last energies, summed as mrdem_energy_total */
+	if (ps->have_energy) {
+		double e = v[0] + v[1] + v[2];
+		if (!r->have_energy)
+			r->e_first = e, r->have_energy = 1;
+		r->e_last = e;
+	}
 	return 0;
 }
 
@@ -176,7 +184,7 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 				}
 				copy = copy && !strcmp(st.source, only_source);
 				int bad = !strcmp(st.source, "mrdem-step") &&
-					  take_energies(ps, &st, rd.name);
+					  take_energies(r, &st, rd.name);
 				mrdem_stats_release(&st);
 				if (bad) {
 					rc = -1;
