@@ -42,7 +42,7 @@ VERSION   := 2.0
 
 # Plain `make` builds the tools, whatever an include below defines first.
 .DEFAULT_GOAL := all
-.PHONY: all check asan expect bench example install uninstall clean deps man
+.PHONY: all check asan expect bench example install uninstall clean deps man FORCE
 all: $(TOOLS)
 
 # Quiet build lines (as git's Makefile): "CC file" unless V=1.

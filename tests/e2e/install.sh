@@ -3,7 +3,9 @@
 # the library, its headers and mrdem.pc; then a small program built against
 # the installed copy with pkg-config writes a mesh stream and reads it back.
 # The make reuses the checked build (MRDEM_BUILD, MRDEM_BIN), so it only
-# generates the man pages and copies files.
+# generates the man pages and copies files: with the build's own revision,
+# so that a tree changed since the build does not relink the tools other
+# tests are running.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
 BUILD=${MRDEM_BUILD:-$TOP/build}
@@ -12,6 +14,7 @@ tools=$(cd "$TOP/tools" && ls *.c | sed 's/\.c$//')
 
 expect_success "make install DESTDIR=... PREFIX=/usr/local" '
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TOP" BUILD="$BUILD" BIN="$MRDEM_BIN" \
+		REVISION="$(cat "$BUILD/revision")" \
 		install DESTDIR="$T/root" PREFIX=/usr/local >make.log 2>&1 || { tail make.log; exit 1; }
 	test -s "$R/lib/libmrdem.a" && test -s "$R/lib/pkgconfig/mrdem.pc" &&
 	test -s "$R/include/mrdem/common/scene/scene.h" &&
