@@ -117,6 +117,43 @@ void run_log_view(const struct run *r)
 	      "implicit-euler, every Picard iteration's.\n", stderr);
 }
 
+/* The counters the backend summed (its account), per step. */
+static void counter_lines(const struct run *r, double n)
+{
+	fprintf(stderr, "  per step: %.1f pairs (broad phase %s), %.1f contacts, %.4g triangle "
+		"comparisons (real %.4g", r->sum_pairs / n, mrdem_broad_method_name(r->opts.broad),
+		r->sum_contacts / n, r->sum_comparisons / n, r->sum_real / n);
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		if (r->sum_round[k])
+			fprintf(stderr, ", round %d %.4g", k, r->sum_round[k] / n);
+	fprintf(stderr, "), %.4g fallbacks\n", r->sum_fallbacks / n);
+	const struct mrdem_convex_counts *cv = &r->sum_convex;
+	if (cv->pairs)
+		fprintf(stderr, "  convex pairs: %.4g per step, %.1f %% apart by closest-feature tracking, "
+			"%.3g walk steps per pair, %llu GJK fallbacks\n", cv->pairs / n,
+			100.0 * (double)cv->apart / (double)cv->pairs,
+			(double)cv->steps / (double)cv->pairs, (unsigned long long)cv->fallbacks);
+	if (r->sum_picard_iterations)
+		fprintf(stderr, "  Picard: %.3g iterations per step, %.4g triangle comparisons per step "
+			"(%.4g per iteration), %llu retries\n", r->sum_picard_iterations / n,
+			r->sum_picard_comparisons / n,
+			(double)r->sum_picard_comparisons / (double)r->sum_picard_iterations,
+			(unsigned long long)r->sum_picard_retries);
+	if (r->sum_picard_iterations)
+		fprintf(stderr, "          %.4g fallbacks per step", r->sum_picard_fallbacks / n);
+	if (r->sum_unfolds)
+		fprintf(stderr, "; fronts (%s start): %.4g unfolds, %.4g narrows, %.4g surrogate "
+			"guesses per step", r->opts.picard.warm_start ? "warm" : "cold",
+			r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
+	if (r->sum_picard_iterations)
+		fprintf(stderr, "\n");
+	if (r->backend->stage_log) {
+		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
+			1e3 * r->sum_detect / n);
+		compact_log(r);
+	}
+}
+
 void run_summary(struct run *r)
 {
 	double wall = r->t_loop;
@@ -153,45 +190,11 @@ void run_summary(struct run *r)
 		}
 		fprintf(stderr, "%s\n", r->backend->memory_note);
 	}
-	if (!r->backend->account) {
-		/* its tools count, into the stats records they write */
+	if (r->backend->account)
+		counter_lines(r, n);
+	else /* its tools count, into the stats records they write */
 		fprintf(stderr, "  per step: pairs, contacts and comparisons in the tools' stats "
 			"records (mrdem-stats %s)\n", r->out ? r->out : "FILE");
-		goto energy;
-	}
-	fprintf(stderr, "  per step: %.1f pairs (broad phase %s), %.1f contacts, %.4g triangle "
-		"comparisons (real %.4g", r->sum_pairs / n, mrdem_broad_method_name(r->opts.broad),
-		r->sum_contacts / n, r->sum_comparisons / n, r->sum_real / n);
-	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
-		if (r->sum_round[k])
-			fprintf(stderr, ", round %d %.4g", k, r->sum_round[k] / n);
-	fprintf(stderr, "), %.4g fallbacks\n", r->sum_fallbacks / n);
-	const struct mrdem_convex_counts *cv = &r->sum_convex;
-	if (cv->pairs)
-		fprintf(stderr, "  convex pairs: %.4g per step, %.1f %% apart by closest-feature tracking, "
-			"%.3g walk steps per pair, %llu GJK fallbacks\n", cv->pairs / n,
-			100.0 * (double)cv->apart / (double)cv->pairs,
-			(double)cv->steps / (double)cv->pairs, (unsigned long long)cv->fallbacks);
-	if (r->sum_picard_iterations)
-		fprintf(stderr, "  Picard: %.3g iterations per step, %.4g triangle comparisons per step "
-			"(%.4g per iteration), %llu retries\n", r->sum_picard_iterations / n,
-			r->sum_picard_comparisons / n,
-			(double)r->sum_picard_comparisons / (double)r->sum_picard_iterations,
-			(unsigned long long)r->sum_picard_retries);
-	if (r->sum_picard_iterations)
-		fprintf(stderr, "          %.4g fallbacks per step", r->sum_picard_fallbacks / n);
-	if (r->sum_unfolds)
-		fprintf(stderr, "; fronts (%s start): %.4g unfolds, %.4g narrows, %.4g surrogate "
-			"guesses per step", r->opts.picard.warm_start ? "warm" : "cold",
-			r->sum_unfolds / n, r->sum_narrows / n, r->sum_guesses / n);
-	if (r->sum_picard_iterations)
-		fprintf(stderr, "\n");
-	if (r->backend->stage_log) {
-		fprintf(stderr, "  contact detection (broad + narrow phase): %.4g ms per step\n",
-			1e3 * r->sum_detect / n);
-		compact_log(r);
-	}
-energy:
 	if (r->have_energy) {
 		double drift = r->e_last - r->e_first;
 		const char *contacts, *integrator;
