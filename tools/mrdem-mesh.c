@@ -35,6 +35,7 @@ static const char usage_main[] =
 	"  box       axis-aligned box\n"
 	"  plane     finite open rectangle (for fixed obstacles only)\n"
 	"  cylinder  closed cylinder along z\n"
+	"  revolve   surface of revolution of an (r, z) profile: hoppers, drums\n"
 	"  import    read an OBJ or STL file (or a mesh stream) and validate it\n"
 	"  export    write a shape of a mesh stream as OBJ or STL\n"
 	"\n"
@@ -97,6 +98,26 @@ static const char usage_cylinder[] =
 	"  --height H    length along z (default 2)\n"
 	"  --segments N  corners around (default 32, 3 to 1048576)\n"
 	"  --name NAME   shape name (default cylinder)\n"
+	"  -o, --output FILE  output stream (default standard output)\n"
+	"  -h, --help    show this help\n" EXIT_STATUS;
+
+static const char usage_revolve[] =
+	"usage: mrdem-mesh revolve --profile R Z R Z... [--segments N] [--divisions D]\n"
+	"                          [--open] [--name NAME] [-o FILE]\n"
+	"\n"
+	"The surface swept by a profile of (r, z) points turned about the z axis:\n"
+	"hopper and silo walls, funnels, drums. Only the first and the last point may\n"
+	"lie on the axis (r = 0); a profile that starts and ends there is a closed\n"
+	"solid (a drum with its end caps), any other an open surface (a hopper wall\n"
+	"with its outlet), usable by fixed particles only.\n"
+	"\n"
+	"  --profile R Z ...  the profile, at least two points, radius and height\n"
+	"                     of each (e.g. a flat-bottomed hopper with an outlet of\n"
+	"                     radius 0.02: --profile 0.02 0 0.1 0 0.1 0.3)\n"
+	"  --segments N  corners around (default 64, 3 to 1048576)\n"
+	"  --divisions D split each profile segment into D (default 1)\n"
+	"  --open        accept an open surface (a profile not closed on the axis)\n"
+	"  --name NAME   shape name (default revolve)\n"
 	"  -o, --output FILE  output stream (default standard output)\n"
 	"  -h, --help    show this help\n" EXIT_STATUS;
 
@@ -513,6 +534,65 @@ static int cmd_cylinder(struct cmdline *c, int argc, char **argv)
 	return write_made(c, "cylinder", &m, mrdem_mesh_cylinder(&m, r, h, s));
 }
 
+/* The profile's 2 n numbers, the most a command line may hold. */
+#define PROFILE_MAX_VALUES 4096
+
+static int cmd_revolve(struct cmdline *c, int argc, char **argv)
+{
+	enum { PROFILE = OPT_OWN, SEGMENTS, DIVISIONS, OPEN };
+	static const struct option opts[] = {
+		{ "profile", required_argument, NULL, PROFILE },
+		{ "segments", required_argument, NULL, SEGMENTS },
+		{ "divisions", required_argument, NULL, DIVISIONS },
+		{ "open", no_argument, NULL, OPEN },
+		NAME_OPTION, OUTPUT_OPTION, HELP_OPTION, { NULL, 0, NULL, 0 },
+	};
+	static const char *vals[PROFILE_MAX_VALUES];
+	const char *segments = NULL, *divisions = NULL;
+	int nvals = 0, open = 0;
+	start_options(c, usage_revolve, argc, argv);
+	int ch;
+	while ((ch = next_option(c, opts)) != OPT_END)
+		switch (ch) {
+		case PROFILE:
+			if ((nvals = take_values(c, "profile", 4, PROFILE_MAX_VALUES, vals)) < 0)
+				return 2;
+			break;
+		case SEGMENTS: segments = optarg; break;
+		case DIVISIONS: divisions = optarg; break;
+		case OPEN: open = 1; break;
+		default: return c->status; /* OPT_STOP */
+		}
+	if (end_options(c, 0))
+		return 2;
+	if (!nvals)
+		return usage_error(c, "option '--%s' is required", "profile");
+	if (nvals % 2)
+		return usage_error(c, "option '--profile' takes pairs R Z, got an odd count "
+				      "ending in %s", vals[nvals - 1]);
+	unsigned s = 64, d = 1;
+	double *rz = mrdem_xmalloc((size_t)nvals * sizeof *rz);
+	int bad = given_unsigned("--segments", segments, &s) ||
+		  given_unsigned("--divisions", divisions, &d);
+	for (int k = 0; k < nvals && !bad; k++)
+		bad = mrdem_parse_double("--profile", vals[k], &rz[k]) != 0;
+	if (bad) {
+		free(rz);
+		return 2;
+	}
+	if (!open && nvals >= 4 && !(rz[0] == 0 && rz[nvals - 2] == 0)) {
+		free(rz);
+		return usage_error(c, "this profile does not start and end on the axis, so its "
+				      "surface is open, usable only by fixed particles: pass "
+				      "--open to accept it%s", "");
+	}
+	struct mrdem_mesh m;
+	mrdem_mesh_init(&m);
+	int rc = mrdem_mesh_revolve(&m, rz, (size_t)nvals / 2, s, d);
+	free(rz);
+	return write_made(c, "revolve", &m, rc);
+}
+
 /* File name without directory and extension. */
 static char *base_name(const char *path)
 {
@@ -722,7 +802,8 @@ int main(int argc, char **argv)
 		int (*run)(struct cmdline *, int, char **);
 	} cmds[] = {
 		{ "sphere", cmd_sphere }, { "box", cmd_box },       { "plane", cmd_plane },
-		{ "cylinder", cmd_cylinder }, { "import", cmd_import }, { "export", cmd_export },
+		{ "cylinder", cmd_cylinder }, { "revolve", cmd_revolve },
+		{ "import", cmd_import }, { "export", cmd_export },
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
 		if (!strcmp(cmd, cmds[i].name)) {

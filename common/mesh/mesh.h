@@ -7,6 +7,7 @@
 #ifndef MRDEM_MESH_MESH_H
 #define MRDEM_MESH_MESH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Mass properties of the enclosed solid at unit density. */
@@ -74,6 +75,17 @@ int mrdem_mesh_plane(struct mrdem_mesh *m, double sx, double sy, unsigned nx, un
  * loader takes the same range). */
 #define MRDEM_CYLINDER_MAX_SEGMENTS (1u << 20)
 int mrdem_mesh_cylinder(struct mrdem_mesh *m, double radius, double height, unsigned segments);
+/* Surface of revolution about the z axis of the profile rz (n points
+ * (r, z), r >= 0), `segments` around (3 to MRDEM_CYLINDER_MAX_SEGMENTS),
+ * each profile segment split into `divisions` (1 to
+ * MRDEM_REVOLVE_MAX_DIVISIONS). Only the first and last point may lie on
+ * the axis (r = 0): a profile that starts and ends there is a closed
+ * solid (a drum with its end caps), any other is an open surface (a
+ * hopper wall with its outlet), for fixed particles. */
+#define MRDEM_REVOLVE_MAX_DIVISIONS 10000u
+#define MRDEM_REVOLVE_MAX_TRIANGLES 100000000ull
+int mrdem_mesh_revolve(struct mrdem_mesh *m, const double *rz, size_t n, unsigned segments,
+		       unsigned divisions);
 
 /* ---- checks and properties */
 

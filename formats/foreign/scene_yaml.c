@@ -194,6 +194,7 @@ static const char *const ellipsoid_keys[] = {"axes"};
 static const char *const cylinder_keys[] = {"radius", "height", "segments"};
 static const char *const plane_keys[] = {"size", "divisions", "tilt"};
 static const char *const convex_keys[] = {"mesh", "points"};
+static const char *const revolve_keys[] = {"profile", "segments", "divisions"};
 
 struct shape_spec {
 	int kind;                     /* SH_SPHERE ... SH_MESH */
@@ -319,6 +320,57 @@ static int parse_ellipsoid(struct loader *L, const char *what, struct shape_spec
 	return 0;
 }
 
+/* A list of points of dim coordinates each ([x, y, z] or [r, z]) into
+ * *pts (dim * *n values). */
+static int parse_points(struct loader *L, const char *what, int dim, double **pts, size_t *n)
+{
+	if (mrdem_yaml_type(&L->y) != YAML_SEQUENCE_START_EVENT)
+		return mrdem_yaml_err_type(&L->y, what, dim == 3 ? "a list of points [x, y, z]" :
+								   "a list of points [r, z]");
+	size_t cap = 0;
+	for (;;) {
+		if (mrdem_yaml_next(&L->y))
+			return -1;
+		if (mrdem_yaml_type(&L->y) == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		char el[300];
+		snprintf(el, sizeof el, "%s[%zu]", what, *n);
+		if (*n == cap)
+			*pts = mrdem_xrealloc(*pts, dim * (cap = cap ? 2 * cap : 16) * sizeof **pts);
+		if (mrdem_yaml_vec(&L->y, el, &(*pts)[dim * *n], dim, MRDEM_YAML_ANY))
+			return -1;
+		(*n)++;
+	}
+}
+
+/* revolve: {profile: [[r, z], ...], segments: N, divisions: D} */
+static int parse_revolve(struct loader *L, const char *what, struct shape_spec *sp)
+{
+	struct mrdem_yaml_keys k;
+	int id, r;
+	sp->segments = 64;
+	mrdem_yaml_keys_init(&k, what, revolve_keys, 3, MRDEM_YAML_ALL(3));
+	if (mrdem_yaml_map_begin(&L->y, &k))
+		return -1;
+	while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
+		if (id == 0 && parse_points(L, k.cur, 2, &sp->points, &sp->npoints))
+			return -1;
+		if (id == 1 && mrdem_yaml_int_range(&L->y, k.cur, 3, MRDEM_CYLINDER_MAX_SEGMENTS,
+						    &sp->segments))
+			return -1;
+		if (id == 2 && mrdem_yaml_int_range(&L->y, k.cur, 1, MRDEM_REVOLVE_MAX_DIVISIONS,
+						    &sp->div[0]))
+			return -1;
+	}
+	if (r < 0 || mrdem_yaml_require(&L->y, &k, 0))
+		return -1;
+	if (sp->npoints < 2)
+		return mrdem_yaml_err_at(&L->y, k.key[0], "%s.profile: needs at least 2 points [r, z], "
+					 "got %zu", what, sp->npoints);
+	return plan_triangles(L, what, 2 * (uint64_t)sp->segments * (sp->npoints - 1) *
+				       (uint64_t)sp->div[0]);
+}
+
 /* convex: {mesh: FILE} or {points: [[x, y, z], ...]} */
 static int parse_convex(struct loader *L, const char *what, struct shape_spec *sp)
 {
@@ -332,25 +384,8 @@ static int parse_convex(struct loader *L, const char *what, struct shape_spec *s
 			return -1;
 		if (id == 0 && mrdem_yaml_string(&L->y, k.cur, &sp->file))
 			return -1;
-		if (id == 1) {
-			if (mrdem_yaml_type(&L->y) != YAML_SEQUENCE_START_EVENT)
-				return mrdem_yaml_err_type(&L->y, k.cur, "a list of points [x, y, z]");
-			size_t cap = 0;
-			for (;;) {
-				if (mrdem_yaml_next(&L->y))
-					return -1;
-				if (mrdem_yaml_type(&L->y) == YAML_SEQUENCE_END_EVENT)
-					break;
-				char el[300];
-				snprintf(el, sizeof el, "%s[%zu]", k.cur, sp->npoints);
-				if (sp->npoints == cap)
-					sp->points = mrdem_xrealloc(sp->points, 3 * (cap = cap ? 2 * cap : 16) *
-									sizeof *sp->points);
-				if (mrdem_yaml_vec(&L->y, el, &sp->points[3 * sp->npoints], 3, MRDEM_YAML_ANY))
-					return -1;
-				sp->npoints++;
-			}
-		}
+		if (id == 1 && parse_points(L, k.cur, 3, &sp->points, &sp->npoints))
+			return -1;
 	}
 	if (r < 0)
 		return -1;
@@ -404,10 +439,11 @@ static int check_mesh_file(const struct loader *L, yaml_mark_t at, const char *w
 }
 
 static const char *const shape_keys[] = {"sphere", "box", "cylinder", "plane", "mesh", "open",
-					 "shape", "analytic-sphere", "ellipsoid", "convex"};
+					 "shape", "analytic-sphere", "ellipsoid", "convex",
+					 "revolve"};
 enum {
 	SH_SPHERE, SH_BOX, SH_CYLINDER, SH_PLANE, SH_MESH, SH_OPEN, SH_SELECT,
-	SH_ANALYTIC_SPHERE, SH_ELLIPSOID, SH_CONVEX, SH_N
+	SH_ANALYTIC_SPHERE, SH_ELLIPSOID, SH_CONVEX, SH_REVOLVE, SH_N
 };
 
 /* A convex shape's mesh: the hull of its points, or of the vertices of its
@@ -472,6 +508,10 @@ static int build_mesh(const struct loader *L, const struct mrdem_yaml_keys *k,
 		rc = mrdem_mesh_plane(m, sp->size[0], sp->size[1], (unsigned)sp->div[0],
 				      (unsigned)sp->div[1], sp->tilt);
 		break;
+	case SH_REVOLVE:
+		rc = mrdem_mesh_revolve(m, sp->points, sp->npoints, (unsigned)sp->segments,
+					(unsigned)sp->div[0]);
+		break;
 	case SH_CONVEX:
 		return build_convex(L, k, sp, m);
 	default: {
@@ -502,7 +542,8 @@ static int build_mesh(const struct loader *L, const struct mrdem_yaml_keys *k,
 		return mrdem_yaml_err_at(&L->y, k->key[sp->kind], "%s: cannot generate the %s",
 					 k->what, shape_keys[sp->kind]);
 	if (sp->kind != SH_MESH &&
-	    mrdem_mesh_validate(m, sp->kind == SH_PLANE ? MRDEM_MESH_ALLOW_OPEN : 0, k->what))
+	    mrdem_mesh_validate(m, sp->kind == SH_PLANE || (sp->kind == SH_REVOLVE && m->open) ?
+					   MRDEM_MESH_ALLOW_OPEN : 0, k->what))
 		return mrdem_yaml_err_at(&L->y, k->key[sp->kind],
 					 "%s: the generated %s is not a valid mesh", k->what,
 					 shape_keys[sp->kind]);
@@ -537,7 +578,8 @@ static int read_shape_spec(struct loader *L, const char *what, struct mrdem_yaml
 		if (id != SH_OPEN && id != SH_SELECT && sp->kind >= 0)
 			return mrdem_yaml_err_at(&L->y, k->key[id],
 						 "%s: give one of sphere, box, cylinder, plane, "
-						 "mesh, analytic-sphere, ellipsoid or convex, not both "
+						 "revolve, mesh, analytic-sphere, ellipsoid or convex, "
+						 "not both "
 						 "'%s' and '%s'",
 						 what, shape_keys[sp->kind], shape_keys[id]);
 		if (id != SH_OPEN && id != SH_SELECT)
@@ -573,6 +615,9 @@ static int read_shape_spec(struct loader *L, const char *what, struct mrdem_yaml
 		case SH_CONVEX:
 			r = parse_convex(L, k->cur, sp);
 			break;
+		case SH_REVOLVE:
+			r = parse_revolve(L, k->cur, sp);
+			break;
 		}
 		if (r < 0)
 			return -1;
@@ -580,12 +625,14 @@ static int read_shape_spec(struct loader *L, const char *what, struct mrdem_yaml
 	if (r == 0 && sp->kind < 0)
 		r = mrdem_yaml_err_at(&L->y, k->map,
 				      "%s: missing the shape: give one of sphere, box, cylinder, "
-				      "plane, mesh, analytic-sphere, ellipsoid or convex",
+				      "plane, revolve, mesh, analytic-sphere, ellipsoid or convex",
 				      what);
 	if (r == 0 && (k->seen & BIT(SH_OPEN)) && sp->kind != SH_MESH)
 		r = mrdem_yaml_err_at(&L->y, k->key[SH_OPEN],
 				      "%s: 'open' applies to mesh files only (a plane is "
-				      "always open, the other generators always closed)",
+				      "always open, a revolve open unless its profile "
+				      "starts and ends on the axis, the other generators "
+				      "always closed)",
 				      what);
 	if (r == 0 && (k->seen & BIT(SH_SELECT)) && sp->kind != SH_MESH)
 		r = mrdem_yaml_err_at(&L->y, k->key[SH_SELECT],

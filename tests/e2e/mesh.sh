@@ -86,6 +86,20 @@ expect_success "cylinder: regular prism volume" '
 	mrdem-mesh cylinder --radius 0.5 --height 3 --segments 16 -o c.mrd &&
 	check c.mrd -- "m[\"triangles\"] == 64" "near(m[\"volume\"], 8 * 0.25 * math.sin(math.pi / 8) * 3, 1e-13)"'
 
+expect_success "revolve: a closed drum has the volume of its prism, a hopper is open" '
+	mrdem-mesh revolve --profile 0 0 0.5 0 0.5 3 0 3 --segments 16 -o d.mrd &&
+	check d.mrd -- "m[\"triangles\"] == 64 and m[\"closed\"]" \
+		"near(m[\"volume\"], 8 * 0.25 * math.sin(math.pi / 8) * 3, 1e-13)" &&
+	mrdem-mesh revolve --open --profile 0.02 0 0.1 0.08 0.1 0.3 --segments 12 --divisions 2 -o hop.mrd &&
+	check hop.mrd -- "m[\"triangles\"] == 4 * 12 * 2 and not m[\"closed\"]" \
+		"m[\"bbox\"] == [[-0.1, -0.1, 0], [0.1, 0.1, 0.3]]"'
+expect_success "revolve: an open profile needs --open, a bad profile is named" '
+	assert_exit 2 mrdem-mesh revolve --profile 0.02 0 0.1 0 -o x.mrd && assert_grep "pass --open" err &&
+	assert_exit 2 mrdem-mesh revolve --open --profile 0.02 0 0.1 0 0.2 -o x.mrd && assert_grep "odd count" err &&
+	assert_exit 2 mrdem-mesh revolve --open -o x.mrd && assert_grep "profile" err &&
+	assert_exit 2 mrdem-mesh revolve --open --profile 1 0 0 1 1 2 -o x.mrd &&
+	assert_grep "point 1 lies on the axis" err && [ ! -e x.mrd ]'
+
 expect_failure "plane without --open is refused" 'mrdem-mesh plane -o p.mrd'
 expect_success "plane --open: open, tilted, tessellated" '
 	mrdem-mesh plane --open --size 4 2 --divisions 4 2 --tilt 30 -o p.mrd &&
@@ -306,7 +320,7 @@ expect_failure "export of a non-stream fails cleanly" 'mrdem-mesh export --forma
 
 # ---- command line
 
-for c in sphere box plane cylinder import export; do
+for c in sphere box plane cylinder revolve import export; do
 	expect_success "$c --help prints its usage" '
 		mrdem-mesh '$c' --help >out && assert_grep "usage: mrdem-mesh '$c'" out'
 done
