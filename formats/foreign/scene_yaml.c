@@ -874,7 +874,7 @@ static int parse_planes(struct loader *L)
 		return mrdem_yaml_err_type(&L->y, "planes", "a list of planes");
 	for (;;) {
 		struct mrdem_yaml_keys k;
-		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}};
+		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}, 0};
 		int id, r;
 		if (mrdem_yaml_next(&L->y))
 			return -1;
