@@ -60,8 +60,7 @@ const char *mrdem_material_param_invalid(int k, double x)
 	}
 }
 
-/* The setup's parameters in the order of enum mrdem_material_param. */
-static void setup_params(double v[MRDEM_MAT_NPARAMS], const struct mrdem_setup *s)
+void mrdem_material_params_of_setup(double v[MRDEM_MAT_NPARAMS], const struct mrdem_setup *s)
 {
 	v[MRDEM_MAT_STIFFNESS] = s->stiffness;
 	v[MRDEM_MAT_DAMPING] = s->damping;
@@ -98,7 +97,7 @@ uint32_t mrdem_materials_add(struct mrdem_materials *m, const char *name,
 	struct mrdem_material *x = &m->m[m->n];
 	x->name = mrdem_xstrdup(name);
 	x->density = 1.0;
-	setup_params(x->v, s);
+	mrdem_material_params_of_setup(x->v, s);
 	return m->n++;
 }
 
@@ -257,7 +256,7 @@ const struct mrdem_pair_law *mrdem_pair_law_of(const struct mrdem_setup *s,
 	const struct mrdem_materials *m = s->materials;
 	if (!m || !m->table || !p->material) {
 		double v[MRDEM_MAT_NPARAMS];
-		setup_params(v, s);
+		mrdem_material_params_of_setup(v, s);
 		own_law(scratch, v);
 		return scratch;
 	}

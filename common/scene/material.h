@@ -44,6 +44,10 @@ unsigned mrdem_material_param_models(int k);
 /* Whether value x is valid for parameter k; NULL, or what is wrong. */
 const char *mrdem_material_param_invalid(int k, double x);
 
+/* The setup's (the contact section's) parameters, in the order of enum
+ * mrdem_material_param. */
+void mrdem_material_params_of_setup(double v[MRDEM_MAT_NPARAMS], const struct mrdem_setup *s);
+
 struct mrdem_material {
 	char *name;
 	double density;                  /* kg/m^3 */
