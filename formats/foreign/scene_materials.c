@@ -38,9 +38,12 @@ void mrdem_yaml_materials_release(struct mrdem_yaml_materials *ym)
 	free(ym->pair_name);
 	free(ym->pair_key);
 	free(ym->pair_at);
-	for (uint32_t k = 0; k < ym->nref; k++)
+	for (uint32_t k = 0; k < ym->nref; k++) {
 		free(ym->ref[k]);
+		free(ym->ref_what[k]);
+	}
 	free(ym->ref);
+	free(ym->ref_what);
 	free(ym->ref_at);
 	free(ym->index);
 	mrdem_yaml_materials_init(ym);
@@ -217,7 +220,10 @@ int mrdem_yaml_material_ref(struct mrdem_yaml *y, struct mrdem_yaml_materials *y
 	if (k == ym->nref) {
 		ym->ref = mrdem_xrealloc_for(ym->ref, k + 1, sizeof *ym->ref, "materials");
 		ym->ref_at = mrdem_xrealloc_for(ym->ref_at, k + 1, sizeof *ym->ref_at, "materials");
+		ym->ref_what = mrdem_xrealloc_for(ym->ref_what, k + 1, sizeof *ym->ref_what,
+						  "materials");
 		ym->ref[k] = name;
+		ym->ref_what[k] = mrdem_xstrdup(what);
 		ym->ref_at[k] = mrdem_yaml_mark(y);
 		ym->nref++;
 	} else {
@@ -300,7 +306,7 @@ int mrdem_yaml_materials_finish(struct mrdem_yaml *y, struct mrdem_yaml_material
 	struct mrdem_materials *m = ym->m;
 	if (!m || !m->n) {
 		if (ym->nref)
-			return unknown(y, ym->ref_at[0], "material", ym->ref[0], NULL);
+			return unknown(y, ym->ref_at[0], ym->ref_what[0], ym->ref[0], NULL);
 		if (ym->npairs)
 			return mrdem_yaml_err_at(y, ym->pair_at[0], "material_pairs: the scene "
 						 "defines no materials");
@@ -330,7 +336,7 @@ int mrdem_yaml_materials_finish(struct mrdem_yaml *y, struct mrdem_yaml_material
 	for (uint32_t k = 0; k < ym->nref; k++) {
 		long i = mrdem_materials_find(m, ym->ref[k]);
 		if (i < 0)
-			return unknown(y, ym->ref_at[k], "material", ym->ref[k], m);
+			return unknown(y, ym->ref_at[k], ym->ref_what[k], ym->ref[k], m);
 		ym->index[k + 1] = (uint32_t)i;
 	}
 	const char *bad = mrdem_materials_build(m, st, buf, sizeof buf);

@@ -22,6 +22,7 @@ struct mrdem_yaml_materials {
 	uint32_t npairs;
 	char **ref;                      /* names in `material:` keys, each once */
 	yaml_mark_t *ref_at;             /* where each was first */
+	char **ref_what;                 /* ... and the key's path there */
 	uint32_t nref;
 	int unnamed;                     /* a particle or plane names no material */
 	uint32_t *index;                 /* per ref + 1: the material (after finish) */
