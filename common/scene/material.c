@@ -248,6 +248,13 @@ const char *mrdem_materials_build(struct mrdem_materials *m, const struct mrdem_
 	return NULL;
 }
 
+void mrdem_setup_pair_law(const struct mrdem_setup *s, struct mrdem_pair_law *out)
+{
+	double v[MRDEM_MAT_NPARAMS];
+	mrdem_material_params_of_setup(v, s);
+	own_law(out, v);
+}
+
 const struct mrdem_pair_law *mrdem_pair_law_of(const struct mrdem_setup *s,
 					       const struct mrdem_particles *p, size_t ia,
 					       size_t ib, uint32_t plane,
@@ -255,9 +262,7 @@ const struct mrdem_pair_law *mrdem_pair_law_of(const struct mrdem_setup *s,
 {
 	const struct mrdem_materials *m = s->materials;
 	if (!m || !m->table || !p->material) {
-		double v[MRDEM_MAT_NPARAMS];
-		mrdem_material_params_of_setup(v, s);
-		own_law(scratch, v);
+		mrdem_setup_pair_law(s, scratch);
 		return scratch;
 	}
 	uint32_t a = p->material[ia];

@@ -87,6 +87,8 @@ struct mrdem_material_pair *mrdem_materials_pair(struct mrdem_materials *m, uint
 const char *mrdem_materials_build(struct mrdem_materials *m, const struct mrdem_setup *s,
 				  char *buf, size_t len);
 
+/* The law of a scene without materials: the setup's parameters. */
+void mrdem_setup_pair_law(const struct mrdem_setup *s, struct mrdem_pair_law *out);
 /* The law parameters between particle ia of p and particle ib (ib ==
  * SIZE_MAX: analytic plane `plane`): the table's entry with materials,
  * else the setup's parameters in *scratch. */
