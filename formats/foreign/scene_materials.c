@@ -1,6 +1,7 @@
 #include "formats/foreign/scene_materials.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,12 @@ int mrdem_yaml_material_ref(struct mrdem_yaml *y, struct mrdem_yaml_materials *y
 	}
 	*ref = k + 1;
 	return 0;
+}
+
+double mrdem_yaml_material_density(const struct mrdem_yaml_materials *ym, uint32_t ref)
+{
+	long i = ref && ym->m ? mrdem_materials_find(ym->m, ym->ref[ref - 1]) : -1;
+	return i >= 0 ? ym->m->m[i].density : NAN;
 }
 
 /* "unknown material 'X' (defined: A, B)" at m. */

@@ -39,6 +39,9 @@ int mrdem_yaml_material_pairs_parse(struct mrdem_yaml *y, struct mrdem_yaml_mate
  * section's values). */
 int mrdem_yaml_material_ref(struct mrdem_yaml *y, struct mrdem_yaml_materials *ym,
 			    const char *what, uint32_t *ref);
+/* The density of the material of reference ref, when `materials:` came
+ * before and defines it; else NaN (known after finish). */
+double mrdem_yaml_material_density(const struct mrdem_yaml_materials *ym, uint32_t ref);
 /* After the document: fill what the materials did not give from the
  * contact section, check the keys against the model, resolve the names
  * and the pairs, build the pair table into st->materials (left NULL

@@ -1109,6 +1109,14 @@ static yaml_mark_t unpack_mark(const uint32_t m[2])
 	return out;
 }
 
+/* The density of an item's material m: by index once the materials are
+ * resolved, by reference before (NaN while its material is unknown). */
+static double material_density(const struct loader *L, uint32_t m)
+{
+	const struct mrdem_materials *mats = L->s->setup.materials;
+	return mats ? mats->m[m].density : mrdem_yaml_material_density(&L->mat, m);
+}
+
 /* The shape-dependent part: the shape itself, rules for open meshes, mass
  * to density, and the halo width (relative ones scale with the shape's
  * diameter; the default comes from contact). */
@@ -1154,7 +1162,7 @@ static int finish_item(struct loader *L, const struct pending *pd)
 	} else if (pd->seen & BIT(P_DENSITY)) {
 		density = pa->density[pd->first];
 	} else if (pd->seen & BIT(P_MATERIAL)) {
-		density = s->setup.materials->m[pa->material[pd->first]].density;
+		density = material_density(L, pa->material[pd->first]);
 	}
 	if (pd->seen & BIT(P_EPS_ABS))
 		eps = raw_eps;
@@ -1288,8 +1296,9 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 	L->mat.unnamed |= !p->material;
 
 	int has_eps = (k->seen & (BIT(P_EPS) | BIT(P_EPS_ABS))) != 0;
-	/* a material's density is known after the document */
-	if (!p->late && (has_eps || L->contact_read) && !p->material)
+	int density_known = !p->material || (k->seen & (BIT(P_DENSITY) | BIT(P_MASS))) ||
+			    !isnan(material_density(L, p->material));
+	if (!p->late && (has_eps || L->contact_read) && density_known)
 		return finish_item(L, &pd);
 	if (L->npend == L->cappend) {
 		L->cappend = L->cappend ? 2 * L->cappend : 64;
