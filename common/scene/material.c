@@ -43,6 +43,14 @@ unsigned mrdem_material_param_models(int k)
 	}
 }
 
+uint32_t mrdem_material_params_read(int model)
+{
+	uint32_t read = 0;
+	for (int k = 0; k < MRDEM_MAT_NPARAMS; k++)
+		read |= (mrdem_material_param_models(k) >> model & 1u) << k;
+	return read;
+}
+
 const char *mrdem_material_param_invalid(int k, double x)
 {
 	if (!isfinite(x))
@@ -193,18 +201,15 @@ const char *mrdem_materials_build(struct mrdem_materials *m, const struct mrdem_
 				  char *buf, size_t len)
 {
 	char what[160];
-	uint32_t n = m->n, all = (1u << MRDEM_MAT_NPARAMS) - 1;
+	/* the model's parameters are checked; the others keep the setup's
+	 * values, valid or not */
+	uint32_t n = m->n, read = mrdem_material_params_read(s->force_model);
 	if (!n)
 		return "no materials";
 	for (uint32_t i = 0; i < n; i++) {
 		const struct mrdem_material *x = &m->m[i];
 		snprintf(what, sizeof what, "material '%s'", x->name);
-		/* every model reads its own parameters; the others are kept at
-		 * the setup's values, valid or not */
-		uint32_t read = 0;
-		for (int k = 0; k < MRDEM_MAT_NPARAMS; k++)
-			read |= (mrdem_material_param_models(k) >> s->force_model & 1u) << k;
-		if (check_params(x->v, read & all, s->force_model, what, buf, len))
+		if (check_params(x->v, read, s->force_model, what, buf, len))
 			return buf;
 		if (!(x->density > 0) || !isfinite(x->density)) {
 			snprintf(buf, len, "%s: density %g is not positive", what, x->density);

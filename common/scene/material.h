@@ -37,6 +37,8 @@ extern const char *const mrdem_material_param_names[MRDEM_MAT_NPARAMS];
 /* Bit per enum mrdem_force_model: the models that read parameter k
  * (friction: every model). */
 unsigned mrdem_material_param_models(int k);
+/* Bit per parameter that model reads. */
+uint32_t mrdem_material_params_read(int model);
 /* Bit per parameter that a pair entry may override. */
 #define MRDEM_MAT_PAIR_PARAMS                                                              \
 	(1u << MRDEM_MAT_STIFFNESS | 1u << MRDEM_MAT_DAMPING | 1u << MRDEM_MAT_FRICTION |   \

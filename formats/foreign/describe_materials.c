@@ -38,10 +38,7 @@ static void text(struct mrdem_describe *in, const struct mrdem_setup *s, uint32_
 void mrdem_describe_materials(struct mrdem_describe *in, const struct mrdem_setup *s)
 {
 	const struct mrdem_materials *m = s->materials;
-	uint32_t read = 0;
-	for (int k = 0; k < MRDEM_MAT_NPARAMS; k++)
-		if (mrdem_material_param_models(k) & 1u << s->force_model)
-			read |= 1u << k;
+	uint32_t read = mrdem_material_params_read(s->force_model);
 	if (!in->json) {
 		text(in, s, read);
 		return;

@@ -22,20 +22,10 @@ static void put_params(struct mrdem_buf *b, const double *v, uint32_t mask)
 		}
 }
 
-/* The parameters the model reads, bit per enum mrdem_material_param. */
-static uint32_t model_params(int model)
-{
-	uint32_t read = 0;
-	for (int k = 0; k < MRDEM_MAT_NPARAMS; k++)
-		if (mrdem_material_param_models(k) & 1u << model)
-			read |= 1u << k;
-	return read;
-}
-
 void mrdem_encode_materials(struct mrdem_buf *b, const struct mrdem_setup *s)
 {
 	const struct mrdem_materials *m = s->materials;
-	uint32_t read = model_params(s->force_model);
+	uint32_t read = mrdem_material_params_read(s->force_model);
 	mrdem_buf_u32(b, m->n);
 	for (uint32_t i = 0; i < m->n; i++) {
 		mrdem_buf_str(b, m->m[i].name);
