@@ -379,6 +379,34 @@ struct column_head {
 	long known; /* index in frame_columns, or -1 */
 };
 
+/* The columns' data into f's particles (n of them, room reserved), the
+ * unknown ones into f->extra (their names taken). */
+static void read_columns(struct mrdem_cursor *c, struct mrdem_frame *f, struct column_head *cols,
+			 uint32_t ncols)
+{
+	for (uint32_t k = 0; k < ncols; k++) {
+		struct column_head *h = &cols[k];
+		size_t m = f->p.n * h->components;
+		if (h->known < 0) {
+			struct mrdem_column x = {h->name, h->type, h->components,
+						 m * column_type_size(h->type), NULL};
+			x.data = mrdem_xmalloc(x.size ? x.size : 1);
+			mrdem_get_bytes(c, x.data, x.size);
+			f->extra = mrdem_xrealloc(f->extra, (f->nextra + 1) * sizeof *f->extra);
+			f->extra[f->nextra++] = x;
+			h->name = NULL;
+			continue;
+		}
+		void *v = column_data(&f->p, &frame_columns[h->known]);
+		if (h->type == MRDEM_COLUMN_U32)
+			mrdem_get_u32s(c, v, m);
+		else if (h->type == MRDEM_COLUMN_U64)
+			mrdem_get_u64s(c, v, m);
+		else
+			mrdem_get_f64s(c, v, m);
+	}
+}
+
 static int decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
 {
 	struct mrdem_cursor c;
@@ -444,32 +472,11 @@ static int decode_frame(const struct mrdem_record *rec, const char *src, struct 
 		mrdem_record_done(rec, src, &c);
 		goto out;
 	}
-	struct mrdem_particles *p = &f->p;
-	mrdem_particles_reserve(p, n ? n : 1);
-	p->n = n;
+	mrdem_particles_reserve(&f->p, n ? n : 1);
+	f->p.n = n;
 	if (seen[MATERIAL_COLUMN])
-		mrdem_particles_use_material(p);
-	for (uint32_t k = 0; k < ncols; k++) {
-		struct column_head *h = &cols[k];
-		size_t m = n * h->components;
-		if (h->known < 0) {
-			struct mrdem_column x = {h->name, h->type, h->components,
-						 m * column_type_size(h->type), NULL};
-			x.data = mrdem_xmalloc(x.size ? x.size : 1);
-			mrdem_get_bytes(&c, x.data, x.size);
-			f->extra = mrdem_xrealloc(f->extra, (f->nextra + 1) * sizeof *f->extra);
-			f->extra[f->nextra++] = x;
-			h->name = NULL;
-			continue;
-		}
-		void *v = column_data(p, &frame_columns[h->known]);
-		if (h->type == MRDEM_COLUMN_U32)
-			mrdem_get_u32s(&c, v, m);
-		else if (h->type == MRDEM_COLUMN_U64)
-			mrdem_get_u64s(&c, v, m);
-		else
-			mrdem_get_f64s(&c, v, m);
-	}
+		mrdem_particles_use_material(&f->p);
+	read_columns(&c, f, cols, ncols);
 	if (mrdem_record_done(rec, src, &c) || check_frame(rec, src, f))
 		goto out;
 	rc = 0;
