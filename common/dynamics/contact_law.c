@@ -60,7 +60,7 @@ static void to_tangent_plane(double s[3], const double n[3])
 /* The textbook spring-dashpot (sphere DEM course notes) at one patch: F_n = kn delta - gamma_n m_eff
  * v_n, never pulling, and Coulomb friction regularised by the normal
  * contact's critical damping, with no springs kept. */
-static void spring_dashpot_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c,
+static void spring_dashpot_law(const struct mrdem_pair_law *set, struct mrdem_patch_contact *c,
 			       double vn, const double vt[3])
 {
 	double k = set->stiffness, m = c->m_eff;
@@ -86,7 +86,7 @@ static void spring_dashpot_law(const struct mrdem_setup *set, struct mrdem_patch
  * ROLLING_DAMPING 2 sqrt(I_t kw), I_t = 2/5 m_eff R*^2 the inertia of a
  * sphere about its own axis. The spring is a scalar about the current
  * normal, so it turns with the contact by itself. */
-static void twisting_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c,
+static void twisting_law(const struct mrdem_pair_law *set, struct mrdem_patch_contact *c,
 			 double kn, double fn)
 {
 	double mt = set->twisting_friction * c->r_eff;
@@ -107,12 +107,12 @@ static void twisting_law(const struct mrdem_setup *set, struct mrdem_patch_conta
 	c->energy += 0.5 * c->twist * c->twist / kw;
 }
 
-void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c)
+void mrdem_patch_law(int model, const struct mrdem_pair_law *set, struct mrdem_patch_contact *c)
 {
 	double d = c->delta, m = c->m_eff;
 	double vn = vec3_dot(c->v, c->n), vt[3];
 	vec3_axpy(vt, c->v, -vn, c->n);
-	if (set->force_model == MRDEM_FORCE_SPRING_DASHPOT) {
+	if (model == MRDEM_FORCE_SPRING_DASHPOT) {
 		spring_dashpot_law(set, c, vn, vt);
 		return;
 	}
@@ -120,10 +120,8 @@ void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *
 	/* Stiffnesses (N/m) and damping coefficients (N s/m), normal and
 	 * tangential; energy of the normal spring. */
 	double kn, kt, gn, gt, en;
-	if (set->force_model == MRDEM_FORCE_HERTZ) {
-		double E = set->young, nu = set->poisson;
-		double estar = E / (2 * (1 - nu * nu));           /* two equal materials */
-		double gstar = E / (2 * (1 + nu)) / (2 * (2 - nu));
+	if (model == MRDEM_FORCE_HERTZ) {
+		double estar = set->estar, gstar = set->gstar;    /* common/scene/material.c */
 		double a = sqrt(c->r_eff * d);                    /* contact radius */
 		double sn = 2 * estar * a, st = 8 * gstar * a;
 		double beta = -mrdem_damping_ratio(set->restitution);

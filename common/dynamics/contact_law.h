@@ -38,7 +38,8 @@ double mrdem_damping_ratio(double e);
  * stream reader's check); NULL when they are valid, else what is wrong. */
 const char *mrdem_contact_model_invalid(const struct mrdem_setup *s);
 
-/* Apply the setup's model (spring-dashpot, hooke or hertz) to c. */
-void mrdem_patch_law(const struct mrdem_setup *set, struct mrdem_patch_contact *c);
+/* Apply model (spring-dashpot, hooke or hertz) with the pair's parameters
+ * (mrdem_pair_law_of) to c. */
+void mrdem_patch_law(int model, const struct mrdem_pair_law *law, struct mrdem_patch_contact *c);
 
 #endif

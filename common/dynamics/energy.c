@@ -105,10 +105,21 @@ double mrdem_energy_total(const struct mrdem_energy *e)
 void mrdem_energy_expectation(const struct mrdem_setup *s, int scheme, const char **contacts,
 			      const char **integrator)
 {
-	int damped = (s->force_model == MRDEM_FORCE_SPRING_DASHPOT && s->damping > 0) ||
-		     (MRDEM_FORCE_MODEL_HAS_SPRINGS(s->force_model) &&
-		      (s->restitution < 1 || s->rolling_friction > 0 || s->twisting_friction > 0));
-	int rubs = s->friction > 0;
+	/* any pair of materials that damps or rubs counts */
+	const struct mrdem_materials *m = s->materials;
+	struct mrdem_pair_law own;
+	mrdem_setup_pair_law(s, &own);
+	const struct mrdem_pair_law *laws = m && m->table ? m->table : &own;
+	size_t npairs = m && m->table ? (size_t)m->n * m->n : 1;
+	int damped = 0, rubs = 0;
+	for (size_t k = 0; k < npairs; k++) {
+		const struct mrdem_pair_law *l = &laws[k];
+		damped |= (s->force_model == MRDEM_FORCE_SPRING_DASHPOT && l->damping > 0) ||
+			  (MRDEM_FORCE_MODEL_HAS_SPRINGS(s->force_model) &&
+			   (l->restitution < 1 || l->rolling_friction > 0 ||
+			    l->twisting_friction > 0));
+		rubs |= l->friction > 0;
+	}
 	*contacts = damped && rubs ? "contact damping and friction dissipate energy at every contact"
 		    : damped   ? "contact damping dissipates energy at every contact"
 		    : rubs     ? "friction dissipates energy at sliding contacts"

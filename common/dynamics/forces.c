@@ -145,8 +145,11 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 			  const struct mrdem_bodies *bodies, size_t ia, size_t ib,
 			  const struct mrdem_contact *c)
 {
-	const struct mrdem_setup *set = &s->setup;
 	const struct mrdem_particles *p = &s->frame.p;
+	struct mrdem_pair_law own;
+	const struct mrdem_pair_law *set =
+		mrdem_pair_law_of(&s->setup, p, ia, ib, mrdem_plane_index(c->b), &own);
+	int model = s->setup.force_model;
 	vec3_set(F, 0, 0, 0);
 	*energy = 0;
 	double inv_a = bodies->b[ia].inv_mass;
@@ -164,12 +167,12 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 	double vn = vec3_dot(vrel, n);
 
 	double k, fn, delta;
-	if (set->force_model == MRDEM_FORCE_SPRING) {
+	if (model == MRDEM_FORCE_SPRING) {
 		double epssum = c->depth + c->dist;
 		delta = fmin(c->depth, epssum);
 		k = set->stiffness * sqrt(m_eff) / epssum;
 		fn = k * delta;
-	} else if (set->force_model == MRDEM_FORCE_HERTZ) {
+	} else if (model == MRDEM_FORCE_HERTZ) {
 		/* only multiscale guesses get here (mrdem_forces_add_guesses): the
 		 * Hertz spring at this overlap, with the volume-equivalent radii
 		 * of the two particles standing in for the local curvature (a
@@ -179,9 +182,8 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 		double ka = va > 0 ? 1.0 / cbrt(0.75 / M_PI * va) : 0.0;
 		double kb = vb > 0 ? 1.0 / cbrt(0.75 / M_PI * vb) : 0.0;
 		double rstar = 1.0 / (ka + kb);
-		double estar = set->young / (2 * (1 - set->poisson * set->poisson));
 		delta = c->depth;
-		k = 4.0 / 3.0 * estar * sqrt(rstar * delta);
+		k = 4.0 / 3.0 * set->estar * sqrt(rstar * delta);
 		fn = k * delta;
 	} else { /* spring-dashpot; and hooke's guesses (its spring alone) */
 		delta = c->depth;

@@ -556,7 +556,10 @@ static void patch_force(struct mrdem_forces *f, const struct mrdem_scene *s,
 		vec3_copy(pc.roll, old->roll);
 		pc.twist = old->twist;
 	}
-	mrdem_patch_law(&s->setup, &pc);
+	struct mrdem_pair_law own;
+	const struct mrdem_pair_law *law =
+		mrdem_pair_law_of(&s->setup, p, ia, ib, mrdem_plane_index(out->b), &own);
+	mrdem_patch_law(s->setup.force_model, law, &pc);
 
 	/* The deepest record carries the patch's force; the torque of it at
 	 * the patch point instead of the record's point is the difference. */

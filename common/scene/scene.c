@@ -55,6 +55,8 @@ void mrdem_setup_default(struct mrdem_setup *s)
 
 void mrdem_setup_release(struct mrdem_setup *s)
 {
+	mrdem_materials_free(s->materials);
+	s->materials = NULL;
 	free(s->planes);
 	s->planes = NULL;
 	s->nplanes = 0;
@@ -76,6 +78,7 @@ static void particles_release(struct mrdem_particles *p)
 	free(p->angvel);
 	free(p->density);
 	free(p->eps);
+	free(p->material);
 	particles_init(p);
 }
 
@@ -92,7 +95,16 @@ void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap)
 	p->angvel = mrdem_xrealloc_for(p->angvel, cap, 3 * sizeof *p->angvel, "particles");
 	p->density = mrdem_xrealloc_for(p->density, cap, sizeof *p->density, "particles");
 	p->eps = mrdem_xrealloc_for(p->eps, cap, sizeof *p->eps, "particles");
+	if (p->material)
+		p->material = mrdem_xrealloc_for(p->material, cap, sizeof *p->material,
+						 "particles");
 	p->cap = cap;
+}
+
+void mrdem_particles_use_material(struct mrdem_particles *p)
+{
+	if (!p->material)
+		p->material = mrdem_xcalloc(p->cap ? p->cap : 1, sizeof *p->material);
 }
 
 size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t shape)
@@ -109,6 +121,8 @@ size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t sha
 	memset(&p->angvel[3 * i], 0, 3 * sizeof(double));
 	p->density[i] = 1.0;
 	p->eps[i] = 0.0;
+	if (p->material)
+		p->material[i] = 0;
 	return i;
 }
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "common/mesh/mesh.h"
+#include "common/scene/material.h"
 #include "common/shape/analytic.h"
 
 struct mrdem_tree; /* surrogate tree, common/tree/tree.h */
@@ -53,6 +54,7 @@ static inline uint32_t mrdem_plane_index(uint64_t id) { return (uint32_t)(UINT64
 struct mrdem_plane {
 	double point[3];
 	double normal[3];         /* unit, pointing into the free half-space */
+	uint32_t material;        /* index in setup.materials; 0 without materials */
 };
 
 enum mrdem_scheme {
@@ -112,6 +114,8 @@ struct mrdem_setup {
 	int allow_overlap;
 	uint32_t nplanes;
 	struct mrdem_plane *planes;
+	/* NULL: one material, the parameters above (common/scene/material.h) */
+	struct mrdem_materials *materials;
 };
 
 enum {
@@ -134,6 +138,9 @@ struct mrdem_particles {
 	double *angvel;      /* 3n, world frame, rad/s */
 	double *density;     /* n, kg/m^3 (mass = density * shape volume) */
 	double *eps;         /* n, absolute halo width, m */
+	/* n, index in setup.materials; NULL in a scene without materials
+	 * (mrdem_particles_use_material allocates it) */
+	uint32_t *material;
 };
 
 /* A per-particle column of a frame record that this build does not know
@@ -198,6 +205,8 @@ void mrdem_setup_default(struct mrdem_setup *s);
 void mrdem_setup_release(struct mrdem_setup *s);
 
 void mrdem_particles_reserve(struct mrdem_particles *p, size_t cap);
+/* Give p a material column, all material 0 (kept by reserve and push). */
+void mrdem_particles_use_material(struct mrdem_particles *p);
 /* Append a particle at rest with identity orientation; returns its index. */
 size_t mrdem_particles_push(struct mrdem_particles *p, uint64_t id, uint32_t shape);
 

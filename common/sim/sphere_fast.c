@@ -45,6 +45,10 @@ int mrdem_sphere_fast_covers(const struct mrdem_scene *s, char *why, size_t len)
 				 mrdem_shape_kind_name(s->shapes[k].kind));
 			return 0;
 		}
+	if (s->setup.materials) {
+		snprintf(why, len, "the scene names materials (one law per pair of them)");
+		return 0;
+	}
 	if (s->setup.force_model != MRDEM_FORCE_SPRING_DASHPOT) {
 		snprintf(why, len, "the force model is %s, not spring-dashpot",
 			 mrdem_force_model_name(s->setup.force_model));

@@ -9,6 +9,7 @@
 #include "common/shape/convex.h"
 #include "common/util/error.h"
 #include "formats/foreign/describe.h"
+#include "formats/foreign/describe_materials.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_picard.h"
 #include "formats/stream/record_refs.h"
@@ -317,6 +318,8 @@ void mrdem_describe_frame(struct mrdem_describe *in, const struct mrdem_frame *f
 			mrdem_json_kv_nums(j, "angular_velocity", &p->angvel[3 * i], 3);
 			mrdem_json_kv_num(j, "density", p->density[i]);
 			mrdem_json_kv_num(j, "epsilon", p->eps[i]);
+			if (p->material)
+				mrdem_json_kv_uint(j, "material", p->material[i]);
 			mrdem_json_end_object(j);
 		}
 		mrdem_json_end_array(j);
@@ -682,6 +685,8 @@ static int describe_scene_record(struct mrdem_describe *in, const struct mrdem_r
 		describe_setup(in, &in->scene.setup);
 	else if (rec->type == MRDEM_REC_CONTACT_MODEL)
 		describe_contact_model(in, &in->scene.setup);
+	else if (rec->type == MRDEM_REC_MATERIALS)
+		mrdem_describe_materials(in, &in->scene.setup);
 	else if (rec->type == MRDEM_REC_HISTORY)
 		describe_history(in, &in->scene.frame);
 	else if (rec->type == MRDEM_REC_MESH) {
@@ -780,6 +785,7 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	switch (rec->type) {
 	case MRDEM_REC_SETUP:
 	case MRDEM_REC_CONTACT_MODEL:
+	case MRDEM_REC_MATERIALS:
 	case MRDEM_REC_MESH:
 	case MRDEM_REC_SHAPE:
 	case MRDEM_REC_TREE:

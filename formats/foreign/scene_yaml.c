@@ -31,6 +31,7 @@
 #include "common/util/error.h"
 #include "common/util/rng.h"
 #include "formats/foreign/mesh_files.h"
+#include "formats/foreign/scene_materials.h"
 #include "formats/foreign/yaml_map.h"
 
 #define BIT(i) MRDEM_YAML_BIT(i)
@@ -54,6 +55,9 @@ struct loader {
 	struct pending *pend;   /* particle items waiting for shapes or defaults */
 	size_t npend, cappend;
 	yaml_mark_t *plane_mark; /* per analytic plane: where it was given */
+	/* materials, resolved after the document; until then particles and
+	 * planes hold references to its names */
+	struct mrdem_yaml_materials mat;
 };
 
 /* ---- sizes checked before allocating */
@@ -911,7 +915,7 @@ static int parse_output(struct loader *L)
 	return r;
 }
 
-static const char *const plane_keys_analytic[] = {"point", "normal"};
+static const char *const plane_keys_analytic[] = {"point", "normal", "material"};
 
 static int parse_planes(struct loader *L)
 {
@@ -921,14 +925,14 @@ static int parse_planes(struct loader *L)
 		return mrdem_yaml_err_type(&L->y, "planes", "a list of planes");
 	for (;;) {
 		struct mrdem_yaml_keys k;
-		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}};
+		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}, 0};
 		int id, r;
 		if (mrdem_yaml_next(&L->y))
 			return -1;
 		if (mrdem_yaml_type(&L->y) == YAML_SEQUENCE_END_EVENT)
 			return 0;
 		snprintf(what, sizeof what, "planes[%" PRIu32 "]", st->nplanes);
-		mrdem_yaml_keys_init(&k, what, plane_keys_analytic, 2, MRDEM_YAML_ALL(2));
+		mrdem_yaml_keys_init(&k, what, plane_keys_analytic, 3, MRDEM_YAML_ALL(3));
 		if (mrdem_yaml_map_begin(&L->y, &k))
 			return -1;
 		while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
@@ -936,7 +940,10 @@ static int parse_planes(struct loader *L)
 				return -1;
 			if (id == 1 && mrdem_yaml_vec(&L->y, k.cur, pl.normal, 3, MRDEM_YAML_ANY))
 				return -1;
+			if (id == 2 && mrdem_yaml_material_ref(&L->y, &L->mat, k.cur, &pl.material))
+				return -1;
 		}
+		L->mat.unnamed |= !pl.material;
 		if (r < 0 || mrdem_yaml_require(&L->y, &k, 0) || mrdem_yaml_require(&L->y, &k, 1))
 			return -1;
 		double *n = pl.normal;
@@ -977,15 +984,16 @@ static int parse_planes(struct loader *L)
 static const char *const pkey_names[] = {
 	"shape", "position", "velocity", "orientation", "angular_velocity", "density", "mass",
 	"epsilon", "epsilon_abs", "fixed", "lattice", "origin", "count", "spacing", "jitter",
-	"rotate", "seed",
+	"rotate", "seed", "material",
 };
 enum {
 	P_SHAPE, P_POSITION, P_VELOCITY, P_ORIENTATION, P_ANGVEL, P_DENSITY, P_MASS, P_EPS,
 	P_EPS_ABS, P_FIXED, P_LATTICE, P_ORIGIN, P_COUNT, P_SPACING, P_JITTER, P_ROTATE, P_SEED,
-	P_N
+	P_MATERIAL, P_N
 };
 #define P_COMMON (BIT(P_SHAPE) | BIT(P_VELOCITY) | BIT(P_ORIENTATION) | BIT(P_ANGVEL) | \
-		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED))
+		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED) | \
+		  BIT(P_MATERIAL))
 #define P_PARTICLE (P_COMMON | BIT(P_POSITION))
 #define P_LATTICE_KEYS (P_COMMON | BIT(P_ORIGIN) | BIT(P_COUNT) | BIT(P_SPACING) | \
 			BIT(P_JITTER) | BIT(P_ROTATE) | BIT(P_SEED))
@@ -1001,6 +1009,7 @@ struct pspec {
 	double spacing[3], jitter;
 	long long count[3];
 	uint64_t seed;
+	uint32_t material;      /* reference (struct mrdem_yaml_materials), 0: none */
 };
 
 /* "unknown shape", listing the shapes defined. */
@@ -1077,6 +1086,8 @@ static int parse_pfield(struct loader *L, struct pspec *p, int id)
 		return mrdem_yaml_bool(y, w, &p->rotate);
 	case P_SEED:
 		return mrdem_yaml_u64(y, w, &p->seed);
+	case P_MATERIAL:
+		return mrdem_yaml_material_ref(y, &L->mat, w, &p->material);
 	case P_JITTER:
 		return mrdem_yaml_number(y, w, &p->jitter) ||
 		       mrdem_yaml_nonnegative(y, w, p->jitter);
@@ -1145,6 +1156,14 @@ static yaml_mark_t unpack_mark(const uint32_t m[2])
 	return out;
 }
 
+/* The density of an item's material m: by index once the materials are
+ * resolved, by reference before (NaN while its material is unknown). */
+static double material_density(const struct loader *L, uint32_t m)
+{
+	const struct mrdem_materials *mats = L->s->setup.materials;
+	return mats ? mats->m[m].density : mrdem_yaml_material_density(&L->mat, m);
+}
+
 /* The shape-dependent part: the shape itself, rules for open meshes, mass
  * to density, and the halo width (relative ones scale with the shape's
  * diameter; the default comes from contact). */
@@ -1189,6 +1208,8 @@ static int finish_item(struct loader *L, const struct pending *pd)
 						 what, mass, sh->name, sh->mesh.mass.volume);
 	} else if (pd->seen & BIT(P_DENSITY)) {
 		density = pa->density[pd->first];
+	} else if (pd->seen & BIT(P_MATERIAL)) {
+		density = material_density(L, pa->material[pd->first]);
 	}
 	if (pd->seen & BIT(P_EPS_ABS))
 		eps = raw_eps;
@@ -1317,10 +1338,14 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 				pa->density[i] = raw_density;
 				pa->eps[i] = p->eps;
 				pa->flags[i] = p->fixed ? MRDEM_PARTICLE_FIXED : 0;
+				pa->material[i] = p->material;
 			}
+	L->mat.unnamed |= !p->material;
 
 	int has_eps = (k->seen & (BIT(P_EPS) | BIT(P_EPS_ABS))) != 0;
-	if (!p->late && (has_eps || L->contact_read))
+	int density_known = !p->material || (k->seen & (BIT(P_DENSITY) | BIT(P_MASS))) ||
+			    !isnan(material_density(L, p->material));
+	if (!p->late && (has_eps || L->contact_read) && density_known)
 		return finish_item(L, &pd);
 	if (L->npend == L->cappend) {
 		L->cappend = L->cappend ? 2 * L->cappend : 64;
@@ -1434,9 +1459,42 @@ static int check_planes(struct loader *L)
 
 /* ---- the document */
 
+static int no_contact(const struct mrdem_yaml *y)
+{
+	return mrdem_yaml_err(y, "scene: no 'contact' section: the default model, hooke, "
+			      "needs contact.stiffness (kn, N/m) and contact.restitution "
+			      "(docs/scene.md); contact: {model: paper} gives the paper's "
+			      "spring");
+}
+
+/* The materials known, each particle's and plane's reference becomes its
+ * material; a scene without materials keeps no material column. */
+static int resolve_materials(struct loader *L)
+{
+	struct mrdem_setup *st = &L->s->setup;
+	struct mrdem_particles *pa = &L->s->frame.p;
+	if (L->mat.m && !L->contact_read)
+		return no_contact(&L->y);
+	if (mrdem_yaml_materials_finish(&L->y, &L->mat, st))
+		return -1;
+	if (!st->materials) {
+		free(pa->material);
+		pa->material = NULL;
+		return 0;
+	}
+	for (size_t i = 0; i < pa->n; i++)
+		pa->material[i] = L->mat.index[pa->material[i]];
+	for (uint32_t k = 0; k < st->nplanes; k++)
+		st->planes[k].material = L->mat.index[st->planes[k].material];
+	return 0;
+}
+
 static const char *const top_keys[] = {"shapes", "particles", "planes", "gravity", "contact",
-				       "time", "output"};
-enum { T_SHAPES, T_PARTICLES, T_PLANES, T_GRAVITY, T_CONTACT, T_TIME, T_OUTPUT, T_N };
+				       "time", "output", "materials", "material_pairs"};
+enum {
+	T_SHAPES, T_PARTICLES, T_PLANES, T_GRAVITY, T_CONTACT, T_TIME, T_OUTPUT, T_MATERIALS,
+	T_PAIRS, T_N
+};
 
 static int parse_document(struct loader *L)
 {
@@ -1476,11 +1534,19 @@ static int parse_document(struct loader *L)
 		case T_OUTPUT:
 			r = parse_output(L);
 			break;
+		case T_MATERIALS:
+			r = mrdem_yaml_materials_parse(y, &L->mat);
+			break;
+		case T_PAIRS:
+			r = mrdem_yaml_material_pairs_parse(y, &L->mat);
+			break;
 		}
 		if (r < 0)
 			return -1;
 	}
 	if (r < 0 || mrdem_yaml_require(y, &k, T_PARTICLES) || mrdem_yaml_finish(y, "scene"))
+		return -1;
+	if (resolve_materials(L))
 		return -1;
 	/* everything is known now: the items that waited for it, in order */
 	for (size_t i = 0; i < L->npend; i++)
@@ -1489,10 +1555,7 @@ static int parse_document(struct loader *L)
 	if (check_planes(L))
 		return -1;
 	if (!L->contact_read)
-		return mrdem_yaml_err(y, "scene: no 'contact' section: the default model, hooke, "
-				      "needs contact.stiffness (kn, N/m) and contact.restitution "
-				      "(docs/scene.md); contact: {model: paper} gives the paper's "
-				      "spring");
+		return no_contact(y);
 	return 0;
 }
 
@@ -1507,6 +1570,7 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	/* new scenes get the mesh-convergent model; the paper's is model: paper */
 	s->setup.force_model = MRDEM_FORCE_HOOKE;
 	L.mem_avail = memory_available();
+	mrdem_particles_use_material(&s->frame.p); /* references until resolved */
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash && strcmp(path, "-") ? (size_t)(slash - path) + 1 : 0;
 	L.dir = mrdem_xmalloc(dlen + 1);
@@ -1523,6 +1587,7 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	free(L.shape_line);
 	free(L.pend);
 	free(L.plane_mark);
+	mrdem_yaml_materials_release(&L.mat);
 	for (size_t i = 0; i < L.nfwd; i++)
 		free(L.fwd[i]);
 	free(L.fwd);

@@ -408,6 +408,13 @@ static int write_surfaces(struct vtk_out *o, const void *ctx)
 		for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
 			put_u8(o, (p->flags[i] & MRDEM_PARTICLE_FIXED) ? 1 : 0);
 	array_end(o, in);
+	if (p->material) {
+		array_begin(o, in, "UInt32", "material", 1, ntris, 0);
+		for (size_t i = 0; i < p->n; i++)
+			for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
+				put_u32(o, p->material[i]);
+		array_end(o, in);
+	}
 	array_begin(o, in, "UInt32", "triangle", 1, ntris, 0);
 	for (size_t i = 0; i < p->n; i++)
 		for (uint32_t t = 0; t < s->shapes[p->shape[i]].mesh.ntris; t++)
@@ -587,6 +594,12 @@ static int write_instances(struct vtk_out *o, const void *ctx)
 	for (size_t i = 0; i < n; i++)
 		put_u8(o, (p->flags[i] & MRDEM_PARTICLE_FIXED) ? 1 : 0);
 	array_end(o, in);
+	if (p->material) {
+		array_begin(o, in, "UInt32", "material", 1, n, 0);
+		for (size_t i = 0; i < n; i++)
+			put_u32(o, p->material[i]);
+		array_end(o, in);
+	}
 	if (x->ncontacts) {
 		array_begin(o, in, "UInt32", "contacts", 1, n, 0);
 		for (size_t i = 0; i < n; i++)

@@ -1,4 +1,5 @@
 #include "formats/stream/records.h"
+#include "formats/stream/record_materials.h"
 #include "formats/stream/record_mechanics.h"
 
 #include <math.h>
@@ -216,18 +217,21 @@ static const struct frame_column {
 	const char *name;
 	uint32_t type, components;
 	size_t member; /* offsetof the array in struct mrdem_particles */
+	int optional;  /* written when the array is there (material) */
 } frame_columns[] = {
-	{"id", MRDEM_COLUMN_U64, 1, offsetof(struct mrdem_particles, id)},
-	{"shape", MRDEM_COLUMN_U32, 1, offsetof(struct mrdem_particles, shape)},
-	{"flags", MRDEM_COLUMN_U32, 1, offsetof(struct mrdem_particles, flags)},
-	{"position", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, pos)},
-	{"orientation", MRDEM_COLUMN_F64, 4, offsetof(struct mrdem_particles, quat)},
-	{"velocity", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, vel)},
-	{"angular_velocity", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, angvel)},
-	{"density", MRDEM_COLUMN_F64, 1, offsetof(struct mrdem_particles, density)},
-	{"epsilon", MRDEM_COLUMN_F64, 1, offsetof(struct mrdem_particles, eps)},
+	{"id", MRDEM_COLUMN_U64, 1, offsetof(struct mrdem_particles, id), 0},
+	{"shape", MRDEM_COLUMN_U32, 1, offsetof(struct mrdem_particles, shape), 0},
+	{"flags", MRDEM_COLUMN_U32, 1, offsetof(struct mrdem_particles, flags), 0},
+	{"position", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, pos), 0},
+	{"orientation", MRDEM_COLUMN_F64, 4, offsetof(struct mrdem_particles, quat), 0},
+	{"velocity", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, vel), 0},
+	{"angular_velocity", MRDEM_COLUMN_F64, 3, offsetof(struct mrdem_particles, angvel), 0},
+	{"density", MRDEM_COLUMN_F64, 1, offsetof(struct mrdem_particles, density), 0},
+	{"epsilon", MRDEM_COLUMN_F64, 1, offsetof(struct mrdem_particles, eps), 0},
+	{"material", MRDEM_COLUMN_U32, 1, offsetof(struct mrdem_particles, material), 1},
 };
 #define NCOLUMNS (sizeof frame_columns / sizeof *frame_columns)
+#define MATERIAL_COLUMN (NCOLUMNS - 1)
 #define MAX_COLUMNS 1024
 #define MAX_COMPONENTS 64
 
@@ -253,10 +257,18 @@ static int extra_fits(const struct mrdem_column *x, size_t n)
 	return x->size == n * x->components * column_type_size(x->type);
 }
 
+/* Whether the frame of p carries column k. */
+static int column_written(const struct mrdem_particles *p, size_t k)
+{
+	return !frame_columns[k].optional || column_data(p, &frame_columns[k]);
+}
+
 void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f)
 {
 	const struct mrdem_particles *p = &f->p;
-	size_t n = p->n, ncols = NCOLUMNS, bytes = 0;
+	size_t n = p->n, ncols = 0, bytes = 0;
+	for (size_t k = 0; k < NCOLUMNS; k++)
+		ncols += column_written(p, k);
 	for (size_t k = 0; k < f->nextra; k++)
 		if (extra_fits(&f->extra[k], n)) {
 			ncols++;
@@ -268,6 +280,8 @@ void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f)
 	mrdem_buf_u64(b, n);
 	mrdem_buf_u32(b, (uint32_t)ncols);
 	for (size_t k = 0; k < NCOLUMNS; k++) {
+		if (!column_written(p, k))
+			continue;
 		mrdem_buf_str(b, frame_columns[k].name);
 		mrdem_buf_u32(b, frame_columns[k].type);
 		mrdem_buf_u32(b, frame_columns[k].components);
@@ -282,6 +296,8 @@ void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f)
 		const struct frame_column *col = &frame_columns[k];
 		size_t m = n * col->components;
 		void *v = column_data(p, col);
+		if (!column_written(p, k))
+			continue;
 		if (col->type == MRDEM_COLUMN_U32)
 			mrdem_buf_u32s(b, v, m);
 		else if (col->type == MRDEM_COLUMN_U64)
@@ -363,6 +379,34 @@ struct column_head {
 	long known; /* index in frame_columns, or -1 */
 };
 
+/* The columns' data into f's particles (n of them, room reserved), the
+ * unknown ones into f->extra (their names taken). */
+static void read_columns(struct mrdem_cursor *c, struct mrdem_frame *f, struct column_head *cols,
+			 uint32_t ncols)
+{
+	for (uint32_t k = 0; k < ncols; k++) {
+		struct column_head *h = &cols[k];
+		size_t m = f->p.n * h->components;
+		if (h->known < 0) {
+			struct mrdem_column x = {h->name, h->type, h->components,
+						 m * column_type_size(h->type), NULL};
+			x.data = mrdem_xmalloc(x.size ? x.size : 1);
+			mrdem_get_bytes(c, x.data, x.size);
+			f->extra = mrdem_xrealloc(f->extra, (f->nextra + 1) * sizeof *f->extra);
+			f->extra[f->nextra++] = x;
+			h->name = NULL;
+			continue;
+		}
+		void *v = column_data(&f->p, &frame_columns[h->known]);
+		if (h->type == MRDEM_COLUMN_U32)
+			mrdem_get_u32s(c, v, m);
+		else if (h->type == MRDEM_COLUMN_U64)
+			mrdem_get_u64s(c, v, m);
+		else
+			mrdem_get_f64s(c, v, m);
+	}
+}
+
 static int decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
 {
 	struct mrdem_cursor c;
@@ -418,7 +462,7 @@ static int decode_frame(const struct mrdem_record *rec, const char *src, struct 
 		per_particle += size * h->components;
 	}
 	for (size_t j = 0; j < NCOLUMNS; j++)
-		if (!seen[j]) {
+		if (!seen[j] && !frame_columns[j].optional) {
 			mrdem_record_error(rec, src, "the frame has no '%s' column", frame_columns[j].name);
 			goto out;
 		}
@@ -428,30 +472,11 @@ static int decode_frame(const struct mrdem_record *rec, const char *src, struct 
 		mrdem_record_done(rec, src, &c);
 		goto out;
 	}
-	struct mrdem_particles *p = &f->p;
-	mrdem_particles_reserve(p, n ? n : 1);
-	p->n = n;
-	for (uint32_t k = 0; k < ncols; k++) {
-		struct column_head *h = &cols[k];
-		size_t m = n * h->components;
-		if (h->known < 0) {
-			struct mrdem_column x = {h->name, h->type, h->components,
-						 m * column_type_size(h->type), NULL};
-			x.data = mrdem_xmalloc(x.size ? x.size : 1);
-			mrdem_get_bytes(&c, x.data, x.size);
-			f->extra = mrdem_xrealloc(f->extra, (f->nextra + 1) * sizeof *f->extra);
-			f->extra[f->nextra++] = x;
-			h->name = NULL;
-			continue;
-		}
-		void *v = column_data(p, &frame_columns[h->known]);
-		if (h->type == MRDEM_COLUMN_U32)
-			mrdem_get_u32s(&c, v, m);
-		else if (h->type == MRDEM_COLUMN_U64)
-			mrdem_get_u64s(&c, v, m);
-		else
-			mrdem_get_f64s(&c, v, m);
-	}
+	mrdem_particles_reserve(&f->p, n ? n : 1);
+	f->p.n = n;
+	if (seen[MATERIAL_COLUMN])
+		mrdem_particles_use_material(&f->p);
+	read_columns(&c, f, cols, ncols);
 	if (mrdem_record_done(rec, src, &c) || check_frame(rec, src, f))
 		goto out;
 	rc = 0;
@@ -804,6 +829,10 @@ static int absorb_frame(struct mrdem_scene *s, const struct mrdem_record *rec, c
 			return -1;
 		}
 	}
+	if (mrdem_materials_check_frame(&s->setup, &f.p, rec, src)) {
+		mrdem_frame_release(&f);
+		return -1;
+	}
 	mrdem_frame_release(&s->frame);
 	s->frame = f;
 	char why[400];
@@ -819,7 +848,7 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 	if (s->setup.model_pending &&
 	    (rec->type == MRDEM_REC_MESH || rec->type == MRDEM_REC_SHAPE ||
 	     rec->type == MRDEM_REC_TREE || rec->type == MRDEM_REC_FRAME ||
-	     rec->type == MRDEM_REC_HISTORY))
+	     rec->type == MRDEM_REC_HISTORY || rec->type == MRDEM_REC_MATERIALS))
 		return mrdem_record_error(rec, src, "the setup names force model %s but no "
 					  "contact_model record follows it",
 					  mrdem_force_model_name(s->setup.force_model));
@@ -831,6 +860,8 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		return mrdem_decode_contact_model(rec, src, &s->setup) ? -1 : 1;
 	case MRDEM_REC_HISTORY:
 		return absorb_history(s, rec, src);
+	case MRDEM_REC_MATERIALS:
+		return mrdem_decode_materials(rec, src, &s->setup) ? -1 : 1;
 	case MRDEM_REC_SETUP: {
 		struct mrdem_setup setup;
 		if (decode_setup(rec, src, &setup))
@@ -948,6 +979,8 @@ int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
 	WRITE_RECORD(w, MRDEM_REC_SETUP, mrdem_encode_setup(&b_, &s->setup));
 	if (MRDEM_FORCE_MODEL_HAS_SPRINGS(s->setup.force_model))
 		WRITE_RECORD(w, MRDEM_REC_CONTACT_MODEL, mrdem_encode_contact_model(&b_, &s->setup));
+	if (s->setup.materials)
+		WRITE_RECORD(w, MRDEM_REC_MATERIALS, mrdem_encode_materials(&b_, &s->setup));
 	if (mrdem_scene_write_shapes(w, s))
 		return -1;
 	return mrdem_write_frame(w, &s->frame);

@@ -25,10 +25,13 @@ PICARD, FRONTS, GUESSES = 11, 12, 13
 # The patch force models' parameters (after the setup) and a frame's
 # contact springs (after the frame); an analytic shape (kind and semi-axes).
 CONTACT_MODEL, HISTORY, SHAPE = 14, 15, 16
+# The scene's materials, their pair overrides and the planes' materials.
+MATERIALS = 17
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
          PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
-         CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape"}
+         CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape",
+         MATERIALS: "materials"}
 # Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the
 # others; a shape record of kind 3 follows the mesh record of its shape and
 # makes that shape "convex" (its mesh is the convex polyhedron).
@@ -148,6 +151,10 @@ class Stream:
         self.setup, self.shapes, self.frames = None, [], []
         self.contacts, self.pairs, self.stats, self.meta = [], {}, [], []
         self.history = {}  # step -> the contact springs of that frame
+        # None without materials, else {"materials": [{"name", "density",
+        # parameters...}], "pairs": [{"a", "b", parameters...}],
+        # "planes": [material index per plane]}
+        self.materials = None
 
 
 def _setup(c):
@@ -401,12 +408,11 @@ def _decode(rtype, payload, version, where):
         return _meta(c)
     if rtype == CONTACT_MODEL:
         c.one("I")
-        params = {}
-        for _ in range(c.one("I")):
-            name = c.str()
-            params[name] = c.one("d")
+        params = _params(c)
         c.done()
         return params
+    if rtype == MATERIALS:
+        return _materials(c)
     if rtype == HISTORY:
         step, n = c.take("QQ")
         # springs of 88 bytes, or of 96 with the twisting torque
@@ -419,6 +425,32 @@ def _decode(rtype, payload, version, where):
         c.done()
         return step, springs
     return None
+
+
+def _params(c):
+    """Named f64 parameters: a count, then name and value each."""
+    params = {}
+    for _ in range(c.one("I")):
+        name = c.str()
+        params[name] = c.one("d")
+    return params
+
+
+def _materials(c):
+    mats = []
+    for _ in range(c.one("I")):
+        m = {"name": c.str(), "density": c.one("d")}
+        m.update(_params(c))
+        mats.append(m)
+    pairs = []
+    for _ in range(c.one("I")):
+        a, b = c.take("II")
+        p = {"a": a, "b": b}
+        p.update(_params(c))
+        pairs.append(p)
+    planes = list(c.many("I", c.one("I")))
+    c.done()
+    return {"materials": mats, "pairs": pairs, "planes": planes}
 
 
 def frames(path, follow=False, poll=0.5):
@@ -463,6 +495,8 @@ def read(path):
             s.setup.update(v)
         elif rtype == HISTORY:
             s.history[v[0]] = v[1]
+        elif rtype == MATERIALS:
+            s.materials = v
         elif rtype == META:
             s.meta.append(v)
     return s
