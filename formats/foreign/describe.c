@@ -670,6 +670,23 @@ static void describe_record_head(struct mrdem_describe *in, const struct mrdem_r
 	}
 }
 
+/* A scaled shape: its base and factor, then the shape it makes. */
+static void describe_scaled(struct mrdem_describe *in, const struct mrdem_shape *sh)
+{
+	if (in->json) {
+		mrdem_json_kv_uint(&in->j, "base", sh->base);
+		mrdem_json_kv_num(&in->j, "scale", sh->scale);
+	} else {
+		printf("  shape %u is shape %u scaled by %.17g:\n", sh->id, sh->base, sh->scale);
+	}
+	if (sh->kind != MRDEM_SHAPE_MESH)
+		describe_analytic(in, sh);
+	else
+		describe_mesh(in, sh->id, sh->name, &sh->mesh);
+	if (sh->convex && !in->json)
+		describe_convex(in, sh);
+}
+
 /* A record the scene keeps (setup, contact model, mesh, shape, tree, frame,
  * history): absorbed first, since frames are checked against shapes, then
  * described from the scene. */
@@ -689,6 +706,8 @@ static int describe_scene_record(struct mrdem_describe *in, const struct mrdem_r
 		describe_mesh(in, sh->id, sh->name, &sh->mesh);
 	} else if (rec->type == MRDEM_REC_SHAPE) {
 		describe_analytic(in, &in->scene.shapes[in->scene.nshapes - 1]);
+	} else if (rec->type == MRDEM_REC_SCALED_SHAPE) {
+		describe_scaled(in, &in->scene.shapes[in->scene.nshapes - 1]);
 	} else if (rec->type == MRDEM_REC_TREE) {
 		const struct mrdem_shape *sh = &in->scene.shapes[mrdem_tree_record_shape(rec)];
 		if (in->json)
@@ -782,6 +801,7 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	case MRDEM_REC_CONTACT_MODEL:
 	case MRDEM_REC_MESH:
 	case MRDEM_REC_SHAPE:
+	case MRDEM_REC_SCALED_SHAPE:
 	case MRDEM_REC_TREE:
 	case MRDEM_REC_FRAME:
 	case MRDEM_REC_HISTORY:

@@ -1,0 +1,45 @@
+/* Scaled shapes: a shape drawn at another size, S times its base shape
+ * (docs/scene.md "scale", docs/stream-format.md "18 scaled_shape").
+ *
+ * A scaled shape is an entry of the shape table of its own, derived from
+ * its base once: the mesh's vertices and centre of mass times S, volume
+ * S^3, unit-density inertia S^5, bounding radius S, an analytic kind's
+ * semi-axes S, a convex shape's features rebuilt from the scaled mesh, and
+ * the base's surrogate tree scaled (common/tree/tree.h, mrdem_tree_scaled),
+ * never built afresh. Its name is "BASE*S" with S in %.17g. */
+#ifndef MRDEM_SCENE_SCALED_SHAPE_H
+#define MRDEM_SCENE_SCALED_SHAPE_H
+
+#include <stdint.h>
+
+#include "common/scene/scene.h"
+
+/* 0 when shape base may be scaled by scale: a finite factor > 0 that
+ * keeps the semi-axes, volume and inertia finite and positive; else -1
+ * with a message starting with `what`. */
+int mrdem_shape_scale_check(const struct mrdem_scene *s, uint32_t base, double scale,
+			    const char *what);
+
+/* The index of the shape "base scaled by scale" (checked as above),
+ * added the first time a (base, scale) pair is asked for and the same
+ * index after; scale 1 gives base itself. A scaled base stands for its
+ * own base with the factors multiplied. */
+uint32_t mrdem_scene_scaled_shape(struct mrdem_scene *s, uint32_t base, double scale);
+
+/* Add the scaled shape of that name as the next index, whether or not
+ * the pair exists (a stream's scaled_shape record). base must be a shape
+ * of its own; the pair checked as above. */
+uint32_t mrdem_scene_add_scaled(struct mrdem_scene *s, const char *name, uint32_t base,
+				double scale);
+
+/* Shape base has just got its tree: give every shape scaled from it that
+ * lacks one the tree scaled. Returns 0, or -1 with a message. */
+int mrdem_scene_scale_trees(struct mrdem_scene *s, uint32_t base);
+
+/* Whether shape i is scaled from another. */
+static inline int mrdem_shape_is_scaled(const struct mrdem_shape *sh)
+{
+	return sh->base != MRDEM_SHAPE_NO_BASE;
+}
+
+#endif
