@@ -11,11 +11,13 @@
 #include "common/tree/tree.h"
 #include "common/util/error.h"
 
-int mrdem_shape_scale_check(const struct mrdem_scene *s, uint32_t base, double scale,
-			    const char *what)
+int mrdem_shape_scale_check(const struct mrdem_scene *s, uint32_t base, double scale, char *why,
+			    size_t len)
 {
-	if (!isfinite(scale) || !(scale > 0))
-		return mrdem_error("%s: scale %g is not a finite factor > 0", what, scale);
+	if (!isfinite(scale) || !(scale > 0)) {
+		snprintf(why, len, "scale %g is not a finite factor > 0", scale);
+		return -1;
+	}
 	const struct mrdem_shape *sh = &s->shapes[base];
 	/* a scaled base stands for its own base: check the product */
 	const struct mrdem_shape *root = mrdem_shape_is_scaled(sh) ? &s->shapes[sh->base] : sh;
@@ -27,10 +29,11 @@ int mrdem_shape_scale_check(const struct mrdem_scene *s, uint32_t base, double s
 		 isfinite(v) && (root->mesh.open || v > 0);
 	for (int k = 0; ok && k < 6; k++)
 		ok = isfinite(r->inertia[k] * s5) && (r->inertia[k] == 0 || r->inertia[k] * s5 != 0);
-	if (!ok)
-		return mrdem_error("%s: scale %g of shape '%s' gives a size, volume or inertia "
-				   "beyond double precision", what, scale, sh->name);
-	return 0;
+	if (ok)
+		return 0;
+	snprintf(why, len, "scale %g of shape '%s' gives a size, volume or inertia beyond "
+		 "double precision", scale, sh->name);
+	return -1;
 }
 
 /* m scaled by S into out: vertices, and mass properties as S^3 and S^5. */

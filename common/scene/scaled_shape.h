@@ -10,15 +10,16 @@
 #ifndef MRDEM_SCENE_SCALED_SHAPE_H
 #define MRDEM_SCENE_SCALED_SHAPE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/scene/scene.h"
 
 /* 0 when shape base may be scaled by scale: a finite factor > 0 that
  * keeps the semi-axes, volume and inertia finite and positive; else -1
- * with a message starting with `what`. */
-int mrdem_shape_scale_check(const struct mrdem_scene *s, uint32_t base, double scale,
-			    const char *what);
+ * with the reason in why (nothing printed: callers say where). */
+int mrdem_shape_scale_check(const struct mrdem_scene *s, uint32_t base, double scale, char *why,
+			    size_t len);
 
 /* The index of the shape "base scaled by scale" (checked as above),
  * added the first time a (base, scale) pair is asked for and the same

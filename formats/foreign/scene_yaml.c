@@ -26,6 +26,7 @@
 #include "common/dynamics/rigid_body.h"
 #include "common/geom/quat.h"
 #include "common/mesh/mesh.h"
+#include "common/scene/scaled_shape.h"
 #include "common/shape/hull.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
@@ -930,15 +931,16 @@ static int parse_planes(struct loader *L)
 static const char *const pkey_names[] = {
 	"shape", "position", "velocity", "orientation", "angular_velocity", "density", "mass",
 	"epsilon", "epsilon_abs", "fixed", "lattice", "origin", "count", "spacing", "jitter",
-	"rotate", "seed",
+	"rotate", "seed", "scale",
 };
 enum {
 	P_SHAPE, P_POSITION, P_VELOCITY, P_ORIENTATION, P_ANGVEL, P_DENSITY, P_MASS, P_EPS,
 	P_EPS_ABS, P_FIXED, P_LATTICE, P_ORIGIN, P_COUNT, P_SPACING, P_JITTER, P_ROTATE, P_SEED,
-	P_N
+	P_SCALE, P_N
 };
 #define P_COMMON (BIT(P_SHAPE) | BIT(P_VELOCITY) | BIT(P_ORIENTATION) | BIT(P_ANGVEL) | \
-		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED))
+		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED) | \
+		  BIT(P_SCALE))
 #define P_PARTICLE (P_COMMON | BIT(P_POSITION))
 #define P_LATTICE_KEYS (P_COMMON | BIT(P_ORIGIN) | BIT(P_COUNT) | BIT(P_SPACING) | \
 			BIT(P_JITTER) | BIT(P_ROTATE) | BIT(P_SEED))
@@ -950,11 +952,20 @@ struct pspec {
 	int late;               /* the shape is defined further down (or not at all) */
 	double pos[3], vel[3], quat[4], angvel[3];
 	double density, mass, eps;
+	double scale;           /* of the shape (common/scene/scaled_shape.h), 1 = as defined */
 	int fixed, rotate;
 	double spacing[3], jitter;
 	long long count[3];
 	uint64_t seed;
 };
+
+/* The shape of this name defined in the file, or -1: the scaled shapes
+ * that items make ("rock*2") are no names to use. */
+static long find_own_shape(const struct mrdem_scene *s, const char *name)
+{
+	long i = mrdem_scene_find_shape(s, name);
+	return i >= 0 && mrdem_shape_is_scaled(&s->shapes[i]) ? -1 : i;
+}
 
 /* "unknown shape", listing the shapes defined. */
 static int unknown_shape(const struct loader *L, yaml_mark_t m, const char *what, const char *name)
@@ -963,8 +974,9 @@ static int unknown_shape(const struct loader *L, yaml_mark_t m, const char *what
 	char list[512] = "";
 	size_t len = 0;
 	for (uint32_t j = 0; j < s->nshapes; j++)
-		len += snprintf(list + len, len < sizeof list ? sizeof list - len : 0, "%s%s",
-				j ? ", " : "", s->shapes[j].name);
+		if (!mrdem_shape_is_scaled(&s->shapes[j]))
+			len += snprintf(list + len, len < sizeof list ? sizeof list - len : 0,
+					"%s%s", j ? ", " : "", s->shapes[j].name);
 	if (!s->nshapes)
 		return mrdem_yaml_err_at(&L->y, m,
 					 "%s: unknown shape '%s' (the scene defines no "
@@ -982,7 +994,7 @@ static int parse_shape_ref(struct loader *L, const char *what, struct pspec *p)
 	const char *name = mrdem_yaml_text(&L->y);
 	if (mrdem_yaml_type(&L->y) != YAML_SCALAR_EVENT || !*name)
 		return mrdem_yaml_err_type(&L->y, what, "a shape name");
-	long i = mrdem_scene_find_shape(s, name);
+	long i = find_own_shape(s, name);
 	p->late = i < 0 && !L->shapes_read;
 	if (i >= 0) {
 		p->shape = (uint32_t)i;
@@ -1024,6 +1036,8 @@ static int parse_pfield(struct loader *L, struct pspec *p, int id)
 	case P_EPS:
 	case P_EPS_ABS:
 		return mrdem_yaml_number(y, w, &p->eps) || mrdem_yaml_positive(y, w, p->eps);
+	case P_SCALE:
+		return mrdem_yaml_number(y, w, &p->scale) || mrdem_yaml_positive(y, w, p->scale);
 	case P_FIXED:
 		return mrdem_yaml_bool(y, w, &p->fixed);
 	case P_ROTATE:
@@ -1083,7 +1097,8 @@ struct pending {
 	uint32_t shape;         /* as in struct pspec */
 	uint32_t seen;          /* keys given */
 	unsigned char lattice, fixed, late;
-	uint32_t map[2], shape_val[2], eps_key[2], mass_val[2]; /* line, column */
+	double scale;           /* as in struct pspec */
+	uint32_t map[2], shape_val[2], eps_key[2], mass_val[2], scale_val[2]; /* line, column */
 };
 
 static void pack_mark(uint32_t out[2], yaml_mark_t m)
@@ -1109,15 +1124,25 @@ static int finish_item(struct loader *L, const struct pending *pd)
 	snprintf(what, sizeof what, "particles[%zu]%s", pd->item, pd->lattice ? ".lattice" : "");
 	uint32_t si = pd->shape;
 	if (pd->late) {
-		long i = mrdem_scene_find_shape(s, L->fwd[si]);
+		long i = find_own_shape(s, L->fwd[si]);
 		if (i < 0) {
 			snprintf(field, sizeof field, "%s.shape", what);
 			return unknown_shape(L, unpack_mark(pd->shape_val), field, L->fwd[si]);
 		}
 		si = (uint32_t)i;
+	}
+	/* a relative epsilon is of the scaled diameter */
+	double diameter = L->diameter[si] * pd->scale;
+	if (pd->scale != 1) {
+		char why[400];
+		if (mrdem_shape_scale_check(s, si, pd->scale, why, sizeof why))
+			return mrdem_yaml_err_at(&L->y, unpack_mark(pd->scale_val), "%s.scale: %s",
+						 what, why);
+		si = mrdem_scene_scaled_shape(s, si, pd->scale);
+	}
+	if (pd->late || pd->scale != 1)
 		for (size_t j = pd->first; j < pd->first + pd->count; j++)
 			pa->shape[j] = si;
-	}
 	const struct mrdem_shape *sh = &s->shapes[si];
 	if (!pd->fixed && sh->mesh.open)
 		return mrdem_yaml_err_at(&L->y, unpack_mark(pd->shape_val),
@@ -1146,13 +1171,13 @@ static int finish_item(struct loader *L, const struct pending *pd)
 	if (pd->seen & BIT(P_EPS_ABS))
 		eps = raw_eps;
 	else if (pd->seen & BIT(P_EPS))
-		eps = raw_eps * L->diameter[si];
+		eps = raw_eps * diameter;
 	else if (sh->mesh.open)
 		eps = s->setup.plane_epsilon;
 	else if (L->eps_default_abs)
 		eps = L->eps_default;
 	else
-		eps = L->eps_default * L->diameter[si];
+		eps = L->eps_default * diameter;
 	if (!(eps > 0) || !isfinite(eps))
 		return mrdem_yaml_err_at(&L->y, unpack_mark(pd->map),
 					 "%s: epsilon %g of shape '%s' "
@@ -1229,8 +1254,9 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 	struct pending pd = {
 		.first = pa->n, .count = (size_t)n, .item = item, .shape = p->shape,
 		.seen = k->seen, .lattice = (unsigned char)lattice, .fixed = p->fixed != 0,
-		.late = (unsigned char)p->late,
+		.late = (unsigned char)p->late, .scale = p->scale,
 	};
+	pack_mark(pd.scale_val, k->val[P_SCALE]);
 	pack_mark(pd.map, k->map);
 	pack_mark(pd.shape_val, k->val[P_SHAPE]);
 	pack_mark(pd.eps_key, k->key[P_EPS]);
@@ -1286,6 +1312,7 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 static void pspec_init(struct pspec *p)
 {
 	memset(p, 0, sizeof *p);
+	p->scale = 1;
 	quat_identity(p->quat);
 }
 

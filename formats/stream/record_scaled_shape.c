@@ -62,13 +62,9 @@ int mrdem_scene_absorb_scaled_shape(struct mrdem_scene *s, const struct mrdem_re
 		rc = mrdem_record_error(rec, src, "scaled shape %u '%s': base shape %u '%s' is "
 					"itself scaled (a scaled shape names the shape of its own)",
 					id, name, base, s->shapes[base].name);
-	if (rc == 0) {
-		char what[600];
-		snprintf(what, sizeof what, "%s: record %llu (scaled_shape) at byte %llu: "
-			 "scaled shape %u '%s'", src ? src : "<stream>",
-			 (unsigned long long)rec->index, (unsigned long long)rec->offset, id, name);
-		rc = mrdem_shape_scale_check(s, base, scale, what);
-	}
+	char why[400];
+	if (rc == 0 && mrdem_shape_scale_check(s, base, scale, why, sizeof why))
+		rc = mrdem_record_error(rec, src, "scaled shape %u '%s': %s", id, name, why);
 	if (rc == 0) {
 		uint32_t i = mrdem_scene_add_scaled(s, name, base, scale);
 		rc = s->shapes[base].tree && !s->shapes[i].tree ? -1 : 0;
