@@ -62,6 +62,37 @@ for scheme in explicit-euler symplectic-euler velocity-verlet implicit-euler; do
 		assert_eq "$(frames in.mrd "sum(c[\"contacts\"] for c in C) > 0")" True contacts'
 done
 
+expect_success "implicit-euler, multiscale search (fronts of scaled trees): --via-pipes gives the in-process bytes" '
+	grep -v orb implicit-euler.yaml >meshes.yaml &&
+	mrdem-run -q meshes.yaml --hierarchy multiscale -o in.mrd &&
+	mrdem-run -q meshes.yaml --hierarchy multiscale --via-pipes -o pipes.mrd &&
+	same_stream in.mrd pipes.mrd'
+
+# Scaled analytic spheres are spheres of their radius to the fast path.
+cat >spheres.yaml <<'Y'
+shapes:
+  orb: {analytic-sphere: {radius: 0.5}}
+particles:
+  - lattice: {shape: orb, scale: 0.2, origin: [0, 0, 0.3], count: [4, 4, 4], spacing: 0.25, jitter: 0.02, seed: 3}
+  - lattice: {shape: orb, origin: [0, 0, 2], count: [2, 2, 1], spacing: 1.2}
+planes:
+  - {point: [0, 0, 0], normal: [0, 0, 1]}
+gravity: [0, 0, -9.81]
+contact: {model: spring-dashpot, stiffness: 1.0e5, damping: 10, friction: 0.3}
+time: {dt: 1.0e-4, steps: 400, scheme: velocity-verlet}
+output: {every: 100}
+Y
+expect_success "--fast-spheres runs scaled analytic spheres as the general path does" '
+	mrdem-run -q spheres.yaml --fast-spheres -o fast.mrd &&
+	mrdem-run -q spheres.yaml -o general.mrd &&
+	assert_eq "$(checks info fast.mrd "len(of(\"scaled_shape\"))")" 1 "scaled shapes" &&
+	python3 - fast.mrd general.mrd <<"PY"
+import sys, mrdem
+a, b = (mrdem.read(p).frames[-1] for p in sys.argv[1:3])
+d = max(abs(x - y) for r, s in zip(a["position"], b["position"]) for x, y in zip(r, s))
+assert d < 1e-9, d
+PY'
+
 expect_success "a run resumed from its output ends where one long run ends" '
 	mrdem-run -q scene.yaml --steps 20 --every 10 -o first.mrd &&
 	mrdem-run -q first.mrd --steps 20 --every 10 -o second.mrd &&
