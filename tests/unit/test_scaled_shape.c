@@ -16,6 +16,7 @@
 #include "formats/stream/record_scaled_shape.h"
 #include "formats/stream/record_tree.h"
 #include "formats/stream/records.h"
+#include "tests/lib/record_of.h"
 #include "tests/lib/tap.h"
 
 static void noisy_sphere(struct mrdem_mesh *m, uint32_t n, double radius)
@@ -154,19 +155,7 @@ static void test_convex(void)
 	mrdem_scene_release(&s);
 }
 
-static struct mrdem_record rec_of(struct mrdem_buf *b, uint32_t type)
-{
-	struct mrdem_record r;
-	memset(&r, 0, sizeof r);
-	r.type = type;
-	r.index = 3;
-	r.offset = 100;
-	r.data = b->p;
-	r.len = b->len;
-	return r;
-}
-
-/* Absorb one record encoded by enc; its result, the message in *err. */
+/* Absorb a scaled_shape record of these fields: its result, the message in *err. */
 static int absorb_scaled(struct mrdem_scene *s, uint32_t id, uint32_t base, double scale,
 			 const char **err)
 {
