@@ -1113,26 +1113,24 @@ static yaml_mark_t unpack_mark(const uint32_t m[2])
 	return out;
 }
 
-/* The shape-dependent part: the shape itself, rules for open meshes, mass
- * to density, and the halo width (relative ones scale with the shape's
- * diameter; the default comes from contact). */
-static int finish_item(struct loader *L, const struct pending *pd)
+/* The item's shape, named further down or scaled, given to its particles;
+ * -1 after a message. *diameter: that of the shape as scaled (a relative
+ * epsilon is of it). */
+static long item_shape(struct loader *L, const struct pending *pd, const char *what,
+		       double *diameter)
 {
 	struct mrdem_scene *s = L->s;
-	struct mrdem_particles *pa = &s->frame.p;
-	char what[64], field[80];
-	snprintf(what, sizeof what, "particles[%zu]%s", pd->item, pd->lattice ? ".lattice" : "");
 	uint32_t si = pd->shape;
 	if (pd->late) {
 		long i = find_own_shape(s, L->fwd[si]);
 		if (i < 0) {
+			char field[80];
 			snprintf(field, sizeof field, "%s.shape", what);
 			return unknown_shape(L, unpack_mark(pd->shape_val), field, L->fwd[si]);
 		}
 		si = (uint32_t)i;
 	}
-	/* a relative epsilon is of the scaled diameter */
-	double diameter = L->diameter[si] * pd->scale;
+	*diameter = L->diameter[si] * pd->scale;
 	if (pd->scale != 1) {
 		char why[400];
 		if (mrdem_shape_scale_check(s, si, pd->scale, why, sizeof why))
@@ -1142,7 +1140,23 @@ static int finish_item(struct loader *L, const struct pending *pd)
 	}
 	if (pd->late || pd->scale != 1)
 		for (size_t j = pd->first; j < pd->first + pd->count; j++)
-			pa->shape[j] = si;
+			s->frame.p.shape[j] = si;
+	return si;
+}
+
+/* The shape-dependent part: the shape itself, rules for open meshes, mass
+ * to density, and the halo width (relative ones scale with the shape's
+ * diameter; the default comes from contact). */
+static int finish_item(struct loader *L, const struct pending *pd)
+{
+	struct mrdem_scene *s = L->s;
+	struct mrdem_particles *pa = &s->frame.p;
+	char what[64];
+	snprintf(what, sizeof what, "particles[%zu]%s", pd->item, pd->lattice ? ".lattice" : "");
+	double diameter = 0;
+	long si = item_shape(L, pd, what, &diameter);
+	if (si < 0)
+		return -1;
 	const struct mrdem_shape *sh = &s->shapes[si];
 	if (!pd->fixed && sh->mesh.open)
 		return mrdem_yaml_err_at(&L->y, unpack_mark(pd->shape_val),
