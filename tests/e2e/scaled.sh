@@ -147,6 +147,34 @@ assert d < 1e-12, d
 PY'
 done
 
+# Two touching noisy balls, natively of radius 1 and of 0.4 scaled by 2.5:
+# the tools find the same contacts (pairs of triangles, points, distances).
+touching() { # shape-line scale
+	cat <<Y
+shapes:
+  b: $1
+particles:
+  - {shape: b, scale: $2, position: [-1.005, 0, 0]}
+  - {shape: b, scale: $2, position: [1.005, 0.3, 0.1], orientation: [0.9, 0.3, 0.3, 0.1]}
+contact: {model: paper, epsilon_abs: 0.02, stiffness: 1000, allow_overlap: true}
+Y
+}
+expect_success "contacts of scaled noisy balls are those of natively built ones, to 1e-12" '
+	touching "{sphere: {triangles: 1280, radius: 1.0, noise: 1.02, seed: 2}}" 1 >tn.yaml &&
+	touching "{sphere: {triangles: 1280, radius: 0.4, noise: 1.02, seed: 2}}" 2.5 >ts.yaml &&
+	for x in tn ts; do
+		mrdem-init $x.yaml | mrdem-tree | mrdem-pairs | mrdem-contact >$x.mrd || return 1
+	done &&
+	python3 - tn.mrd ts.mrd <<"PY"
+import sys, mrdem
+a, b = (mrdem.read(p).contacts[-1] for p in sys.argv[1:3])
+ka = sorted(zip(a.a, a.b, a.tri_a, a.tri_b, map(tuple, a.x), a.dist))
+kb = sorted(zip(b.a, b.b, b.tri_a, b.tri_b, map(tuple, b.x), b.dist))
+assert a.n > 5 and [k[:4] for k in ka] == [k[:4] for k in kb], (a.n, b.n)
+d = max(max(max(abs(p - q) for p, q in zip(u[4], v[4])), abs(u[5] - v[5])) for u, v in zip(ka, kb))
+assert d < 1e-12, d
+PY'
+
 expect_success "mrdem-vtk draws scaled shapes at their size" '
 	mrdem-vtk --ascii s.mrd -o vtk &&
 	python3 - s.mrd vtk <<"PY"
