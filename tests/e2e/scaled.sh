@@ -190,10 +190,17 @@ for sh in s.shapes:
     assert abs(r - want) <= 1e-9 * want, (sh.name, r, want)
 PY'
 
-expect_success "the Python reader derives scaled shapes from their bases" '
-	python3 - s.mrd <<"PY"
-import sys, mrdem
+expect_success "the Python reader derives scaled shapes from their bases, as mrdem-info does" '
+	mrdem-info --json --full s.mrd >s.json &&
+	python3 - s.mrd s.json <<"PY"
+import json, sys, mrdem
 s = mrdem.read(sys.argv[1])
+for r in json.load(open(sys.argv[2]))["records"]:
+    if r["type"] == "scaled_shape":
+        x = s.shapes[r["id"]]
+        assert (x.name, x.base, x.scale) == (r["name"], r["base"], r["scale"]), r["name"]
+        assert x.volume == r["volume"] and list(x.inertia) == r["inertia"], r["name"]
+        assert list(x.com) == r["com"], r["name"]
 b, x = s.shapes[0], s.shapes[3]
 assert (x.name, x.base, x.scale, x.kind) == ("ball*2.5", 0, 2.5, "mesh")
 assert abs(x.volume - b.volume * 2.5 ** 3) <= 1e-15 * x.volume
