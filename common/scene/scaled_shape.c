@@ -79,6 +79,16 @@ uint32_t mrdem_scene_add_scaled(struct mrdem_scene *s, const char *name, uint32_
 	return i;
 }
 
+void mrdem_scale_text(char buf[MRDEM_SCALE_TEXT], double scale)
+{
+	/* the fewest digits that read back: "1.6", not "1.6000000000000001" */
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, MRDEM_SCALE_TEXT, "%.*g", digits, scale);
+		if (strtod(buf, NULL) == scale)
+			return;
+	}
+}
+
 uint32_t mrdem_scene_scaled_shape(struct mrdem_scene *s, uint32_t base, double scale)
 {
 	if (mrdem_shape_is_scaled(&s->shapes[base])) {
@@ -90,9 +100,10 @@ uint32_t mrdem_scene_scaled_shape(struct mrdem_scene *s, uint32_t base, double s
 	for (uint32_t i = 0; i < s->nshapes; i++)
 		if (s->shapes[i].base == base && s->shapes[i].scale == scale)
 			return i;
-	char name[64];
-	int len = snprintf(name, sizeof name, "*%.17g", scale);
-	char *full = mrdem_xmalloc(strlen(s->shapes[base].name) + (size_t)len + 1);
+	char name[MRDEM_SCALE_TEXT + 1] = "*";
+	mrdem_scale_text(name + 1, scale);
+	size_t len = strlen(name);
+	char *full = mrdem_xmalloc(strlen(s->shapes[base].name) + len + 1);
 	strcpy(full, s->shapes[base].name);
 	strcat(full, name);
 	uint32_t i = mrdem_scene_add_scaled(s, full, base, scale);

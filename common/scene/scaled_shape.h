@@ -6,7 +6,8 @@
  * S^3, unit-density inertia S^5, bounding radius S, an analytic kind's
  * semi-axes S, a convex shape's features rebuilt from the scaled mesh, and
  * the base's surrogate tree scaled (common/tree/tree.h, mrdem_tree_scaled),
- * never built afresh. Its name is "BASE*S" with S in %.17g. */
+ * never built afresh. Its name is "BASE*S" with S in the fewest %g digits
+ * that read back as S. */
 #ifndef MRDEM_SCENE_SCALED_SHAPE_H
 #define MRDEM_SCENE_SCALED_SHAPE_H
 
@@ -36,6 +37,11 @@ uint32_t mrdem_scene_add_scaled(struct mrdem_scene *s, const char *name, uint32_
 /* Shape base has just got its tree: give every shape scaled from it that
  * lacks one the tree scaled. Returns 0, or -1 with a message. */
 int mrdem_scene_scale_trees(struct mrdem_scene *s, uint32_t base);
+
+/* scale as text in the fewest %g digits that read back as it (the name's
+ * suffix, mrdem-info). */
+#define MRDEM_SCALE_TEXT 32
+void mrdem_scale_text(char buf[MRDEM_SCALE_TEXT], double scale);
 
 /* Whether shape i is scaled from another. */
 static inline int mrdem_shape_is_scaled(const struct mrdem_shape *sh)

@@ -6,6 +6,7 @@
 
 #include "common/dynamics/contact_law.h"
 #include "common/mesh/mesh.h"
+#include "common/scene/scaled_shape.h"
 #include "common/shape/convex.h"
 #include "common/util/error.h"
 #include "formats/foreign/describe.h"
@@ -677,7 +678,9 @@ static void describe_scaled(struct mrdem_describe *in, const struct mrdem_shape 
 		mrdem_json_kv_uint(&in->j, "base", sh->base);
 		mrdem_json_kv_num(&in->j, "scale", sh->scale);
 	} else {
-		printf("  shape %u is shape %u scaled by %.17g:\n", sh->id, sh->base, sh->scale);
+		char text[MRDEM_SCALE_TEXT];
+		mrdem_scale_text(text, sh->scale);
+		printf("  shape %u is shape %u scaled by %s:\n", sh->id, sh->base, text);
 	}
 	if (sh->kind != MRDEM_SHAPE_MESH)
 		describe_analytic(in, sh);

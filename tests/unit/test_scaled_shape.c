@@ -92,6 +92,12 @@ static void test_mesh_mass_and_reuse(void)
 	uint32_t twice = mrdem_scene_scaled_shape(&s, i, 2.0);
 	tap_ok(s.shapes[twice].base == b && s.shapes[twice].scale == S * 2.0,
 	       "a scaled shape scaled again derives from the base, factors multiplied");
+	uint32_t tenth = mrdem_scene_scaled_shape(&s, b, 0.1);
+	uint32_t odd = mrdem_scene_scaled_shape(&s, b, 0.1 + 0.2);
+	tap_ok(!strcmp(s.shapes[tenth].name, "rock*0.1") &&
+	       !strcmp(s.shapes[odd].name, "rock*0.30000000000000004"),
+	       "names give the fewest digits that read back: '%s', '%s'", s.shapes[tenth].name,
+	       s.shapes[odd].name);
 	char why[256];
 	tap_ok(mrdem_shape_scale_check(&s, b, 0, why, sizeof why) &&
 	       mrdem_shape_scale_check(&s, b, NAN, why, sizeof why) &&
