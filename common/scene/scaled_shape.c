@@ -111,19 +111,21 @@ uint32_t mrdem_scene_scaled_shape(struct mrdem_scene *s, uint32_t base, double s
 	return i;
 }
 
+int mrdem_shape_scale_tree(struct mrdem_scene *s, uint32_t i)
+{
+	struct mrdem_shape *sh = &s->shapes[i];
+	if (!mrdem_shape_is_scaled(sh) || sh->tree || !s->shapes[sh->base].tree)
+		return 0;
+	char what[300];
+	snprintf(what, sizeof what, "shape %u '%s' (scaled from shape %u)", i, sh->name, sh->base);
+	sh->tree = mrdem_tree_scaled(s->shapes[sh->base].tree, sh->scale, &sh->mesh, what);
+	return sh->tree ? 1 : -1;
+}
+
 int mrdem_scene_scale_trees(struct mrdem_scene *s, uint32_t base)
 {
-	const struct mrdem_shape *b = &s->shapes[base];
-	for (uint32_t i = 0; i < s->nshapes; i++) {
-		struct mrdem_shape *sh = &s->shapes[i];
-		if (sh->base != base || sh->tree || !b->tree)
-			continue;
-		char what[300];
-		snprintf(what, sizeof what, "shape %u '%s' (scaled from shape %u)", i, sh->name,
-			 base);
-		sh->tree = mrdem_tree_scaled(b->tree, sh->scale, &sh->mesh, what);
-		if (!sh->tree)
+	for (uint32_t i = 0; i < s->nshapes; i++)
+		if (s->shapes[i].base == base && mrdem_shape_scale_tree(s, i) < 0)
 			return -1;
-	}
 	return 0;
 }

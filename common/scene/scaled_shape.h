@@ -34,6 +34,11 @@ uint32_t mrdem_scene_scaled_shape(struct mrdem_scene *s, uint32_t base, double s
 uint32_t mrdem_scene_add_scaled(struct mrdem_scene *s, const char *name, uint32_t base,
 				double scale);
 
+/* Give scaled shape i, when it lacks a tree and its base has one, the
+ * base's tree scaled: 1 done, 0 nothing to do (not scaled, a tree
+ * already, or none to scale), -1 with a message. */
+int mrdem_shape_scale_tree(struct mrdem_scene *s, uint32_t i);
+
 /* Shape base has just got its tree: give every shape scaled from it that
  * lacks one the tree scaled. Returns 0, or -1 with a message. */
 int mrdem_scene_scale_trees(struct mrdem_scene *s, uint32_t base);

@@ -34,7 +34,7 @@ int mrdem_sim_prepare(struct mrdem_scene *s, const struct mrdem_sim_opts *o)
 				continue;
 			/* a scaled shape's base comes first and has its tree by now */
 			if (mrdem_shape_is_scaled(sh)) {
-				if (mrdem_scene_scale_trees(s, sh->base))
+				if (mrdem_shape_scale_tree(s, i) < 0)
 					return -1;
 				continue;
 			}
