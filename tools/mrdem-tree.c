@@ -25,7 +25,9 @@ static const char usage[] =
 	"(-o F, or standard output) with a surrogate tree record after the mesh\n"
 	"record of every shape that has no tree yet. Trees already in the stream\n"
 	"are kept (and checked) unless --rebuild is given; tree options when\n"
-	"every tree is kept (nothing to build) exit 2.\n"
+	"every tree is kept (nothing to build) exit 2. A scaled shape\n"
+	"(scaled_shape record) takes its base's tree, scaled: no tree is built or\n"
+	"written for it.\n"
 	"\n"
 	"Tree shape (paper Alg. 7):\n"
 	"  --fanout N        clusters per split, N_surrogate (default 8)\n"
@@ -158,8 +160,11 @@ static int before(struct mrdem_filter *f, const struct mrdem_record *rec)
 static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 {
 	struct tree_run *r = run_of(f);
+	const struct mrdem_shape *last = &r->scene->shapes[r->scene->nshapes - 1];
 	if (rec->type == MRDEM_REC_MESH)
 		r->pending = r->scene->nshapes - 1;
+	else if (rec->type == MRDEM_REC_SCALED_SHAPE) /* its tree is the base's, scaled */
+		return r->verify && last->tree ? verify_tree(r, last) : 0;
 	else if (rec->type == MRDEM_REC_TREE && !r->rebuild)
 		return finish_pending(r);
 	return 0;
@@ -267,7 +272,8 @@ int main(int argc, char **argv)
 		return rc;
 	struct mrdem_filter f;
 	mrdem_filter_init(&f, "mrdem-tree");
-	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_MESH) | MRDEM_TYPE_BIT(MRDEM_REC_TREE);
+	f.takes = MRDEM_TYPE_BIT(MRDEM_REC_MESH) | MRDEM_TYPE_BIT(MRDEM_REC_TREE) |
+		  MRDEM_TYPE_BIT(MRDEM_REC_SCALED_SHAPE);
 	if (r.rebuild) /* trees in the input are dropped: their shapes get new ones */
 		f.replaces = f.no_absorb = MRDEM_TYPE_BIT(MRDEM_REC_TREE);
 	f.before = before;

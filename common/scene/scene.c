@@ -320,6 +320,8 @@ uint32_t mrdem_scene_add_shape(struct mrdem_scene *s, const char *name, struct m
 	sh->convex = NULL;
 	sh->tree = NULL;
 	sh->tree_origin = NULL;
+	sh->base = MRDEM_SHAPE_NO_BASE;
+	sh->scale = 1;
 	mrdem_mesh_init(mesh);
 	mrdem_scene_shape_changed(s, s->nshapes);
 	return s->nshapes++;

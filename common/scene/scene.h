@@ -39,7 +39,13 @@ struct mrdem_shape {
 	 * NAME)" (the scene loader sets it, for provenance); NULL when there is
 	 * no tree or it was built or read from the stream in this process. */
 	char *tree_origin;
+	/* A scaled shape (common/scene/scaled_shape.h) is derived from shape
+	 * `base` (a smaller id, itself not scaled) by the factor `scale`; a
+	 * shape of its own has base MRDEM_SHAPE_NO_BASE and scale 1. */
+	uint32_t base;
+	double scale;
 };
+#define MRDEM_SHAPE_NO_BASE UINT32_MAX
 
 /* Analytic plane k appears in pair and contact lists as particle id
  * MRDEM_PLANE_ID(k); real particle ids must stay below MRDEM_PLANE_ID_MIN. */

@@ -7,6 +7,7 @@
 
 #include "common/dynamics/energy.h"
 #include "common/geom/vec3.h"
+#include "common/scene/scaled_shape.h"
 #include "common/util/error.h"
 
 struct id_pair {
@@ -125,7 +126,11 @@ int mrdem_overlap_measure(struct mrdem_scene *s, const struct mrdem_sim_opts *o,
 		struct mrdem_shape *sh = &s->shapes[i];
 		if (sh->kind != MRDEM_SHAPE_MESH || sh->tree)
 			continue;
-		if (mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
+		if (mrdem_shape_is_scaled(sh)) { /* its base comes first: scale its tree */
+			int got = mrdem_shape_scale_tree(s, i);
+			rc = got < 0 ? -1 : 0;
+			built[i] = got > 0;
+		} else if (mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
 			rc = mrdem_error("shape %u '%s': cannot build its surrogate tree", i, sh->name);
 		else
 			built[i] = 1;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/scene/scaled_shape.h"
 #include "common/util/error.h"
 #include "common/util/stages.h"
 
@@ -29,7 +30,15 @@ int mrdem_sim_prepare(struct mrdem_scene *s, const struct mrdem_sim_opts *o)
 	    o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE)
 		for (uint32_t i = 0; i < s->nshapes; i++) {
 			struct mrdem_shape *sh = &s->shapes[i];
-			if (sh->kind == MRDEM_SHAPE_MESH && !sh->tree && mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
+			if (sh->kind != MRDEM_SHAPE_MESH || sh->tree)
+				continue;
+			/* a scaled shape's base comes first and has its tree by now */
+			if (mrdem_shape_is_scaled(sh)) {
+				if (mrdem_shape_scale_tree(s, i) < 0)
+					return -1;
+				continue;
+			}
+			if (mrdem_tree_build(&sh->mesh, &o->tree, &sh->tree))
 				return mrdem_error("shape %u '%s': cannot build its surrogate tree", i,
 						   sh->name);
 		}

@@ -95,6 +95,14 @@ int mrdem_tree_bind(struct mrdem_tree *t, const struct mrdem_mesh *m, const char
 int mrdem_tree_build(const struct mrdem_mesh *m, const struct mrdem_tree_params *p,
 		     struct mrdem_tree **out);
 
+/* The tree of mesh `scaled`, which is t's mesh with every vertex
+ * multiplied by scale (> 0), bound to it (tree_scale.c): t's layout, its
+ * surrogate vertices scaled and rounded, its eps scaled and widened by 4
+ * float ulps of the largest coordinate, so it stays conservative. NULL
+ * with a message naming `what` when it does not bind. */
+struct mrdem_tree *mrdem_tree_scaled(const struct mrdem_tree *t, double scale,
+				     const struct mrdem_mesh *scaled, const char *what);
+
 /* ---- epsilons (tree_eps.c) */
 
 /* Largest exact distance from the points pts[3*i] to triangle tri (double). */

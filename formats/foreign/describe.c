@@ -6,6 +6,7 @@
 
 #include "common/dynamics/contact_law.h"
 #include "common/mesh/mesh.h"
+#include "common/scene/scaled_shape.h"
 #include "common/shape/convex.h"
 #include "common/util/error.h"
 #include "formats/foreign/describe.h"
@@ -673,6 +674,25 @@ static void describe_record_head(struct mrdem_describe *in, const struct mrdem_r
 	}
 }
 
+/* A scaled shape: its base and factor, then the shape it makes. */
+static void describe_scaled(struct mrdem_describe *in, const struct mrdem_shape *sh)
+{
+	if (in->json) {
+		mrdem_json_kv_uint(&in->j, "base", sh->base);
+		mrdem_json_kv_num(&in->j, "scale", sh->scale);
+	} else {
+		char text[MRDEM_SCALE_TEXT];
+		mrdem_scale_text(text, sh->scale);
+		printf("  shape %u is shape %u scaled by %s:\n", sh->id, sh->base, text);
+	}
+	if (sh->kind != MRDEM_SHAPE_MESH)
+		describe_analytic(in, sh);
+	else
+		describe_mesh(in, sh->id, sh->name, &sh->mesh);
+	if (sh->convex && !in->json)
+		describe_convex(in, sh);
+}
+
 /* A record the scene keeps (setup, contact model, mesh, shape, tree, frame,
  * history): absorbed first, since frames are checked against shapes, then
  * described from the scene. */
@@ -694,6 +714,8 @@ static int describe_scene_record(struct mrdem_describe *in, const struct mrdem_r
 		describe_mesh(in, sh->id, sh->name, &sh->mesh);
 	} else if (rec->type == MRDEM_REC_SHAPE) {
 		describe_analytic(in, &in->scene.shapes[in->scene.nshapes - 1]);
+	} else if (rec->type == MRDEM_REC_SCALED_SHAPE) {
+		describe_scaled(in, &in->scene.shapes[in->scene.nshapes - 1]);
 	} else if (rec->type == MRDEM_REC_TREE) {
 		const struct mrdem_shape *sh = &in->scene.shapes[mrdem_tree_record_shape(rec)];
 		if (in->json)
@@ -788,6 +810,7 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	case MRDEM_REC_MATERIALS:
 	case MRDEM_REC_MESH:
 	case MRDEM_REC_SHAPE:
+	case MRDEM_REC_SCALED_SHAPE:
 	case MRDEM_REC_TREE:
 	case MRDEM_REC_FRAME:
 	case MRDEM_REC_HISTORY:

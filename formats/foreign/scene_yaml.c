@@ -26,6 +26,7 @@
 #include "common/dynamics/rigid_body.h"
 #include "common/geom/quat.h"
 #include "common/mesh/mesh.h"
+#include "common/scene/scaled_shape.h"
 #include "common/shape/hull.h"
 #include "common/tree/tree.h"
 #include "common/util/error.h"
@@ -984,16 +985,16 @@ static int parse_planes(struct loader *L)
 static const char *const pkey_names[] = {
 	"shape", "position", "velocity", "orientation", "angular_velocity", "density", "mass",
 	"epsilon", "epsilon_abs", "fixed", "lattice", "origin", "count", "spacing", "jitter",
-	"rotate", "seed", "material",
+	"rotate", "seed", "material", "scale",
 };
 enum {
 	P_SHAPE, P_POSITION, P_VELOCITY, P_ORIENTATION, P_ANGVEL, P_DENSITY, P_MASS, P_EPS,
 	P_EPS_ABS, P_FIXED, P_LATTICE, P_ORIGIN, P_COUNT, P_SPACING, P_JITTER, P_ROTATE, P_SEED,
-	P_MATERIAL, P_N
+	P_MATERIAL, P_SCALE, P_N
 };
 #define P_COMMON (BIT(P_SHAPE) | BIT(P_VELOCITY) | BIT(P_ORIENTATION) | BIT(P_ANGVEL) | \
 		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED) | \
-		  BIT(P_MATERIAL))
+		  BIT(P_MATERIAL) | BIT(P_SCALE))
 #define P_PARTICLE (P_COMMON | BIT(P_POSITION))
 #define P_LATTICE_KEYS (P_COMMON | BIT(P_ORIGIN) | BIT(P_COUNT) | BIT(P_SPACING) | \
 			BIT(P_JITTER) | BIT(P_ROTATE) | BIT(P_SEED))
@@ -1005,12 +1006,21 @@ struct pspec {
 	int late;               /* the shape is defined further down (or not at all) */
 	double pos[3], vel[3], quat[4], angvel[3];
 	double density, mass, eps;
+	double scale;           /* of the shape (common/scene/scaled_shape.h), 1 = as defined */
 	int fixed, rotate;
 	double spacing[3], jitter;
 	long long count[3];
 	uint64_t seed;
 	uint32_t material;      /* reference (struct mrdem_yaml_materials), 0: none */
 };
+
+/* The shape of this name defined in the file, or -1: the scaled shapes
+ * that items make ("rock*2") are no names to use. */
+static long find_own_shape(const struct mrdem_scene *s, const char *name)
+{
+	long i = mrdem_scene_find_shape(s, name);
+	return i >= 0 && mrdem_shape_is_scaled(&s->shapes[i]) ? -1 : i;
+}
 
 /* "unknown shape", listing the shapes defined. */
 static int unknown_shape(const struct loader *L, yaml_mark_t m, const char *what, const char *name)
@@ -1019,8 +1029,9 @@ static int unknown_shape(const struct loader *L, yaml_mark_t m, const char *what
 	char list[512] = "";
 	size_t len = 0;
 	for (uint32_t j = 0; j < s->nshapes; j++)
-		len += snprintf(list + len, len < sizeof list ? sizeof list - len : 0, "%s%s",
-				j ? ", " : "", s->shapes[j].name);
+		if (!mrdem_shape_is_scaled(&s->shapes[j]))
+			len += snprintf(list + len, len < sizeof list ? sizeof list - len : 0,
+					"%s%s", j ? ", " : "", s->shapes[j].name);
 	if (!s->nshapes)
 		return mrdem_yaml_err_at(&L->y, m,
 					 "%s: unknown shape '%s' (the scene defines no "
@@ -1038,7 +1049,7 @@ static int parse_shape_ref(struct loader *L, const char *what, struct pspec *p)
 	const char *name = mrdem_yaml_text(&L->y);
 	if (mrdem_yaml_type(&L->y) != YAML_SCALAR_EVENT || !*name)
 		return mrdem_yaml_err_type(&L->y, what, "a shape name");
-	long i = mrdem_scene_find_shape(s, name);
+	long i = find_own_shape(s, name);
 	p->late = i < 0 && !L->shapes_read;
 	if (i >= 0) {
 		p->shape = (uint32_t)i;
@@ -1080,6 +1091,8 @@ static int parse_pfield(struct loader *L, struct pspec *p, int id)
 	case P_EPS:
 	case P_EPS_ABS:
 		return mrdem_yaml_number(y, w, &p->eps) || mrdem_yaml_positive(y, w, p->eps);
+	case P_SCALE:
+		return mrdem_yaml_number(y, w, &p->scale) || mrdem_yaml_positive(y, w, p->scale);
 	case P_FIXED:
 		return mrdem_yaml_bool(y, w, &p->fixed);
 	case P_ROTATE:
@@ -1141,7 +1154,8 @@ struct pending {
 	uint32_t shape;         /* as in struct pspec */
 	uint32_t seen;          /* keys given */
 	unsigned char lattice, fixed, late;
-	uint32_t map[2], shape_val[2], eps_key[2], mass_val[2]; /* line, column */
+	double scale;           /* as in struct pspec */
+	uint32_t map[2], shape_val[2], eps_key[2], mass_val[2], scale_val[2]; /* line, column */
 };
 
 static void pack_mark(uint32_t out[2], yaml_mark_t m)
@@ -1164,6 +1178,37 @@ static double material_density(const struct loader *L, uint32_t m)
 	return mats ? mats->m[m].density : mrdem_yaml_material_density(&L->mat, m);
 }
 
+/* The item's shape, named further down or scaled, given to its particles;
+ * -1 after a message. *diameter: that of the shape as scaled (a relative
+ * epsilon is of it). */
+static long item_shape(struct loader *L, const struct pending *pd, const char *what,
+		       double *diameter)
+{
+	struct mrdem_scene *s = L->s;
+	uint32_t si = pd->shape;
+	if (pd->late) {
+		long i = find_own_shape(s, L->fwd[si]);
+		if (i < 0) {
+			char field[80];
+			snprintf(field, sizeof field, "%s.shape", what);
+			return unknown_shape(L, unpack_mark(pd->shape_val), field, L->fwd[si]);
+		}
+		si = (uint32_t)i;
+	}
+	*diameter = L->diameter[si] * pd->scale;
+	if (pd->scale != 1) {
+		char why[400];
+		if (mrdem_shape_scale_check(s, si, pd->scale, why, sizeof why))
+			return mrdem_yaml_err_at(&L->y, unpack_mark(pd->scale_val), "%s.scale: %s",
+						 what, why);
+		si = mrdem_scene_scaled_shape(s, si, pd->scale);
+	}
+	if (pd->late || pd->scale != 1)
+		for (size_t j = pd->first; j < pd->first + pd->count; j++)
+			s->frame.p.shape[j] = si;
+	return si;
+}
+
 /* The shape-dependent part: the shape itself, rules for open meshes, mass
  * to density, and the halo width (relative ones scale with the shape's
  * diameter; the default comes from contact). */
@@ -1171,19 +1216,12 @@ static int finish_item(struct loader *L, const struct pending *pd)
 {
 	struct mrdem_scene *s = L->s;
 	struct mrdem_particles *pa = &s->frame.p;
-	char what[64], field[80];
+	char what[64];
 	snprintf(what, sizeof what, "particles[%zu]%s", pd->item, pd->lattice ? ".lattice" : "");
-	uint32_t si = pd->shape;
-	if (pd->late) {
-		long i = mrdem_scene_find_shape(s, L->fwd[si]);
-		if (i < 0) {
-			snprintf(field, sizeof field, "%s.shape", what);
-			return unknown_shape(L, unpack_mark(pd->shape_val), field, L->fwd[si]);
-		}
-		si = (uint32_t)i;
-		for (size_t j = pd->first; j < pd->first + pd->count; j++)
-			pa->shape[j] = si;
-	}
+	double diameter = 0;
+	long si = item_shape(L, pd, what, &diameter);
+	if (si < 0)
+		return -1;
 	const struct mrdem_shape *sh = &s->shapes[si];
 	if (!pd->fixed && sh->mesh.open)
 		return mrdem_yaml_err_at(&L->y, unpack_mark(pd->shape_val),
@@ -1214,13 +1252,13 @@ static int finish_item(struct loader *L, const struct pending *pd)
 	if (pd->seen & BIT(P_EPS_ABS))
 		eps = raw_eps;
 	else if (pd->seen & BIT(P_EPS))
-		eps = raw_eps * L->diameter[si];
+		eps = raw_eps * diameter;
 	else if (sh->mesh.open)
 		eps = s->setup.plane_epsilon;
 	else if (L->eps_default_abs)
 		eps = L->eps_default;
 	else
-		eps = L->eps_default * L->diameter[si];
+		eps = L->eps_default * diameter;
 	if (!(eps > 0) || !isfinite(eps))
 		return mrdem_yaml_err_at(&L->y, unpack_mark(pd->map),
 					 "%s: epsilon %g of shape '%s' "
@@ -1297,8 +1335,9 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 	struct pending pd = {
 		.first = pa->n, .count = (size_t)n, .item = item, .shape = p->shape,
 		.seen = k->seen, .lattice = (unsigned char)lattice, .fixed = p->fixed != 0,
-		.late = (unsigned char)p->late,
+		.late = (unsigned char)p->late, .scale = p->scale,
 	};
+	pack_mark(pd.scale_val, k->val[P_SCALE]);
 	pack_mark(pd.map, k->map);
 	pack_mark(pd.shape_val, k->val[P_SHAPE]);
 	pack_mark(pd.eps_key, k->key[P_EPS]);
@@ -1358,6 +1397,7 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 static void pspec_init(struct pspec *p)
 {
 	memset(p, 0, sizeof *p);
+	p->scale = 1;
 	quat_identity(p->quat);
 }
 

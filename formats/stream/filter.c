@@ -86,7 +86,8 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 			return own < 0 ? -1 : 0;
 	}
 	if ((rec->type == MRDEM_REC_SETUP || rec->type == MRDEM_REC_MESH ||
-	     rec->type == MRDEM_REC_SHAPE || rec->type == MRDEM_REC_TREE ||
+	     rec->type == MRDEM_REC_SHAPE || rec->type == MRDEM_REC_SCALED_SHAPE ||
+	     rec->type == MRDEM_REC_TREE ||
 	     rec->type == MRDEM_REC_FRAME || rec->type == MRDEM_REC_CONTACT_MODEL ||
 	     rec->type == MRDEM_REC_HISTORY || rec->type == MRDEM_REC_MATERIALS) &&
 	    !(f->no_absorb & bit) && mrdem_scene_absorb(&f->scene, rec, f->src) < 0)

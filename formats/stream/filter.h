@@ -12,7 +12,8 @@
  *  - `before` sees every other record first, while f->scene still holds
  *    what came before it (to finish work that the record ends);
  *  - a stats record whose source is the tool's name is dropped (replaced);
- *  - setup, contact_model, mesh, tree, frame and history records are
+ *  - setup, contact_model, mesh, shape, scaled_shape, tree, frame and
+ *    history records are
  *    absorbed into f->scene unless their type is in `no_absorb`;
  *  - contacts and guesses records that the tool takes or passes on are
  *    decoded, and contacts checked against the frame they follow

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/scene/scaled_shape.h"
 #include "common/util/error.h"
 #include "formats/stream/records.h"
 
@@ -145,6 +146,12 @@ int mrdem_scene_absorb_tree(struct mrdem_scene *s, const struct mrdem_record *re
 				   s->shapes[id].name, mrdem_shape_kind_name(s->shapes[id].kind));
 		goto fail;
 	}
+	if (mrdem_shape_is_scaled(&s->shapes[id])) {
+		mrdem_record_error(rec, src, "tree for shape %u '%s', which is scaled from shape "
+				   "%u: its tree is the base's, scaled", id, s->shapes[id].name,
+				   s->shapes[id].base);
+		goto fail;
+	}
 	if (s->shapes[id].tree) {
 		mrdem_record_error(rec, src, "shape %u '%s' already has a tree", id,
 				   s->shapes[id].name);
@@ -155,7 +162,8 @@ int mrdem_scene_absorb_tree(struct mrdem_scene *s, const struct mrdem_record *re
 	if (mrdem_tree_bind(t, &s->shapes[id].mesh, what))
 		goto fail;
 	s->shapes[id].tree = t;
-	return 0;
+	/* shapes scaled from it before its tree arrived get theirs now */
+	return mrdem_scene_scale_trees(s, id);
 fail:
 	mrdem_tree_free(t);
 	return -1;

@@ -19,7 +19,8 @@ int mrdem_decode_tree(const struct mrdem_record *rec, const char *src, uint32_t 
 uint32_t mrdem_tree_record_shape(const struct mrdem_record *rec);
 
 /* Decode a tree record, bind it to its shape's mesh and attach it
- * (mrdem_scene_absorb). The shape must be defined and have no tree yet. */
+ * (mrdem_scene_absorb). The shape must be defined, not scaled, and have no
+ * tree yet; shapes scaled from it get the tree scaled. */
 int mrdem_scene_absorb_tree(struct mrdem_scene *s, const struct mrdem_record *rec,
 			    const char *src);
 /* Write one tree record. */

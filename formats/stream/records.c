@@ -15,6 +15,7 @@
 #include "common/util/error.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_refs.h"
+#include "formats/stream/record_scaled_shape.h"
 #include "formats/stream/record_tree.h"
 
 int mrdem_record_error(const struct mrdem_record *rec, const char *src, const char *fmt, ...)
@@ -847,8 +848,9 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 {
 	if (s->setup.model_pending &&
 	    (rec->type == MRDEM_REC_MESH || rec->type == MRDEM_REC_SHAPE ||
-	     rec->type == MRDEM_REC_TREE || rec->type == MRDEM_REC_FRAME ||
-	     rec->type == MRDEM_REC_HISTORY || rec->type == MRDEM_REC_MATERIALS))
+	     rec->type == MRDEM_REC_SCALED_SHAPE || rec->type == MRDEM_REC_TREE ||
+	     rec->type == MRDEM_REC_FRAME || rec->type == MRDEM_REC_HISTORY ||
+	     rec->type == MRDEM_REC_MATERIALS))
 		return mrdem_record_error(rec, src, "the setup names force model %s but no "
 					  "contact_model record follows it",
 					  mrdem_force_model_name(s->setup.force_model));
@@ -874,6 +876,8 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		return absorb_mesh(s, rec, src);
 	case MRDEM_REC_SHAPE:
 		return absorb_shape(s, rec, src);
+	case MRDEM_REC_SCALED_SHAPE:
+		return mrdem_scene_absorb_scaled_shape(s, rec, src) ? -1 : 1;
 	case MRDEM_REC_FRAME:
 		return absorb_frame(s, rec, src);
 	case MRDEM_REC_TREE:
@@ -899,6 +903,12 @@ int mrdem_scene_write_shapes(struct mrdem_writer *w, const struct mrdem_scene *s
 {
 	for (uint32_t i = 0; i < s->nshapes; i++) {
 		const struct mrdem_shape *sh = &s->shapes[i];
+		if (sh->base != MRDEM_SHAPE_NO_BASE) { /* readers derive it, tree and all */
+			WRITE_RECORD(w, MRDEM_REC_SCALED_SHAPE,
+				     mrdem_encode_scaled_shape(&b_, sh->id, sh->name, sh->base,
+							       sh->scale));
+			continue;
+		}
 		if (sh->kind != MRDEM_SHAPE_MESH) {
 			WRITE_RECORD(w, MRDEM_REC_SHAPE,
 				     mrdem_encode_shape(&b_, sh->id, sh->name, sh->kind, sh->axes));

@@ -67,7 +67,7 @@ int mrdem_decode_index(const struct mrdem_record *rec, const char *src,
 
 /* ---- whole scenes */
 
-/* Take a setup, mesh, shape, tree or frame record into the scene (shapes must
+/* Take a setup, mesh, shape, scaled_shape, tree or frame record into the scene (shapes must
  * arrive in id order; a new frame replaces the previous one).
  * Returns 1 when absorbed, 0 when the record is of another type, -1 on a
  * decoding error. */

@@ -50,6 +50,7 @@ static const struct {
 	[MRDEM_REC_HISTORY] = {"history", 0},
 	[MRDEM_REC_SHAPE] = {"shape", 0},
 	[MRDEM_REC_MATERIALS] = {"materials", 0},
+	[MRDEM_REC_SCALED_SHAPE] = {"scaled_shape", 0},
 };
 
 const char *mrdem_record_name(uint32_t type)

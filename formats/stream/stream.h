@@ -31,7 +31,8 @@ enum mrdem_record_type {
 	MRDEM_REC_HISTORY = 15, /* tangential and rolling springs of a frame's contacts */
 	MRDEM_REC_SHAPE = 16,   /* one analytic shape: kind and semi-axes */
 	MRDEM_REC_MATERIALS = 17, /* materials, pair overrides, the planes' materials */
-	MRDEM_REC_KNOWN_MAX = 17,
+	MRDEM_REC_SCALED_SHAPE = 18, /* a shape that is another one scaled */
+	MRDEM_REC_KNOWN_MAX = 18,
 };
 
 /* Record flag bit 0: ancillary. A reader passes an unknown ancillary record

@@ -27,11 +27,14 @@ PICARD, FRONTS, GUESSES = 11, 12, 13
 CONTACT_MODEL, HISTORY, SHAPE = 14, 15, 16
 # The scene's materials, their pair overrides and the planes' materials.
 MATERIALS = 17
+# A shape that is another (a smaller id) scaled: read() derives it.
+SCALED_SHAPE = 18
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
          PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
          CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape",
-         MATERIALS: "materials"}
+         MATERIALS: "materials",
+         SCALED_SHAPE: "scaled_shape"}
 # Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the
 # others; a shape record of kind 3 follows the mesh record of its shape and
 # makes that shape "convex" (its mesh is the convex polyhedron).
@@ -107,6 +110,25 @@ class Shape:
         self.vertices, self.triangles = vertices, triangles
         self.volume, self.com, self.inertia, self.open = volume, com, inertia, open_
         self.has_tree = False
+        self.base, self.scale = None, 1.0  # a scaled shape's base id and factor
+
+    def scaled(self, id_, name, scale):
+        """This shape scaled by scale, as the C reader derives it: vertices,
+        centre of mass and semi-axes times scale, volume scale^3, inertia
+        scale^5; its tree is this shape's, scaled."""
+        s3, s5 = scale * scale * scale, scale * scale * scale * scale * scale
+        if self.axes is not None:  # analytic: mass in closed form from the axes
+            out = _analytic(id_, name, self.kind, tuple(x * scale for x in self.axes))
+        else:
+            if _np is not None and hasattr(self.vertices, "shape"):
+                verts = self.vertices * scale
+            else:
+                verts = [tuple(x * scale for x in row) for row in self.vertices]
+            out = Shape(id_, name, verts, self.triangles, self.volume * s3,
+                        tuple(x * scale for x in self.com), tuple(x * s5 for x in self.inertia),
+                        self.open, self.kind)
+        out.has_tree, out.base, out.scale = self.has_tree, self.id, scale
+        return out
 
 
 class Frame:
@@ -200,12 +222,17 @@ def _shape(c):
         return Shape(id_, name, None, None, 0.0, None, None, False, "convex")
     if not all(x > 0 and math.isfinite(x) for x in axes):
         raise StreamError("%s: shape '%s': bad semi-axes %r" % (c.where, name, axes))
+    return _analytic(id_, name, SHAPE_KINDS[kind], axes)
+
+
+def _analytic(id_, name, kind, axes):
+    """An analytic shape of these semi-axes, mass properties in closed form."""
     a, b, cc = axes
     v = 4.0 / 3.0 * math.pi * a * b * cc
     inertia = (v * (b * b + cc * cc) / 5, v * (a * a + cc * cc) / 5, v * (a * a + b * b) / 5,
                0.0, 0.0, 0.0)
     return Shape(id_, name, _array([], 3), _array([], 3), v, (0.0, 0.0, 0.0), inertia, False,
-                 SHAPE_KINDS[kind], tuple(axes))
+                 kind, tuple(axes))
 
 
 def _frame(c, version):
@@ -393,6 +420,15 @@ def _decode(rtype, payload, version, where):
         return _mesh(c)
     if rtype == SHAPE:
         return _shape(c)
+    if rtype == SCALED_SHAPE:
+        id_ = c.one("I")
+        name = c.str()
+        base, scale = c.one("I"), c.one("d")
+        c.done()
+        if base >= id_ or not (scale > 0 and math.isfinite(scale)):
+            raise StreamError("%s: scaled shape %d '%s': base %d or scale %r is bad"
+                              % (c.where, id_, name, base, scale))
+        return id_, name, base, scale
     if rtype == FRAME:
         return _frame(c, version)
     if rtype == CONTACTS:
@@ -481,8 +517,17 @@ def read(path):
             if v.id == 0:
                 s.shapes = []
             s.shapes.append(v)
+        elif rtype == SCALED_SHAPE:
+            id_, sname, base, scale = v
+            if id_ != len(s.shapes) or s.shapes[base].base is not None:
+                raise StreamError("%s: record %d: scaled shape %d '%s' is out of order or "
+                                  "its base %d is scaled" % (name, k, id_, sname, base))
+            s.shapes.append(s.shapes[base].scaled(id_, sname, scale))
         elif rtype == TREE and s.shapes:
             s.shapes[-1].has_tree = True
+            for sh in s.shapes:  # shapes scaled from it take its tree
+                if sh.base == s.shapes[-1].id:
+                    sh.has_tree = True
         elif rtype == FRAME:
             s.frames.append(v)
         elif rtype == CONTACTS:

@@ -12,6 +12,7 @@
 #include "formats/stream/bytes.h"
 #include "formats/stream/record_tree.h"
 #include "formats/stream/records.h"
+#include "tests/lib/record_of.h"
 #include "tests/lib/tap.h"
 
 /* Expected failures print hundreds of messages: mute them while testing. */
@@ -28,18 +29,6 @@ static void quiet(int on)
 		dup2(saved_stderr, 2);
 		close(saved_stderr);
 	}
-}
-
-static struct mrdem_record rec_of(struct mrdem_buf *b, uint32_t type)
-{
-	struct mrdem_record r;
-	memset(&r, 0, sizeof r);
-	r.type = type;
-	r.index = 1;
-	r.offset = 100;
-	r.data = b->p;
-	r.len = b->len;
-	return r;
 }
 
 static void sphere(struct mrdem_mesh *m, uint32_t n, double radius)
