@@ -49,6 +49,8 @@ static const struct {
 	[MRDEM_REC_CONTACT_MODEL] = {"contact_model", 0},
 	[MRDEM_REC_HISTORY] = {"history", 0},
 	[MRDEM_REC_SHAPE] = {"shape", 0},
+	[MRDEM_REC_INFLOW] = {"inflow", 0},
+	[MRDEM_REC_OUTFLOW] = {"outflow", 0},
 };
 
 const char *mrdem_record_name(uint32_t type)

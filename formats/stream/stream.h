@@ -30,7 +30,9 @@ enum mrdem_record_type {
 	MRDEM_REC_CONTACT_MODEL = 14, /* parameters of the hooke and hertz force models */
 	MRDEM_REC_HISTORY = 15, /* tangential and rolling springs of a frame's contacts */
 	MRDEM_REC_SHAPE = 16,   /* one analytic shape: kind and semi-axes */
-	MRDEM_REC_KNOWN_MAX = 16,
+	MRDEM_REC_INFLOW = 20,  /* a scene's particle insertions */
+	MRDEM_REC_OUTFLOW = 21, /* a scene's particle remove regions */
+	MRDEM_REC_KNOWN_MAX = 21,
 };
 
 /* Record flag bit 0: ancillary. A reader passes an unknown ancillary record

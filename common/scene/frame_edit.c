@@ -1,0 +1,100 @@
+/* Particles leaving and joining a frame (flow.h): every per-particle
+ * array in one place, so a new one is one line here. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/scene/flow.h"
+#include "common/scene/scene.h"
+#include "common/util/error.h"
+
+/* Keep the elements (of size bytes each) of v whose drop flag is clear. */
+static void compact(void *v, size_t size, size_t n, const unsigned char *drop)
+{
+	unsigned char *p = v;
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!drop[i]) {
+			if (o != i)
+				memmove(p + o * size, p + i * size, size);
+			o++;
+		}
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int gone(const uint64_t *ids, size_t n, uint64_t id)
+{
+	return !mrdem_is_plane_id(id) && bsearch(&id, ids, n, sizeof *ids, cmp_u64);
+}
+
+/* The springs that name a dropped particle go with it. */
+static void drop_springs(struct mrdem_history *h, const struct mrdem_particles *p,
+			 const unsigned char *drop)
+{
+	size_t nd = 0;
+	for (size_t i = 0; i < p->n; i++)
+		nd += drop[i] != 0;
+	if (!h->n || !nd)
+		return;
+	uint64_t *ids = mrdem_xmalloc_array(nd, sizeof *ids);
+	nd = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (drop[i])
+			ids[nd++] = p->id[i];
+	qsort(ids, nd, sizeof *ids, cmp_u64);
+	size_t o = 0;
+	for (size_t k = 0; k < h->n; k++)
+		if (!gone(ids, nd, h->s[k].a) && !gone(ids, nd, h->s[k].b))
+			h->s[o++] = h->s[k];
+	h->n = o;
+	free(ids);
+}
+
+static size_t column_width(const struct mrdem_column *c)
+{
+	size_t t = c->type == MRDEM_COLUMN_U32 ? 4 : 8;
+	return t * c->components;
+}
+
+void mrdem_frame_remove(struct mrdem_frame *f, const unsigned char *drop)
+{
+	struct mrdem_particles *p = &f->p;
+	size_t n = p->n, kept = 0;
+	for (size_t i = 0; i < n; i++)
+		kept += !drop[i];
+	if (kept == n)
+		return;
+	drop_springs(&f->history, p, drop);
+	compact(p->id, sizeof *p->id, n, drop);
+	compact(p->shape, sizeof *p->shape, n, drop);
+	compact(p->flags, sizeof *p->flags, n, drop);
+	compact(p->pos, 3 * sizeof *p->pos, n, drop);
+	compact(p->quat, 4 * sizeof *p->quat, n, drop);
+	compact(p->vel, 3 * sizeof *p->vel, n, drop);
+	compact(p->angvel, 3 * sizeof *p->angvel, n, drop);
+	compact(p->density, sizeof *p->density, n, drop);
+	compact(p->eps, sizeof *p->eps, n, drop);
+	for (size_t c = 0; c < f->nextra; c++) {
+		struct mrdem_column *col = &f->extra[c];
+		compact(col->data, column_width(col), n, drop);
+		col->size = kept * column_width(col);
+	}
+	p->n = kept;
+}
+
+size_t mrdem_frame_push(struct mrdem_frame *f, uint64_t id, uint32_t shape)
+{
+	size_t i = mrdem_particles_push(&f->p, id, shape);
+	for (size_t c = 0; c < f->nextra; c++) {
+		struct mrdem_column *col = &f->extra[c];
+		size_t w = column_width(col);
+		col->data = mrdem_xrealloc(col->data, (i + 1) * w);
+		memset(col->data + i * w, 0, w);
+		col->size = (i + 1) * w;
+	}
+	return i;
+}
