@@ -106,15 +106,6 @@ int mrdem_flow_step_end(struct mrdem_scene *s, double dt, struct mrdem_flow_acco
 	return 0;
 }
 
-int mrdem_flow_initial(struct mrdem_scene *s)
-{
-	uint64_t n = 0;
-	for (uint32_t k = 0; k < s->flow.ninsert; k++)
-		if (inflow(s, k, 0, &n))
-			return -1;
-	return 0;
-}
-
 void mrdem_flow_stats(const struct mrdem_flow_account *acc, struct mrdem_stats *out)
 {
 	if (acc->removes) {
@@ -137,6 +128,17 @@ void mrdem_flow_account_add_stats(struct mrdem_flow_account *acc, const struct m
 			acc->removed_mass += v;
 		else if (!strcmp(st->names[i], MRDEM_STAT_INSERTED_PARTICLES))
 			acc->inserted += (uint64_t)v, acc->inserts = 1;
+	}
+}
+
+void mrdem_flow_grow_bounds(const struct mrdem_flow *f, double lo[3], double hi[3], double *vmax)
+{
+	for (uint32_t k = 0; k < f->ninsert; k++) {
+		double a[3], b[3];
+		mrdem_region_bounds(&f->insert[k].region, a, b);
+		for (int c = 0; c < 3; c++)
+			lo[c] = fmin(lo[c], a[c]), hi[c] = fmax(hi[c], b[c]);
+		*vmax = fmax(*vmax, vec3_norm(f->insert[k].vel));
 	}
 }
 

@@ -79,6 +79,10 @@ void mrdem_flow_release(struct mrdem_flow *f);
 /* Deep copy (dst uninitialised). */
 void mrdem_flow_copy(struct mrdem_flow *dst, const struct mrdem_flow *src);
 
+/* Grow the box [lo, hi] by the insertions' regions and *vmax by their
+ * speeds (the bounds of a run's particles, common/sim/run_guard.h). */
+void mrdem_flow_grow_bounds(const struct mrdem_flow *f, double lo[3], double hi[3], double *vmax);
+
 /* What is wrong with insertion in of scene s (its shapes known), in buf
  * when it needs room, or NULL when nothing is. */
 const char *mrdem_insertion_check(const struct mrdem_scene *s, const struct mrdem_insertion *in,
@@ -111,8 +115,6 @@ void mrdem_flow_account_add_stats(struct mrdem_flow_account *acc, const struct m
  * an insertion scheduled for another dt is refused. 0, or -1 with a
  * message naming the insertion and step (the frame must not be written). */
 int mrdem_flow_step_end(struct mrdem_scene *s, double dt, struct mrdem_flow_account *acc);
-/* The insertions due at frame step 0 (mrdem-init): 0 or -1 as above. */
-int mrdem_flow_initial(struct mrdem_scene *s);
 
 /* Delete the particles with drop[i] set from f, compacting every
  * per-particle array and extra column, and the springs that name them. */
@@ -120,6 +122,10 @@ void mrdem_frame_remove(struct mrdem_frame *f, const unsigned char *drop);
 /* Append a particle at rest (mrdem_particles_push), extra columns grown
  * with zeros; its index. */
 size_t mrdem_frame_push(struct mrdem_frame *f, uint64_t id, uint32_t shape);
+
+/* dst (initialised) becomes a deep copy of src: a frame kept through a
+ * step that may add and delete particles. */
+void mrdem_frame_copy(struct mrdem_frame *dst, const struct mrdem_frame *src);
 
 /* Place the particles insertion k schedules between frame steps from
  * (exclusive; UINT64_MAX: none before) and to, in s's frame. 0, or -1

@@ -98,3 +98,43 @@ size_t mrdem_frame_push(struct mrdem_frame *f, uint64_t id, uint32_t shape)
 	}
 	return i;
 }
+
+static void *dup_bytes(const void *p, size_t n)
+{
+	void *q = mrdem_xmalloc(n ? n : 1);
+	if (n)
+		memcpy(q, p, n);
+	return q;
+}
+
+void mrdem_frame_copy(struct mrdem_frame *dst, const struct mrdem_frame *src)
+{
+	mrdem_frame_release(dst);
+	const struct mrdem_particles *p = &src->p;
+	struct mrdem_particles *q = &dst->p;
+	size_t n = p->n;
+	dst->step = src->step;
+	dst->time = src->time;
+	mrdem_particles_reserve(q, n ? n : 1);
+	memcpy(q->id, p->id, n * sizeof *p->id);
+	memcpy(q->shape, p->shape, n * sizeof *p->shape);
+	memcpy(q->flags, p->flags, n * sizeof *p->flags);
+	memcpy(q->pos, p->pos, 3 * n * sizeof *p->pos);
+	memcpy(q->quat, p->quat, 4 * n * sizeof *p->quat);
+	memcpy(q->vel, p->vel, 3 * n * sizeof *p->vel);
+	memcpy(q->angvel, p->angvel, 3 * n * sizeof *p->angvel);
+	memcpy(q->density, p->density, n * sizeof *p->density);
+	memcpy(q->eps, p->eps, n * sizeof *p->eps);
+	q->n = n;
+	for (size_t k = 0; k < src->history.n; k++)
+		*mrdem_history_push(&dst->history) = src->history.s[k];
+	if (src->nextra) {
+		dst->extra = mrdem_xmalloc_array(src->nextra, sizeof *dst->extra);
+		for (size_t c = 0; c < src->nextra; c++) {
+			dst->extra[c] = src->extra[c];
+			dst->extra[c].name = mrdem_xstrdup(src->extra[c].name);
+			dst->extra[c].data = dup_bytes(src->extra[c].data, src->extra[c].size);
+		}
+		dst->nextra = src->nextra;
+	}
+}

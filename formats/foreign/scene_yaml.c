@@ -31,6 +31,7 @@
 #include "common/util/error.h"
 #include "common/util/rng.h"
 #include "formats/foreign/mesh_files.h"
+#include "formats/foreign/scene_flow.h"
 #include "formats/foreign/yaml_map.h"
 
 #define BIT(i) MRDEM_YAML_BIT(i)
@@ -54,6 +55,7 @@ struct loader {
 	struct pending *pend;   /* particle items waiting for shapes or defaults */
 	size_t npend, cappend;
 	yaml_mark_t *plane_mark; /* per analytic plane: where it was given */
+	struct scene_flow flow; /* insert: and remove: */
 };
 
 /* ---- sizes checked before allocating */
@@ -1388,8 +1390,9 @@ static int check_planes(struct loader *L)
 /* ---- the document */
 
 static const char *const top_keys[] = {"shapes", "particles", "planes", "gravity", "contact",
-				       "time", "output"};
-enum { T_SHAPES, T_PARTICLES, T_PLANES, T_GRAVITY, T_CONTACT, T_TIME, T_OUTPUT, T_N };
+				       "time", "output", "insert", "remove"};
+enum { T_SHAPES, T_PARTICLES, T_PLANES, T_GRAVITY, T_CONTACT, T_TIME, T_OUTPUT, T_INSERT,
+       T_REMOVE, T_N };
 
 static int parse_document(struct loader *L)
 {
@@ -1429,11 +1432,19 @@ static int parse_document(struct loader *L)
 		case T_OUTPUT:
 			r = parse_output(L);
 			break;
+		case T_INSERT:
+			r = scene_flow_parse_insert(y, &L->flow);
+			break;
+		case T_REMOVE:
+			r = scene_flow_parse_remove(y, &L->flow, L->s);
+			break;
 		}
 		if (r < 0)
 			return -1;
 	}
-	if (r < 0 || mrdem_yaml_require(y, &k, T_PARTICLES) || mrdem_yaml_finish(y, "scene"))
+	/* particles may all come from insertions */
+	if (r < 0 || (!mrdem_yaml_has(&k, T_INSERT) && mrdem_yaml_require(y, &k, T_PARTICLES)) ||
+	    mrdem_yaml_finish(y, "scene"))
 		return -1;
 	/* everything is known now: the items that waited for it, in order */
 	for (size_t i = 0; i < L->npend; i++)
@@ -1446,7 +1457,8 @@ static int parse_document(struct loader *L)
 				      "needs contact.stiffness (kn, N/m) and contact.restitution "
 				      "(docs/scene.md); contact: {model: paper} gives the paper's "
 				      "spring");
-	return 0;
+	struct scene_flow_defaults d = {L->diameter, L->eps_default, L->eps_default_abs};
+	return scene_flow_finish(y, &L->flow, L->s, &d);
 }
 
 int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
@@ -1476,6 +1488,7 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	free(L.shape_line);
 	free(L.pend);
 	free(L.plane_mark);
+	scene_flow_release(&L.flow);
 	for (size_t i = 0; i < L.nfwd; i++)
 		free(L.fwd[i]);
 	free(L.fwd);
