@@ -24,6 +24,7 @@ enum {
 
 /* One insertion as written, until the document is read. */
 struct scene_flow_item {
+	char what[32];               /* "insert[i]", which k.what points to */
 	struct mrdem_yaml_keys k;
 	struct mrdem_insertion in;   /* region, velocities, orientation, seed */
 	uint32_t nnames;
@@ -321,7 +322,6 @@ static int check_ikeys(struct mrdem_yaml *y, const struct scene_flow_item *it)
 
 int scene_flow_parse_insert(struct mrdem_yaml *y, struct scene_flow *f)
 {
-	char what[64];
 	f->insert_mark = mrdem_yaml_mark(y);
 	if (mrdem_yaml_type(y) != YAML_SEQUENCE_START_EVENT)
 		return mrdem_yaml_err_type(y, "insert", "a list of insertions");
@@ -335,8 +335,8 @@ int scene_flow_parse_insert(struct mrdem_yaml *y, struct scene_flow *f)
 		struct scene_flow_item *it = &f->items[f->n++];
 		memset(it, 0, sizeof *it);
 		it->in.random_orientation = 1;
-		snprintf(what, sizeof what, "insert[%zu]", f->n - 1);
-		mrdem_yaml_keys_init(&it->k, what, ikey_names, I_N, MRDEM_YAML_ALL(I_N));
+		snprintf(it->what, sizeof it->what, "insert[%zu]", f->n - 1);
+		mrdem_yaml_keys_init(&it->k, it->what, ikey_names, I_N, MRDEM_YAML_ALL(I_N));
 		if (mrdem_yaml_map_begin(y, &it->k))
 			return -1;
 		while ((rc = mrdem_yaml_map_next(y, &it->k, &id)) > 0)
@@ -475,6 +475,8 @@ int scene_flow_finish(struct mrdem_yaml *y, struct scene_flow *f, struct mrdem_s
 	for (size_t i = 0; i < s->frame.p.n; i++)
 		if (s->frame.p.id[i] >= next_id)
 			next_id = s->frame.p.id[i] + 1;
+	for (size_t i = 0; i < f->n; i++)
+		f->items[i].k.what = f->items[i].what; /* the list moved as it grew */
 	s->flow.insert = mrdem_xcalloc(f->n, sizeof *s->flow.insert);
 	for (size_t i = 0; i < f->n; i++) {
 		struct scene_flow_item *it = &f->items[i];
