@@ -102,6 +102,36 @@ for scheme in explicit-euler symplectic-euler; do
 		mrdem-run -q drop_$scheme.yaml -o d_$scheme.mrd && flowcheck outflow d_$scheme.mrd"
 done
 
+# noisy mesh rocks rained on a fixed open mesh floor, the region reaching
+# below it: no rock is placed within its reach of the floor's triangles
+cat >rocks.yaml <<'Y'
+shapes:
+  rock: {sphere: {triangles: 80, radius: 0.01, noise: 1.2, seed: 3}}
+  floor: {plane: {size: [0.3, 0.3], divisions: [4, 4]}}
+particles:
+  - {shape: floor, position: [0, 0, 0], fixed: true, epsilon_abs: 0.0005}
+insert:
+  - region: {box: {min: [-0.1, -0.1, -0.01], max: [0.1, 0.1, 0.1]}}
+    shape: rock
+    density: 2500
+    rate: 2000
+    to: 0.02
+    seed: 5
+remove:
+  - {outside: {min: [-0.15, -0.15, -0.05], max: [0.15, 0.15, 0.3]}}
+gravity: [0, 0, -9.81]
+contact: {model: hooke, stiffness: 2.0e5, restitution: 0.3, friction: 0.5, epsilon_abs: 0.0005}
+time: {dt: 2.0e-5, steps: 1000, scheme: velocity-verlet}
+output: {every: 250}
+Y
+
+expect_success "inflow of mesh particles: clear of a fixed mesh, the schedule kept, the same through pipes" '
+	mrdem-run -q rocks.yaml -o rocks.mrd && flowcheck schedule rocks.mrd 1 &&
+	flowcheck above rocks.mrd 0.0105 &&
+	sed "s/steps: 1000/steps: 30/; s/every: 250/every: 10/; s/rate: 2000/rate: 20000/" rocks.yaml >rocks30.yaml &&
+	mrdem-run -q rocks30.yaml -o r30.mrd && mrdem-run -q --via-pipes rocks30.yaml -o r30p.mrd &&
+	same_stream r30.mrd r30p.mrd && flowcheck schedule r30p.mrd 1'
+
 # a hopper-like loop: a stream in at the top, out at the bottom
 cat >loop.yaml <<'Y'
 shapes:

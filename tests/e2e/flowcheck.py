@@ -10,6 +10,8 @@
   flowcheck.py outflow RUN         the particles missing from the last frame
                                    are those mrdem-run's outflow_particles
                                    count, with the mass outflow_mass sums
+  flowcheck.py above RUN Z         in the second frame every free particle's
+                                   centre is above z = Z
   flowcheck.py last RUN N          the last frame holds N particles
   flowcheck.py stepstats RUN NAMES  mrdem-step's stats records all carry the
                                    comma-separated NAMES of removed_particles,
@@ -80,6 +82,11 @@ def main(mode, path, *args):
             v = rec[b.step]
             if b.n != a.n + v.get("inflow_particles", 0) - v.get("outflow_particles", 0):
                 fail("step %d: %d particles after %d, record %r" % (b.step, b.n, a.n, v))
+    elif mode == "above":
+        f = F[1]
+        low = min(p[2] for p, fl in zip(f["position"], f["flags"]) if not fl & 1)
+        if not low > float(args[0]):
+            fail("step %d: a free particle at z = %g" % (f.step, low))
     elif mode == "last":
         if F[-1].n != int(args[0]):
             fail("the last frame holds %d particles, not %s" % (F[-1].n, args[0]))
