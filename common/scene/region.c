@@ -20,7 +20,7 @@ const char *mrdem_region_check(const struct mrdem_region *r)
 	if (r->kind != MRDEM_REGION_CYLINDER) {
 		for (int k = 0; k < 3; k++)
 			if (!(r->a[k] <= r->b[k]))
-				return "min is not below max in every coordinate";
+				return "min is above max in a coordinate";
 		return 0;
 	}
 	if (!(r->radius > 0))

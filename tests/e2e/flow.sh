@@ -183,6 +183,49 @@ expect_success "an insertion on the sphere fast path is refused" '
 	assert_exit 1 mrdem-run -q --fast-spheres sd.yaml -o sd.mrd &&
 	assert_grep "particles enter or leave it" err'
 
+cat >badflow.py <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import mrdem_stream as ms
+def region(kind, a, b, r):
+    return struct.pack("<I", kind) + ms.f64s(a) + ms.f64s(b) + ms.f64s([r])
+box = region(1, [0, 0, 0], [1, 1, 1], 0)
+def insertion(reg=box, fraction=1.0, first=10, total=5, shape=0):
+    return (reg + struct.pack("<I", 1) + struct.pack("<I", shape) + ms.f64s([fraction, 2500, 0.001])
+            + ms.f64s([0] * 6) + struct.pack("<I", 1) + ms.f64s([1, 0, 0, 0])
+            + struct.pack("<QQQQ", 0, first, total, 0) + ms.f64s([0.5, 1e-3]))
+def inflow(*ins):
+    return ms.record(20, struct.pack("<I", len(ins)) + b"".join(ins))
+def outflow(*regs):
+    return ms.record(21, struct.pack("<I", len(regs)) + b"".join(regs))
+src = [(t, p) for t, p in ms.records(open(sys.argv[2], "rb").read()) if t in (1, 14, 16)]
+head = b"".join(ms.record(t, p) for t, p in src)
+bad = {"kind": outflow(region(9, [0, 0, 0], [1, 1, 1], 0)),
+       "minmax": outflow(region(1, [0, 2, 0], [1, 1, 1], 0)),
+       "radius": outflow(region(2, [0, 0, 0], [0, 0, 1], 0)),
+       "none": outflow(),
+       "fraction": inflow(insertion(fraction=0.5)),
+       "shape": inflow(insertion(shape=4)),
+       "outside": inflow(insertion(reg=region(3, [0, 0, 0], [1, 1, 1], 0))),
+       "ids": inflow(insertion(), insertion(first=12)),
+       "short": ms.record(20, struct.pack("<I", 1) + box)}
+import gzip
+for name, rec in bad.items():
+    open("bad-" + name + ".mrd", "wb").write(gzip.compress(ms.finish(ms.HEADER + head + rec)))
+PY
+
+expect_success "bad inflow and outflow records are refused, naming the record" '
+	mrdem-init rain.yaml -o rainhead.mrd && python3 badflow.py "$TOP/tests/lib" rainhead.mrd &&
+	for k in kind:"(outflow).*remove\[0\]: unknown region kind" \
+		 minmax:"remove\[0\]: min is above max" radius:"remove\[0\]: the radius is not positive" \
+		 none:"0 remove regions" fraction:"(inflow).*insert\[0\]: the fractions do not sum to 1" \
+		 shape:"insert\[0\]: shape 4 of 2 is not in the scene" \
+		 outside:"insert\[0\]: particles are inserted into a box or cylinder" \
+		 ids:"insert\[0\] and insert\[1\] share particle ids" short:"record 4 (inflow)"; do
+		f=bad-${k%%:*}.mrd m=${k#*:}
+		assert_exit 1 mrdem-info "$f" >/dev/null 2>err && assert_grep "$m" err || return 1
+	done'
+
 head="shapes:\n  b: {analytic-sphere: {radius: 0.01}}\n  open: {plane: {size: [1, 1]}}\ncontact: {model: hooke, stiffness: 1, restitution: 0.5}\n"
 ins="insert:\n  - {region: {box: {min: [0, 0, 0], max: [1, 1, 1]}}, shape: b"
 bad_scene "a negative rate" "$head$ins, rate: -5, to: 1}\n" "bad.yaml:6:.*insert\[0\].rate: must be positive"
