@@ -20,26 +20,6 @@ void mrdem_flow_release(struct mrdem_flow *f)
 	memset(f, 0, sizeof *f);
 }
 
-void mrdem_flow_copy(struct mrdem_flow *dst, const struct mrdem_flow *src)
-{
-	memset(dst, 0, sizeof *dst);
-	if (src->ninsert) {
-		dst->insert = mrdem_xmalloc_array(src->ninsert, sizeof *dst->insert);
-		for (uint32_t k = 0; k < src->ninsert; k++) {
-			const struct mrdem_insertion *in = &src->insert[k];
-			dst->insert[k] = *in;
-			dst->insert[k].shapes = mrdem_xmalloc_array(in->nshapes, sizeof *in->shapes);
-			memcpy(dst->insert[k].shapes, in->shapes, in->nshapes * sizeof *in->shapes);
-		}
-		dst->ninsert = src->ninsert;
-	}
-	if (src->nremove) {
-		dst->remove = mrdem_xmalloc_array(src->nremove, sizeof *dst->remove);
-		memcpy(dst->remove, src->remove, src->nremove * sizeof *dst->remove);
-		dst->nremove = src->nremove;
-	}
-}
-
 uint64_t mrdem_insertion_placed(const struct mrdem_insertion *in, uint64_t s)
 {
 	if (s < in->start)

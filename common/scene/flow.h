@@ -76,8 +76,6 @@ struct mrdem_flow {
 };
 
 void mrdem_flow_release(struct mrdem_flow *f);
-/* Deep copy (dst uninitialised). */
-void mrdem_flow_copy(struct mrdem_flow *dst, const struct mrdem_flow *src);
 
 /* Grow the box [lo, hi] by the insertions' regions and *vmax by their
  * speeds (the bounds of a run's particles, common/sim/run_guard.h). */
