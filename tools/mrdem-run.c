@@ -519,6 +519,7 @@ int main(int argc, char **argv)
 	free(r.saved.flags);
 	free(r.saved.state);
 	mrdem_history_release(&r.saved.history);
+	mrdem_frame_release(&r.saved.whole);
 	mrdem_scene_release(&r.scene);
 	if (run_stop_signal())
 		return 128 + run_stop_signal();

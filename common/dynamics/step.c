@@ -229,7 +229,8 @@ int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
 		return -1;
 	s->frame.step++;
 	s->frame.time += o->dt;
-	return 0;
+	/* after the guard: it never sees particles come or go */
+	return mrdem_flow_step_end(s, o->dt, &st->flow);
 }
 
 int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
@@ -280,4 +281,5 @@ void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out
 		mrdem_stats_add(out, mom[k], e->momentum[k]);
 	for (int k = 0; k < 3; k++)
 		mrdem_stats_add(out, ang[k], e->angular_momentum[k]);
+	mrdem_flow_stats(&st->flow, out);
 }

@@ -57,6 +57,7 @@ struct mrdem_stepper {
 	int scheme;
 	size_t contacts;          /* contact records given */
 	struct mrdem_energy energy;
+	struct mrdem_flow_account flow; /* particles the step's end removed and inserted */
 	/* wall time of the last step: forces of begin, and the rest of begin,
 	 * the advance and finish as integration */
 	struct mrdem_stage_log log;
@@ -88,7 +89,8 @@ int mrdem_stepper_synchronise(struct mrdem_stepper *st, const struct mrdem_scene
  * begin checks the options (implicit-euler accepted), computes the forces
  * from c at the frame, closes pending Verlet half kicks and records the
  * energies of the state (the step's account); finish runs the stability
- * guard on the advanced frame and moves it on by one step of o->dt. */
+ * guard on the advanced frame, moves it on by one step of o->dt and then
+ * removes and inserts the particles of the scene's flow (flow.h). */
 int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 			const struct mrdem_contacts *c, const struct mrdem_step_opts *o);
 int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,

@@ -288,6 +288,7 @@ void mrdem_scene_init(struct mrdem_scene *s)
 	s->nshapes = 0;
 	s->shapes = NULL;
 	mrdem_frame_init(&s->frame);
+	memset(&s->flow, 0, sizeof s->flow);
 }
 
 void mrdem_scene_release(struct mrdem_scene *s)
@@ -303,6 +304,7 @@ void mrdem_scene_release(struct mrdem_scene *s)
 		}
 	}
 	free(s->shapes);
+	mrdem_flow_release(&s->flow);
 	mrdem_setup_release(&s->setup);
 	mrdem_frame_release(&s->frame);
 	mrdem_scene_init(s);

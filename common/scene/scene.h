@@ -11,6 +11,7 @@
 
 #include "common/mesh/mesh.h"
 #include "common/scene/material.h"
+#include "common/scene/flow.h"
 #include "common/shape/analytic.h"
 
 struct mrdem_tree; /* surrogate tree, common/tree/tree.h */
@@ -194,6 +195,7 @@ struct mrdem_scene {
 	uint32_t nshapes;
 	struct mrdem_shape *shapes;
 	struct mrdem_frame frame;
+	struct mrdem_flow flow;   /* insert and remove (flow.h); empty when unused */
 };
 
 /* The one name table of each enum: names as in scenes and on command

@@ -37,8 +37,13 @@ void mrdem_run_guard_init(struct mrdem_run_guard *g, const struct mrdem_scene *s
 		vmax = fmax(vmax, sqrt(vec3_norm2(&p->vel[3 * i])));
 		mass += mrdem_particle_mass(s, i);
 	}
+	if (s->flow.ninsert) {
+		/* entering particles bring energy the window does not count */
+		g->energy_on = 0;
+		mrdem_flow_grow_bounds(&s->flow, g->lo, g->hi, &vmax);
+	}
 	double side = 0;
-	for (int k = 0; k < 3 && p->n; k++)
+	for (int k = 0; k < 3 && g->lo[0] <= g->hi[0]; k++)
 		side = fmax(side, g->hi[k] - g->lo[k]);
 	double g2 = vec3_norm2(s->setup.gravity), t = (double)steps * dt;
 	double margin = MRDEM_GUARD_BOX_MARGIN * side + vmax * t + 0.5 * sqrt(g2) * t * t;

@@ -63,6 +63,10 @@ int mrdem_sphere_fast_covers(const struct mrdem_scene *s, char *why, size_t len)
 		snprintf(why, len, "dt is %g", s->setup.dt);
 		return 0;
 	}
+	if (s->flow.ninsert || s->flow.nremove) {
+		snprintf(why, len, "particles enter or leave it (insert, remove)");
+		return 0;
+	}
 	return 1;
 }
 

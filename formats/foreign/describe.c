@@ -709,6 +709,10 @@ static int describe_scene_record(struct mrdem_describe *in, const struct mrdem_r
 		mrdem_describe_materials(in, &in->scene.setup);
 	else if (rec->type == MRDEM_REC_HISTORY)
 		describe_history(in, &in->scene.frame);
+	else if (rec->type == MRDEM_REC_INFLOW)
+		mrdem_describe_inflow(in, &in->scene.flow);
+	else if (rec->type == MRDEM_REC_OUTFLOW)
+		mrdem_describe_outflow(in, &in->scene.flow);
 	else if (rec->type == MRDEM_REC_MESH) {
 		const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
 		describe_mesh(in, sh->id, sh->name, &sh->mesh);
@@ -814,6 +818,8 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	case MRDEM_REC_TREE:
 	case MRDEM_REC_FRAME:
 	case MRDEM_REC_HISTORY:
+	case MRDEM_REC_INFLOW:
+	case MRDEM_REC_OUTFLOW:
 		rc = describe_scene_record(in, rec);
 		break;
 	default:

@@ -29,5 +29,8 @@ void mrdem_describe_release(struct mrdem_describe *d);
 int mrdem_describe_record(struct mrdem_describe *d, const struct mrdem_record *rec);
 /* A frame's particles (and contact history), inside the caller's object. */
 void mrdem_describe_frame(struct mrdem_describe *d, const struct mrdem_frame *f);
+/* A scene's insertions and remove regions (describe_flow.c). */
+void mrdem_describe_inflow(struct mrdem_describe *d, const struct mrdem_flow *f);
+void mrdem_describe_outflow(struct mrdem_describe *d, const struct mrdem_flow *f);
 
 #endif

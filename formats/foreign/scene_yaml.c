@@ -33,6 +33,7 @@
 #include "common/util/rng.h"
 #include "formats/foreign/mesh_files.h"
 #include "formats/foreign/scene_materials.h"
+#include "formats/foreign/scene_flow.h"
 #include "formats/foreign/yaml_map.h"
 
 #define BIT(i) MRDEM_YAML_BIT(i)
@@ -59,6 +60,7 @@ struct loader {
 	/* materials, resolved after the document; until then particles and
 	 * planes hold references to its names */
 	struct mrdem_yaml_materials mat;
+	struct scene_flow flow; /* insert: and remove: */
 };
 
 /* ---- sizes checked before allocating */
@@ -1530,10 +1532,11 @@ static int resolve_materials(struct loader *L)
 }
 
 static const char *const top_keys[] = {"shapes", "particles", "planes", "gravity", "contact",
-				       "time", "output", "materials", "material_pairs"};
+				       "time", "output", "materials", "material_pairs", "insert",
+				       "remove"};
 enum {
 	T_SHAPES, T_PARTICLES, T_PLANES, T_GRAVITY, T_CONTACT, T_TIME, T_OUTPUT, T_MATERIALS,
-	T_PAIRS, T_N
+	T_PAIRS, T_INSERT, T_REMOVE, T_N
 };
 
 static int parse_document(struct loader *L)
@@ -1580,11 +1583,19 @@ static int parse_document(struct loader *L)
 		case T_PAIRS:
 			r = mrdem_yaml_material_pairs_parse(y, &L->mat);
 			break;
+		case T_INSERT:
+			r = scene_flow_parse_insert(y, &L->flow);
+			break;
+		case T_REMOVE:
+			r = scene_flow_parse_remove(y, &L->flow, L->s);
+			break;
 		}
 		if (r < 0)
 			return -1;
 	}
-	if (r < 0 || mrdem_yaml_require(y, &k, T_PARTICLES) || mrdem_yaml_finish(y, "scene"))
+	/* particles may all come from insertions */
+	if (r < 0 || (!mrdem_yaml_has(&k, T_INSERT) && mrdem_yaml_require(y, &k, T_PARTICLES)) ||
+	    mrdem_yaml_finish(y, "scene"))
 		return -1;
 	if (resolve_materials(L))
 		return -1;
@@ -1596,7 +1607,8 @@ static int parse_document(struct loader *L)
 		return -1;
 	if (!L->contact_read)
 		return no_contact(y);
-	return 0;
+	struct scene_flow_defaults d = {L->diameter, L->eps_default, L->eps_default_abs};
+	return scene_flow_finish(y, &L->flow, L->s, &d);
 }
 
 int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
@@ -1628,6 +1640,7 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 	free(L.pend);
 	free(L.plane_mark);
 	mrdem_yaml_materials_release(&L.mat);
+	scene_flow_release(&L.flow);
 	for (size_t i = 0; i < L.nfwd; i++)
 		free(L.fwd[i]);
 	free(L.fwd);

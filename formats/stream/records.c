@@ -882,6 +882,10 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		return absorb_frame(s, rec, src);
 	case MRDEM_REC_TREE:
 		return mrdem_scene_absorb_tree(s, rec, src) ? -1 : 1;
+	case MRDEM_REC_INFLOW:
+		return mrdem_decode_inflow(rec, src, s, &s->flow) ? -1 : 1;
+	case MRDEM_REC_OUTFLOW:
+		return mrdem_decode_outflow(rec, src, &s->flow) ? -1 : 1;
 	default:
 		return 0;
 	}
@@ -993,5 +997,9 @@ int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
 		WRITE_RECORD(w, MRDEM_REC_MATERIALS, mrdem_encode_materials(&b_, &s->setup));
 	if (mrdem_scene_write_shapes(w, s))
 		return -1;
+	if (s->flow.ninsert)
+		WRITE_RECORD(w, MRDEM_REC_INFLOW, mrdem_encode_inflow(&b_, &s->flow));
+	if (s->flow.nremove)
+		WRITE_RECORD(w, MRDEM_REC_OUTFLOW, mrdem_encode_outflow(&b_, &s->flow));
 	return mrdem_write_frame(w, &s->frame);
 }

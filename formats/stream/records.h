@@ -38,6 +38,15 @@ void mrdem_encode_shape(struct mrdem_buf *b, uint32_t id, const char *name, int 
 int mrdem_decode_shape(const struct mrdem_record *rec, const char *src, uint32_t *id,
 		       char **name, int *kind, double axes[3]);
 
+/* ---- inflow, outflow: a scene's insertions and remove regions
+ * (record_flow.c); decoding replaces those of f, insertions checked
+ * against the shapes of s */
+void mrdem_encode_inflow(struct mrdem_buf *b, const struct mrdem_flow *f);
+int mrdem_decode_inflow(const struct mrdem_record *rec, const char *src,
+			const struct mrdem_scene *s, struct mrdem_flow *f);
+void mrdem_encode_outflow(struct mrdem_buf *b, const struct mrdem_flow *f);
+int mrdem_decode_outflow(const struct mrdem_record *rec, const char *src, struct mrdem_flow *f);
+
 /* ---- frame: particle state */
 void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f);
 

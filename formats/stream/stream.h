@@ -32,7 +32,9 @@ enum mrdem_record_type {
 	MRDEM_REC_SHAPE = 16,   /* one analytic shape: kind and semi-axes */
 	MRDEM_REC_MATERIALS = 17, /* materials, pair overrides, the planes' materials */
 	MRDEM_REC_SCALED_SHAPE = 18, /* a shape that is another one scaled */
-	MRDEM_REC_KNOWN_MAX = 18,
+	MRDEM_REC_INFLOW = 20,  /* a scene's particle insertions */
+	MRDEM_REC_OUTFLOW = 21, /* a scene's particle remove regions */
+	MRDEM_REC_KNOWN_MAX = 21,
 };
 
 /* Record flag bit 0: ancillary. A reader passes an unknown ancillary record

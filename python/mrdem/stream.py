@@ -29,12 +29,16 @@ CONTACT_MODEL, HISTORY, SHAPE = 14, 15, 16
 MATERIALS = 17
 # A shape that is another (a smaller id) scaled: read() derives it.
 SCALED_SHAPE = 18
+# A scene's particle insertions and remove regions (after the shapes).
+INFLOW, OUTFLOW = 20, 21
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
          PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
          CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape",
          MATERIALS: "materials",
-         SCALED_SHAPE: "scaled_shape"}
+         SCALED_SHAPE: "scaled_shape",
+         INFLOW: "inflow", OUTFLOW: "outflow"}
+REGION_KINDS = {1: "box", 2: "cylinder", 3: "outside"}
 # Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the
 # others; a shape record of kind 3 follows the mesh record of its shape and
 # makes that shape "convex" (its mesh is the convex polyhedron).
@@ -177,6 +181,7 @@ class Stream:
         # parameters...}], "pairs": [{"a", "b", parameters...}],
         # "planes": [material index per plane]}
         self.materials = None
+        self.inflow, self.outflow = [], []  # insertions, remove regions (dicts)
 
 
 def _setup(c):
@@ -412,6 +417,43 @@ def records(path, follow=False, poll=0.5):
         src.f.close()
 
 
+def _region(c):
+    kind = c.one("I")
+    if kind not in REGION_KINDS:
+        raise StreamError("%s: unknown region kind %d" % (c.where, kind))
+    a, b, radius = c.take("3d"), c.take("3d"), c.one("d")
+    r = {"kind": REGION_KINDS[kind]}
+    if kind == 2:
+        r.update(point=a, end=b, radius=radius)
+    else:
+        r.update(min=a, max=b)
+    return r
+
+
+def _inflow(c):
+    out = []
+    for _ in range(c.one("I")):
+        d = {"region": _region(c), "shapes": []}
+        for _ in range(c.one("I")):
+            shape, fraction, density, eps = c.take("I3d")
+            d["shapes"].append({"shape": shape, "fraction": fraction, "density": density,
+                                "epsilon": eps})
+        d["velocity"], d["angular_velocity"] = c.take("3d"), c.take("3d")
+        rnd, quat = c.one("I"), c.take("4d")
+        d["orientation"] = "random" if rnd else quat
+        (d["seed"], d["first_id"], d["total"], d["start_step"], d["per_step"],
+         d["dt"]) = c.take("QQQQdd")
+        out.append(d)
+    c.done()
+    return out
+
+
+def _outflow(c):
+    out = [_region(c) for _ in range(c.one("I"))]
+    c.done()
+    return out
+
+
 def _decode(rtype, payload, version, where):
     c = _Cursor(payload, where)
     if rtype == SETUP:
@@ -449,6 +491,10 @@ def _decode(rtype, payload, version, where):
         return params
     if rtype == MATERIALS:
         return _materials(c)
+    if rtype == INFLOW:
+        return _inflow(c)
+    if rtype == OUTFLOW:
+        return _outflow(c)
     if rtype == HISTORY:
         step, n = c.take("QQ")
         # springs of 88 bytes, or of 96 with the twisting torque
@@ -544,4 +590,8 @@ def read(path):
             s.materials = v
         elif rtype == META:
             s.meta.append(v)
+        elif rtype == INFLOW:
+            s.inflow = v
+        elif rtype == OUTFLOW:
+            s.outflow = v
     return s

@@ -147,6 +147,7 @@ static int start_energies(const struct run *r, double e[3])
 static int account(struct run *r, int output)
 {
 	sum_counters(r);
+	run_flow_add(r, &sim_of(r)->stepper.flow);
 	log_step(r);
 	struct run_out_mark t0 = run_output_begin();
 	int rc = output && write_step_stats(sim_of(r), &r->w);

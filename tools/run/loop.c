@@ -82,6 +82,35 @@ int run_stepper_synchronise(struct mrdem_stepper *st, struct run *r,
 	return 1;
 }
 
+void run_flow_add(struct run *r, const struct mrdem_flow_account *a)
+{
+	r->flow_sum.removed += a->removed;
+	r->flow_sum.removed_mass += a->removed_mass;
+	r->flow_sum.inserted += a->inserted;
+}
+
+/* The particles removed and inserted since the previous frame, after the
+ * frame of a scene with a flow (docs/driver.md), in process and through
+ * pipes alike. */
+static int write_flow_stats(struct run *r)
+{
+	const struct mrdem_flow *fl = &r->scene.flow;
+	if (!fl->ninsert && !fl->nremove)
+		return 0;
+	struct mrdem_stats st;
+	mrdem_stats_init(&st, "mrdem-run", r->scene.frame.step);
+	if (fl->nremove) {
+		mrdem_stats_add(&st, "outflow_particles", (double)r->flow_sum.removed);
+		mrdem_stats_add(&st, "outflow_mass", r->flow_sum.removed_mass);
+	}
+	if (fl->ninsert)
+		mrdem_stats_add(&st, "inflow_particles", (double)r->flow_sum.inserted);
+	int rc = mrdem_write_stats(&r->w, &st);
+	mrdem_stats_release(&st);
+	memset(&r->flow_sum, 0, sizeof r->flow_sum);
+	return rc ? -1 : 0;
+}
+
 int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 {
 	const struct mrdem_frame *fr = &r->scene.frame;
@@ -105,6 +134,11 @@ int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 		view.nextra = fr->nextra + 2;
 	}
 	int rc = write_frame_as_is(r, &view);
+	if (!rc) {
+		struct run_out_mark t0 = run_output_begin();
+		rc = write_flow_stats(r);
+		run_output_done(r, t0);
+	}
 	if (extra)
 		mrdem_columns_release(extra + fr->nextra, 2);
 	free(extra);
@@ -130,6 +164,10 @@ static void save_frame(struct run *r)
 	const struct mrdem_particles *p = &r->scene.frame.p;
 	struct saved_frame *sv = &r->saved;
 	size_t n = p->n;
+	if (r->scene.flow.ninsert || r->scene.flow.nremove) {
+		mrdem_frame_copy(&sv->whole, &r->scene.frame);
+		return;
+	}
 	if (n > sv->cap) {
 		sv->flags = mrdem_xrealloc(sv->flags, n * sizeof *sv->flags);
 		sv->state = mrdem_xrealloc(sv->state, 13 * n * sizeof *sv->state);
@@ -153,6 +191,10 @@ static void restore_frame(struct run *r)
 	struct mrdem_particles *p = &r->scene.frame.p;
 	const struct saved_frame *sv = &r->saved;
 	size_t n = p->n;
+	if (r->scene.flow.ninsert || r->scene.flow.nremove) {
+		mrdem_frame_copy(&r->scene.frame, &sv->whole);
+		return;
+	}
 	memcpy(p->flags, sv->flags, n * sizeof *p->flags);
 	memcpy(p->pos, sv->state, 3 * n * sizeof(double));
 	memcpy(p->quat, sv->state + 3 * n, 4 * n * sizeof(double));

@@ -22,6 +22,8 @@ struct saved_frame {
 	struct mrdem_history history;
 	uint64_t step;
 	double time;
+	/* a scene whose particles come and go (flow.h): the whole frame */
+	struct mrdem_frame whole;
 };
 
 struct run;
@@ -131,6 +133,8 @@ struct run {
 	uint64_t sum_picard_fallbacks, sum_unfolds, sum_narrows, sum_guesses;
 	double sum_detect; /* broad + narrow phase wall time, s */
 	uint64_t frames_written;
+	/* particles removed and inserted since the last frame written */
+	struct mrdem_flow_account flow_sum;
 	/* stages of the whole run, with the output stage of this driver; the
 	 * loop's wall time; output seconds of the step under way */
 	struct mrdem_stage_log log;
@@ -159,6 +163,8 @@ void run_output_done(struct run *r, struct run_out_mark m);
  * (docs/dynamics.md, "Where the closing half kick happens"). 0 or -1
  * (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
+/* Add a step's removals and insertions to the run's since the last frame. */
+void run_flow_add(struct run *r, const struct mrdem_flow_account *a);
 /* synchronise of the backends that take the forces of a frame's contacts
  * with stepper st: with c, else the frame as it is. */
 int run_stepper_synchronise(struct mrdem_stepper *st, struct run *r,

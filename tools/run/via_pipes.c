@@ -185,6 +185,11 @@ static int read_back(struct run *r, const char *path, int output, const char *on
 				copy = copy && !strcmp(st.source, only_source);
 				int bad = !strcmp(st.source, "mrdem-step") &&
 					  take_energies(r, &st, rd.name);
+				if (!strcmp(st.source, "mrdem-step")) {
+					struct mrdem_flow_account a = {0};
+					mrdem_flow_account_add_stats(&a, &st);
+					run_flow_add(r, &a);
+				}
 				mrdem_stats_release(&st);
 				if (bad) {
 					rc = -1;
