@@ -7,6 +7,7 @@
 #include "common/dynamics/integrate.h"
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
+#include "common/scene/motion.h"
 #include "common/util/error.h"
 #include "common/util/threads.h"
 
@@ -24,6 +25,7 @@ void mrdem_stepper_init(struct mrdem_stepper *st)
 	mrdem_id_index_init(&st->index);
 	mrdem_forces_init(&st->forces);
 	mrdem_forces_init(&st->sync_forces);
+	mrdem_wall_forces_init(&st->walls);
 }
 
 void mrdem_stepper_release(struct mrdem_stepper *st)
@@ -37,6 +39,7 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 	free(st->sync.vel);
 	free(st->sync.angvel);
 	free(st->kinetic);
+	mrdem_wall_forces_release(&st->walls);
 	mrdem_stepper_init(st);
 }
 
@@ -159,6 +162,7 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	if (mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c, o->dt))
 		return -1;
 	tf = mrdem_clock() - tf;
+	mrdem_wall_forces_collect(&st->walls, s, &st->forces);
 	st->log.seconds[MRDEM_STAGE_FORCES] += tf;
 	st->log.calls[MRDEM_STAGE_FORCES]++;
 	const double *F = st->forces.force, *T = st->forces.torque;
@@ -229,7 +233,8 @@ int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
 		return -1;
 	s->frame.step++;
 	s->frame.time += o->dt;
-	return 0;
+	/* moving walls where their closed form puts them: nothing integrated */
+	return mrdem_motion_place(s);
 }
 
 int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
@@ -280,4 +285,5 @@ void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out
 		mrdem_stats_add(out, mom[k], e->momentum[k]);
 	for (int k = 0; k < 3; k++)
 		mrdem_stats_add(out, ang[k], e->angular_momentum[k]);
+	mrdem_wall_forces_stats(&st->walls, out);
 }

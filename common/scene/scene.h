@@ -53,7 +53,13 @@ static inline uint32_t mrdem_plane_index(uint64_t id) { return (uint32_t)(UINT64
 struct mrdem_plane {
 	double point[3];
 	double normal[3];         /* unit, pointing into the free half-space */
+	/* a moving plane (common/scene/motion.h): the velocity of point and the
+	 * angular velocity about it, at the frame's time; zero otherwise */
+	double vel[3];
+	double angvel[3];
 };
+
+struct mrdem_motion; /* a prescribed wall motion, common/scene/motion.h */
 
 enum mrdem_scheme {
 	MRDEM_SCHEME_EXPLICIT_EULER = 0,
@@ -112,6 +118,9 @@ struct mrdem_setup {
 	int allow_overlap;
 	uint32_t nplanes;
 	struct mrdem_plane *planes;
+	/* moving walls (fixed particles and planes), the motion record */
+	uint32_t nmotions;
+	struct mrdem_motion *motions;
 };
 
 enum {

@@ -31,6 +31,7 @@
 #include "common/util/error.h"
 #include "common/util/rng.h"
 #include "formats/foreign/mesh_files.h"
+#include "formats/foreign/scene_motion.h"
 #include "formats/foreign/yaml_map.h"
 
 #define BIT(i) MRDEM_YAML_BIT(i)
@@ -864,7 +865,7 @@ static int parse_output(struct loader *L)
 	return r;
 }
 
-static const char *const plane_keys_analytic[] = {"point", "normal"};
+static const char *const plane_keys_analytic[] = {"point", "normal", "motion"};
 
 static int parse_planes(struct loader *L)
 {
@@ -874,20 +875,23 @@ static int parse_planes(struct loader *L)
 		return mrdem_yaml_err_type(&L->y, "planes", "a list of planes");
 	for (;;) {
 		struct mrdem_yaml_keys k;
-		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}};
+		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+		struct mrdem_motion m = {0};
 		int id, r;
 		if (mrdem_yaml_next(&L->y))
 			return -1;
 		if (mrdem_yaml_type(&L->y) == YAML_SEQUENCE_END_EVENT)
 			return 0;
 		snprintf(what, sizeof what, "planes[%" PRIu32 "]", st->nplanes);
-		mrdem_yaml_keys_init(&k, what, plane_keys_analytic, 2, MRDEM_YAML_ALL(2));
+		mrdem_yaml_keys_init(&k, what, plane_keys_analytic, 3, MRDEM_YAML_ALL(3));
 		if (mrdem_yaml_map_begin(&L->y, &k))
 			return -1;
 		while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
 			if (id == 0 && mrdem_yaml_vec(&L->y, k.cur, pl.point, 3, MRDEM_YAML_ANY))
 				return -1;
 			if (id == 1 && mrdem_yaml_vec(&L->y, k.cur, pl.normal, 3, MRDEM_YAML_ANY))
+				return -1;
+			if (id == 2 && mrdem_yaml_motion(&L->y, k.cur, &m))
 				return -1;
 		}
 		if (r < 0 || mrdem_yaml_require(&L->y, &k, 0) || mrdem_yaml_require(&L->y, &k, 1))
@@ -915,6 +919,13 @@ static int parse_planes(struct loader *L)
 		L->plane_mark = mrdem_xrealloc(L->plane_mark,
 					       (st->nplanes + 1) * sizeof *L->plane_mark);
 		L->plane_mark[st->nplanes] = k.map;
+		if (mrdem_yaml_has(&k, 2)) {
+			m.target = MRDEM_PLANE_ID(st->nplanes);
+			memcpy(m.ref_pos, pl.point, sizeof pl.point);
+			memcpy(m.ref_normal, pl.normal, sizeof pl.normal);
+			quat_identity(m.ref_quat);
+			mrdem_motion_add(st, &m);
+		}
 		st->planes[st->nplanes++] = pl;
 	}
 }
@@ -930,15 +941,16 @@ static int parse_planes(struct loader *L)
 static const char *const pkey_names[] = {
 	"shape", "position", "velocity", "orientation", "angular_velocity", "density", "mass",
 	"epsilon", "epsilon_abs", "fixed", "lattice", "origin", "count", "spacing", "jitter",
-	"rotate", "seed",
+	"rotate", "seed", "motion",
 };
 enum {
 	P_SHAPE, P_POSITION, P_VELOCITY, P_ORIENTATION, P_ANGVEL, P_DENSITY, P_MASS, P_EPS,
 	P_EPS_ABS, P_FIXED, P_LATTICE, P_ORIGIN, P_COUNT, P_SPACING, P_JITTER, P_ROTATE, P_SEED,
-	P_N
+	P_MOTION, P_N
 };
 #define P_COMMON (BIT(P_SHAPE) | BIT(P_VELOCITY) | BIT(P_ORIENTATION) | BIT(P_ANGVEL) | \
-		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED))
+		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED) | \
+		  BIT(P_MOTION))
 #define P_PARTICLE (P_COMMON | BIT(P_POSITION))
 #define P_LATTICE_KEYS (P_COMMON | BIT(P_ORIGIN) | BIT(P_COUNT) | BIT(P_SPACING) | \
 			BIT(P_JITTER) | BIT(P_ROTATE) | BIT(P_SEED))
@@ -954,6 +966,7 @@ struct pspec {
 	double spacing[3], jitter;
 	long long count[3];
 	uint64_t seed;
+	struct mrdem_motion motion; /* when P_MOTION was given */
 };
 
 /* "unknown shape", listing the shapes defined. */
@@ -1030,6 +1043,8 @@ static int parse_pfield(struct loader *L, struct pspec *p, int id)
 		return mrdem_yaml_bool(y, w, &p->rotate);
 	case P_SEED:
 		return mrdem_yaml_u64(y, w, &p->seed);
+	case P_MOTION:
+		return mrdem_yaml_motion(y, w, &p->motion);
 	case P_JITTER:
 		return mrdem_yaml_number(y, w, &p->jitter) ||
 		       mrdem_yaml_nonnegative(y, w, p->jitter);
@@ -1191,6 +1206,17 @@ static int finish_item(struct loader *L, const struct pending *pd)
 	return 0;
 }
 
+/* The motion of item p for its particle i, from the pose it was given. */
+static void add_motion(struct loader *L, const struct pspec *p, size_t i)
+{
+	const struct mrdem_particles *pa = &L->s->frame.p;
+	struct mrdem_motion m = p->motion;
+	m.target = pa->id[i];
+	memcpy(m.ref_pos, &pa->pos[3 * i], sizeof m.ref_pos);
+	memcpy(m.ref_quat, &pa->quat[4 * i], sizeof m.ref_quat);
+	mrdem_motion_add(&L->s->setup, &m);
+}
+
 /* Check what was written, append the particle(s) and finish them now or
  * once their shape and defaults are known. */
 static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t item)
@@ -1216,6 +1242,10 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 							 "immovable: '%s' does not apply",
 							 k->what, pkey_names[moving[i]]);
 	}
+	if ((k->seen & BIT(P_MOTION)) && !p->fixed)
+		return mrdem_yaml_err_at(y, k->key[P_MOTION], "%s.motion: only a fixed particle "
+					 "(fixed: true) has a prescribed motion; a free one moves "
+					 "by the forces on it", k->what);
 	if (lattice && p->rotate && (k->seen & BIT(P_ORIENTATION)))
 		return mrdem_yaml_err_at(y, k->key[P_ORIENTATION], "%s: give 'orientation' or "
 					 "'rotate: true', not both", k->what);
@@ -1270,6 +1300,8 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 				pa->density[i] = raw_density;
 				pa->eps[i] = p->eps;
 				pa->flags[i] = p->fixed ? MRDEM_PARTICLE_FIXED : 0;
+				if (k->seen & BIT(P_MOTION))
+					add_motion(L, p, i);
 			}
 
 	int has_eps = (k->seen & (BIT(P_EPS) | BIT(P_EPS_ABS))) != 0;
@@ -1468,7 +1500,8 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 
 	if (!mrdem_yaml_open(&L.y, path, !strcmp(path, "-") ? "<stdin>" : path, L.mem_avail) &&
 	    !parse_document(&L))
-		rc = 0;
+		/* moving walls where they are at the frame's time */
+		rc = mrdem_motion_place(s);
 
 	mrdem_yaml_close(&L.y);
 	free(L.dir);

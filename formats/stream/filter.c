@@ -88,7 +88,7 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 	if ((rec->type == MRDEM_REC_SETUP || rec->type == MRDEM_REC_MESH ||
 	     rec->type == MRDEM_REC_SHAPE || rec->type == MRDEM_REC_TREE ||
 	     rec->type == MRDEM_REC_FRAME || rec->type == MRDEM_REC_CONTACT_MODEL ||
-	     rec->type == MRDEM_REC_HISTORY) &&
+	     rec->type == MRDEM_REC_HISTORY || rec->type == MRDEM_REC_MOTION) &&
 	    !(f->no_absorb & bit) && mrdem_scene_absorb(&f->scene, rec, f->src) < 0)
 		return -1;
 	if (rec->type == MRDEM_REC_FRAME) {

@@ -49,6 +49,7 @@ static const struct {
 	[MRDEM_REC_CONTACT_MODEL] = {"contact_model", 0},
 	[MRDEM_REC_HISTORY] = {"history", 0},
 	[MRDEM_REC_SHAPE] = {"shape", 0},
+	[MRDEM_REC_MOTION] = {"motion", 0},
 };
 
 const char *mrdem_record_name(uint32_t type)

@@ -30,7 +30,8 @@ enum mrdem_record_type {
 	MRDEM_REC_CONTACT_MODEL = 14, /* parameters of the hooke and hertz force models */
 	MRDEM_REC_HISTORY = 15, /* tangential and rolling springs of a frame's contacts */
 	MRDEM_REC_SHAPE = 16,   /* one analytic shape: kind and semi-axes */
-	MRDEM_REC_KNOWN_MAX = 16,
+	MRDEM_REC_MOTION = 19,  /* prescribed motions of walls (fixed particles, planes) */
+	MRDEM_REC_KNOWN_MAX = 19,
 };
 
 /* Record flag bit 0: ancillary. A reader passes an unknown ancillary record
