@@ -9,6 +9,7 @@
 #include "common/shape/convex.h"
 #include "common/util/error.h"
 #include "formats/foreign/describe.h"
+#include "formats/foreign/describe_motion.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_picard.h"
 #include "formats/stream/record_refs.h"
@@ -684,6 +685,8 @@ static int describe_scene_record(struct mrdem_describe *in, const struct mrdem_r
 		describe_contact_model(in, &in->scene.setup);
 	else if (rec->type == MRDEM_REC_HISTORY)
 		describe_history(in, &in->scene.frame);
+	else if (rec->type == MRDEM_REC_MOTION)
+		mrdem_describe_motion(in, &in->scene.setup);
 	else if (rec->type == MRDEM_REC_MESH) {
 		const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
 		describe_mesh(in, sh->id, sh->name, &sh->mesh);
@@ -785,6 +788,7 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	case MRDEM_REC_TREE:
 	case MRDEM_REC_FRAME:
 	case MRDEM_REC_HISTORY:
+	case MRDEM_REC_MOTION:
 		rc = describe_scene_record(in, rec);
 		break;
 	default:

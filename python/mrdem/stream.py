@@ -25,10 +25,14 @@ PICARD, FRONTS, GUESSES = 11, 12, 13
 # The patch force models' parameters (after the setup) and a frame's
 # contact springs (after the frame); an analytic shape (kind and semi-axes).
 CONTACT_MODEL, HISTORY, SHAPE = 14, 15, 16
+# The prescribed motions of moving walls (after the setup).
+MOTION = 19
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
          PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
-         CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape"}
+         CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape",
+         MOTION: "motion"}
+MOTION_KINDS = {1: "velocity", 2: "rotate", 3: "oscillate"}
 # Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the
 # others; a shape record of kind 3 follows the mesh record of its shape and
 # makes that shape "convex" (its mesh is the convex polyhedron).
@@ -148,6 +152,7 @@ class Stream:
         self.setup, self.shapes, self.frames = None, [], []
         self.contacts, self.pairs, self.stats, self.meta = [], {}, [], []
         self.history = {}  # step -> the contact springs of that frame
+        self.motions = []  # the prescribed motions of moving walls (dicts)
 
 
 def _setup(c):
@@ -418,7 +423,26 @@ def _decode(rtype, payload, version, where):
                             "roll": c.take("3d"), "twist": c.one("d") if twist else 0.0})
         c.done()
         return step, springs
+    if rtype == MOTION:
+        return _motion(c)
     return None
+
+
+def _motion(c):
+    """The motions of moving walls: a dict per wall (target: particle id or
+    plane id 2**64 - 1 - k, kind, start, reference pose, parameters)."""
+    out = []
+    for _ in range(c.one("I")):
+        target, kind = c.take("QI")
+        if kind not in MOTION_KINDS:
+            raise StreamError("%s: motion of %d: unknown kind %d" % (c.where, target, kind))
+        m = {"target": target, "kind": MOTION_KINDS[kind], "start": c.one("d"),
+             "position": c.take("3d"), "orientation": c.take("4d"), "normal": c.take("3d"),
+             "direction": c.take("3d"), "point": c.take("3d")}
+        m["omega"], m["amplitude"], m["frequency"] = c.take("3d")
+        out.append(m)
+    c.done()
+    return out
 
 
 def frames(path, follow=False, poll=0.5):
@@ -463,6 +487,8 @@ def read(path):
             s.setup.update(v)
         elif rtype == HISTORY:
             s.history[v[0]] = v[1]
+        elif rtype == MOTION:
+            s.motions = v
         elif rtype == META:
             s.meta.append(v)
     return s
