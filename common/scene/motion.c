@@ -1,6 +1,7 @@
 #include "common/scene/motion.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,28 +133,47 @@ int mrdem_motion_place_planes(struct mrdem_setup *s, double t)
 	return 0;
 }
 
-int mrdem_motion_place_particles(const struct mrdem_setup *s, struct mrdem_particles *p,
-				 double t)
+/* Every particle of p that a motion names must be there and fixed; place:
+ * put it at its pose at t. What is wrong into why (NULL when nothing is). */
+static const char *each_moving(const struct mrdem_setup *s, struct mrdem_particles *p, double t,
+			       int place, char *why, size_t len)
 {
-	size_t placed = 0, wanted = 0;
+	size_t found = 0, wanted = 0;
 	for (uint32_t k = 0; k < s->nmotions; k++)
 		wanted += !mrdem_is_plane_id(s->motions[k].target);
-	for (size_t i = 0; i < p->n && placed < wanted; i++) {
+	for (size_t i = 0; i < p->n && found < wanted; i++) {
 		long k = find_index(s, p->id[i]);
 		if (k < 0)
 			continue;
-		if (!(p->flags[i] & MRDEM_PARTICLE_FIXED))
-			return mrdem_error("particle %llu has a motion but is not fixed",
-					   (unsigned long long)p->id[i]);
+		if (!(p->flags[i] & MRDEM_PARTICLE_FIXED)) {
+			snprintf(why, len, "particle %llu has a motion but is not fixed",
+				 (unsigned long long)p->id[i]);
+			return why;
+		}
 		double normal[3];
-		mrdem_motion_pose(&s->motions[k], t, &p->pos[3 * i], &p->quat[4 * i], normal,
-				  &p->vel[3 * i], &p->angvel[3 * i]);
-		placed++;
+		if (place)
+			mrdem_motion_pose(&s->motions[k], t, &p->pos[3 * i], &p->quat[4 * i], normal,
+					  &p->vel[3 * i], &p->angvel[3 * i]);
+		found++;
 	}
-	if (placed < wanted)
-		return mrdem_error("%zu of the %zu moving particles of the motion record are not in "
-				   "the frame", wanted - placed, wanted);
-	return 0;
+	if (found == wanted)
+		return NULL;
+	snprintf(why, len, "%zu of the %zu moving particles of the motion record are not in the "
+		 "frame", wanted - found, wanted);
+	return why;
+}
+
+const char *mrdem_motion_frame_problem(const struct mrdem_setup *s,
+				       const struct mrdem_particles *p, char *why, size_t len)
+{
+	return each_moving(s, (struct mrdem_particles *)p, 0, 0, why, len);
+}
+
+int mrdem_motion_place_particles(const struct mrdem_setup *s, struct mrdem_particles *p,
+				 double t)
+{
+	char why[160];
+	return each_moving(s, p, t, 1, why, sizeof why) ? mrdem_error("%s", why) : 0;
 }
 
 int mrdem_motion_place(struct mrdem_scene *s)

@@ -58,6 +58,10 @@ void mrdem_motion_pose(const struct mrdem_motion *m, double t, double pos[3], do
 int mrdem_motion_place_planes(struct mrdem_setup *s, double t);
 int mrdem_motion_place_particles(const struct mrdem_setup *s, struct mrdem_particles *p,
 				 double t);
+/* NULL when every particle a motion names is in p and fixed, else what is
+ * wrong, in why. */
+const char *mrdem_motion_frame_problem(const struct mrdem_setup *s,
+				       const struct mrdem_particles *p, char *why, size_t len);
 /* Both, at the time of the scene's frame. */
 int mrdem_motion_place(struct mrdem_scene *s);
 

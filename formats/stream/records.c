@@ -810,10 +810,12 @@ static int absorb_frame(struct mrdem_scene *s, const struct mrdem_record *rec, c
 	}
 	mrdem_frame_release(&s->frame);
 	s->frame = f;
-	/* planes are in the setup: put the moving ones where the frame is */
-	if (mrdem_motion_place_planes(&s->setup, s->frame.time))
-		return mrdem_record_error(rec, src, "cannot place the moving planes");
+	/* planes are in the setup: put the moving ones where the frame is (a
+	 * moving particle's pose is in the frame) */
 	char why[400];
+	if (mrdem_motion_frame_problem(&s->setup, &s->frame.p, why, sizeof why))
+		return mrdem_record_error(rec, src, "%s", why);
+	mrdem_motion_place_planes(&s->setup, s->frame.time);
 	long bad = mrdem_energy_unbounded(s, 0, s->frame.p.n, why, sizeof why);
 	if (bad >= 0)
 		return mrdem_record_error(rec, src, "particle %ld (id %llu): %s", bad,

@@ -3,8 +3,9 @@
 # plane) drags a resting sphere until it rolls at the analytic speed, a
 # plate rotating about its edge lifts a sphere, a plane oscillating along
 # its normal carries a sphere up and down; the walls' poses are the closed
-# form of time; the force on a plane under a resting sphere is its weight
-# and the torque about the plane's point its lever; every scheme gives the
+# form of time; the force on a plane under a resting sphere, and on a
+# fixed plate under a column of spheres, is their weight and the torque
+# its lever; every scheme gives the
 # same bytes in process and --via-pipes; a resumed run ends where one long
 # run ends; bad motions are refused at their line.
 . "$(dirname "$0")/../lib/test-lib.sh"
@@ -67,6 +68,30 @@ expect_success "the force on the belt is the weight, its torque about the plane 
 	assert_near "$fz" "$(awk -v m=$m "BEGIN { print -m * 9.81 }")" 1e-6 "plane force z" &&
 	assert_near "$ty" "$(awk -v m=$m -v x=$x "BEGIN { print m * 9.81 * x }")" 1e-6 "plane torque y"'
 
+cat >column.yaml <<'Y'
+shapes:
+  ball: {analytic-sphere: {radius: 0.01}}
+  plate: {box: {size: [0.1, 0.1, 0.02], divisions: 2}}
+particles:
+  - {shape: plate, position: [0, 0, -0.01], fixed: true, epsilon_abs: 0.0002}
+  - {shape: ball, position: [0.02, 0, 0.01038], density: 2500, epsilon_abs: 0.0002}
+  - {shape: ball, position: [0.02, 0, 0.03078], density: 2500, epsilon_abs: 0.0002}
+  - {shape: ball, position: [0.02, 0, 0.05118], density: 2500, epsilon_abs: 0.0002}
+gravity: [0, 0, -9.81]
+contact: {model: hooke, stiffness: 2.0e4, restitution: 0.3, friction: 0.5, plane_epsilon: 0.0002}
+time: {dt: 2.0e-5, steps: 9001, scheme: velocity-verlet}
+output: {every: 1000}
+Y
+
+expect_success "a resting column of three spheres presses a fixed plate with its weight, off centre by its lever" '
+	mrdem-run -q column.yaml -o column.mrd && mrdem-stats column.mrd >column.csv &&
+	python3 -c "import csv; r = [x for x in csv.DictReader(open(\"column.csv\")) if x[\"step\"] == \"9000\"][0]; print(r[\"wall_force_z.0\"], r[\"wall_torque_y.0\"], r[\"wall_force_x.0\"])" >ft &&
+	read fz ty fx <ft &&
+	w=$(awk "BEGIN { print 3 * 2500 * 4 / 3 * 3.141592653589793 * 1e-6 * 9.81 }") &&
+	assert_near "$fz" "-$w" 1e-6 "force on the plate" &&
+	assert_near "$ty" "$(awk -v w=$w "BEGIN { print 0.02 * w }")" 1e-7 "torque about its centre (lever 0.02 m along x)" &&
+	assert_near "$fx" 0 1e-9 "no sideways force"'
+
 expect_success "a plate rotating about its edge lifts a sphere; its pose is the closed form of time" '
 	mrdem-run -q lift.yaml -o lift.mrd &&
 	z=$(pyread lift.mrd "s.frames[-1][\"position\"][1][2]") &&
@@ -114,6 +139,17 @@ expect_success "mrdem-run --fast-spheres refuses moving walls" '
 	sed "s/model: hooke, stiffness: 2.0e4, restitution: 0.5/model: spring-dashpot, stiffness: 2.0e4, damping: 10/" belt.yaml >dashpot.yaml &&
 	assert_exit 1 mrdem-run dashpot.yaml --fast-spheres --steps 2 -o fast.mrd &&
 	assert_grep "moving walls" err'
+
+expect_success "a motion record that is bad is refused, naming the record" '
+	mrdem-init lift.yaml -o lift-init.mrd &&
+	for edit in "p[:12] + struct.pack(\"<I\", 7) + p[16:]" "p[:-8] + struct.pack(\"<d\", -1)" "p[:4] + struct.pack(\"<Q\", 2**64 - 3) + p[12:]"; do
+		python3 -c "import struct, sys; sys.path.insert(0, \"$TOP/tests/lib\"); import mrdem_stream as m
+m.rewrite(\"lift-init.mrd\", \"bad.mrd\", lambda t, p: $edit if t == 19 else p)" &&
+		assert_exit 1 mrdem-info bad.mrd >/dev/null && assert_grep "record 2 (motion)" err || return 1
+	done &&
+	python3 -c "import struct, sys; sys.path.insert(0, \"$TOP/tests/lib\"); import mrdem_stream as m
+m.rewrite(\"lift-init.mrd\", \"bad.mrd\", lambda t, p: p[:4] + struct.pack(\"<Q\", 5) + p[12:] if t == 19 else p)" &&
+	assert_exit 1 mrdem-info bad.mrd >/dev/null && assert_grep "record 5 (frame).*1 of the 1 moving particles of the motion record are not in the frame" err'
 
 bad_scene "a motion on a free particle" 'shapes:\n  b: {analytic-sphere: {radius: 1}}\nparticles:\n  - {shape: b, position: [0, 0, 0], motion: {velocity: [1, 0, 0]}}\n' \
 	'bad.yaml:4:.*particles\[0\].motion: only a fixed particle'
