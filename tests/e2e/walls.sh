@@ -106,6 +106,16 @@ expect_success "a plane oscillating along its normal carries a resting sphere wi
 	pyread shake.mrd "max(abs(f[\"position\"][0][2] - 0.0103948 - 0.0005 * math.sin(2 * math.pi * 5 * f.time)) for f in s.frames)" >dev &&
 	assert_true "$(cat dev) < 5e-5" "the sphere follows the plate (0.5 mm amplitude)"'
 
+expect_success "mrdem-vtk draws a moving plane where it is at each frame's time" '
+	mrdem-vtk --ascii -o shake-vtk shake.mrd &&
+	! test -e shake-vtk/planes.vtp &&
+	assert_grep "part=\"2\" file=\"planes-000004.vtp\"" shake-vtk/series.pvd &&
+	for k in 0 1 2 3 4; do
+		z=$(grep -A1 "Name=\"Points\"" shake-vtk/planes-00000$k.vtp | tail -1 | cut -d" " -f3) &&
+		t=$(pyread shake.mrd "s.frames[$k].time") &&
+		assert_near "$z" "$(awk -v t=$t "BEGIN { printf \"%.17g\", 0.0005 * sin(2 * 3.141592653589793 * 5 * t) }")" 1e-12 "plane z at frame $k" || return 1
+	done'
+
 expect_success "a fixed wall does not drift over 20,000 steps" '
 	sed "s/steps: 5000/steps: 20000/; s/every: 500/every: 20000/; /shape: ball/d" lift.yaml >long.yaml &&
 	mrdem-run -q long.yaml -o long.mrd &&
