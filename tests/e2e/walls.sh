@@ -60,6 +60,12 @@ expect_success "a belt drags a resting sphere until it rolls at 2/7 of the belt'
 	assert_near "$v" 0.028571 0.0009 "sphere speed (2/7 of 0.1 m/s; the lever is r + eps)" &&
 	assert_near "$(awk -v v=$v -v w=$w "BEGIN { print v - 0.0102 * w }")" 0.1 0.0005 "contact point speed"'
 
+expect_success "implicit-euler: the belt brings the sphere to the same rolling speed" '
+	sed "s/velocity-verlet/implicit-euler/; s/steps: 5000/steps: 1500/" belt.yaml >belt-ie.yaml &&
+	mrdem-run -q belt-ie.yaml -o belt-ie.mrd &&
+	v=$(pyread belt-ie.mrd "s.frames[-1][\"velocity\"][0][0]") &&
+	assert_near "$v" 0.028571 0.0009 "sphere speed"'
+
 expect_success "the force on the belt is the weight, its torque about the plane point (moving with it) the weight times the lever" '
 	m=$(awk "BEGIN { print 2500 * 4 / 3 * 3.141592653589793 * 1e-6 }") &&
 	python3 -c "import csv; r = [x for x in csv.DictReader(open(\"belt.csv\")) if x[\"step\"] == \"4500\"][0]; print(r[\"plane_force_z.0\"], r[\"plane_torque_y.0\"])" >ft &&
