@@ -167,6 +167,10 @@ m.rewrite(\"lift-init.mrd\", \"bad.mrd\", lambda t, p: $edit if t == 19 else p)"
 m.rewrite(\"lift-init.mrd\", \"bad.mrd\", lambda t, p: p[:4] + struct.pack(\"<Q\", 5) + p[12:] if t == 19 else p)" &&
 	assert_exit 1 mrdem-info bad.mrd >/dev/null && assert_grep "record 5 (frame).*1 of the 1 moving particles of the motion record are not in the frame" err'
 
+expect_success "examples/shaker.yaml runs, its floor's force in the stats" '
+	mrdem-run -q "$TOP/examples/shaker.yaml" --steps 100 --every 50 -o shaker-ex.mrd &&
+	mrdem-stats shaker-ex.mrd | head -1 | grep -q "plane_force_z.0"'
+
 bad_scene "a motion on a free particle" 'shapes:\n  b: {analytic-sphere: {radius: 1}}\nparticles:\n  - {shape: b, position: [0, 0, 0], motion: {velocity: [1, 0, 0]}}\n' \
 	'bad.yaml:4:.*particles\[0\].motion: only a fixed particle'
 bad_scene "a rotation about the zero axis" 'planes:\n  - point: [0, 0, 0]\n    normal: [0, 0, 1]\n    motion: {rotate: {axis: [0, 0, 0], omega: 1}}\n' \
