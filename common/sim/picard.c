@@ -320,6 +320,10 @@ static void start_attempt(struct mrdem_picard *pc, struct mrdem_scene *s)
 		mrdem_front_store_new_step(pc->fronts, pc->opts.warm_start);
 	memset(pc->guess, 0, 6 * pc->n * sizeof(double));
 	memset(pc->gross_prev, 0, pc->n * sizeof(double));
+	/* set by the first iteration before they are read, but a picard
+	 * record written before it (mrdem-step) carries them */
+	memset(pc->inc, 0, 6 * pc->n * sizeof(double));
+	memset(pc->weight, 0, 2 * pc->n * sizeof(double));
 	place(pc, s, pc->guess, pc->cur.dt);
 }
 
