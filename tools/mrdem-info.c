@@ -125,7 +125,7 @@ static int show_frame(struct info *in, const char *path, uint64_t want)
 		if ((got || rec.type == MRDEM_REC_SETUP || rec.type == MRDEM_REC_MESH ||
 		     rec.type == MRDEM_REC_SHAPE || rec.type == MRDEM_REC_TREE ||
 		     rec.type == MRDEM_REC_SCALED_SHAPE || rec.type == MRDEM_REC_CONTACT_MODEL ||
-		     rec.type == MRDEM_REC_MATERIALS) &&
+		     rec.type == MRDEM_REC_MATERIALS || rec.type == MRDEM_REC_MOTION) &&
 		    mrdem_scene_absorb(&in->d.scene, &rec, r.name) < 0)
 			rc = -1;
 	}

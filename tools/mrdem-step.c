@@ -233,6 +233,7 @@ static int iterate_frame(struct mrdem_filter *f)
 		if (rc == MRDEM_PICARD_MORE) {
 			rc = write_iterate(f);
 		} else {
+			mrdem_wall_forces_collect(&sf->st.walls, s, &sf->pc.forces);
 			if (mrdem_stepper_finish(&sf->st, s, &o))
 				return -1;
 			struct mrdem_stats stats;

@@ -15,6 +15,7 @@
 #include "formats/stream/staged_files.h"
 #include "formats/stream/filter.h"
 #include "formats/foreign/vtk.h"
+#include "formats/foreign/vtk_plane_track.h"
 
 static const char usage[] =
 	"usage: mrdem-vtk [-o DIR] [--surfaces] [--double] [--ascii | --binary] [INPUT]\n"
@@ -34,15 +35,16 @@ static const char usage[] =
 	"Forces are the scene's force model's for the frame's state and contacts, the\n"
 	"same library call a step makes (docs/dynamics.md). DIR/planes.vtp draws the\n"
 	"analytic planes, each as the rectangle in it over every frame's particles,\n"
-	"less what lies behind the other planes (cell data plane, normal).\n"
+	"less what lies behind the other planes (cell data plane, normal); moving\n"
+	"planes get one DIR/planes-NNNNNN.vtp per frame, where they are at its time.\n"
 	"DIR/series.pvd is the time series of all three (contacts are part 1, planes\n"
 	"part 2), DIR/particles.pvd that of the particles alone. Every file is written\n"
 	"under a temporary name and renamed into place when the whole series is\n"
 	"complete: on an error the files already in DIR are left as they were and the\n"
 	"directories this run created removed. Once the series is in place, the files\n"
 	"of an earlier one that it did not replace (frame-, contacts- and\n"
-	"shape-NNN.vtp, planes.vtp, particles.pvd) are removed: DIR holds this series\n"
-	"alone; other names are left alone.\n"
+	"shape-NNN.vtp, planes.vtp, planes-NNNNNN.vtp, particles.pvd) are removed: DIR\n"
+	"holds this series alone; other names are left alone.\n"
 	"\n"
 	"  -o, --output DIR  output directory, created if missing (default: vtk)\n"
 	"  -s, --surfaces    every particle's surface in world space per frame instead\n"
@@ -204,6 +206,8 @@ struct vtk_frame_writer {
 	size_t nplanes;
 	double lo[3], hi[3];
 	int have_box, planes_written;
+	/* with moving planes: each frame's planes, in planes-NNNNNN.vtp */
+	struct mrdem_plane_track track;
 };
 
 /* Take the planes of the frame's setup that are new, and grow the box
@@ -211,6 +215,7 @@ struct vtk_frame_writer {
 static void note_planes_and_bounds(struct vtk_frame_writer *fw, const struct mrdem_scene *s)
 {
 	const struct mrdem_setup *su = &s->setup;
+	mrdem_plane_track_note(&fw->track, su);
 	for (uint32_t k = 0; k < su->nplanes; k++) {
 		size_t m = 0;
 		while (m < fw->nplanes && memcmp(&fw->planes[m], &su->planes[k], sizeof *fw->planes))
@@ -235,12 +240,44 @@ static void note_planes_and_bounds(struct vtk_frame_writer *fw, const struct mrd
 	}
 }
 
+/* Moving planes: each frame's planes where they are at its time, in its
+ * own file, beside the frame in the series (part 2). */
+static int write_moving_planes(struct vtk_export *ex, struct vtk_frame_writer *fw)
+{
+	char name[32];
+	for (size_t k = 0; k < fw->track.nframes; k++) {
+		mrdem_plane_track_name(name, sizeof name, k);
+		char *path = mrdem_staged_files_path(&ex->files, name);
+		int ret = mrdem_plane_track_write(&fw->track, k, path, fw->lo, fw->hi, ex->enc);
+		free(path);
+		if (ret)
+			return -1;
+		mrdem_staged_files_add(&ex->files, name);
+	}
+	struct mrdem_pvd_entry *e = mrdem_xmalloc_array(ex->npvd + fw->nframes, sizeof *e);
+	size_t n = 0, frame = 0;
+	for (size_t k = 0; k < ex->npvd; k++) {
+		e[n++] = ex->pvd[k];
+		if (k + 1 == ex->npvd || ex->pvd[k + 1].part == 0) {
+			mrdem_plane_track_name(name, sizeof name, frame++);
+			e[n++] = (struct mrdem_pvd_entry){.time = ex->pvd[k].time, .part = 2,
+							  .file = mrdem_xstrdup(name)};
+		}
+	}
+	free(ex->pvd);
+	ex->pvd = e;
+	ex->npvd = n;
+	return 0;
+}
+
 /* planes.vtp, once every frame is written, and its place beside every
  * frame in the series (part 2); nothing without planes or particles. */
 static int write_planes(struct vtk_export *ex, struct vtk_frame_writer *fw)
 {
 	if (!fw->nplanes || !fw->have_box)
 		return 0;
+	if (fw->track.moving)
+		return write_moving_planes(ex, fw);
 	char *path = mrdem_staged_files_path(&ex->files, "planes.vtp");
 	int ret = mrdem_vtk_write_planes(path, fw->planes, fw->plane_index, fw->nplanes, fw->lo, fw->hi,
 					 ex->enc);
@@ -459,6 +496,8 @@ static int stale_file(const char *name, void *ctx)
 		return k >= nshapes;
 	if (!strcmp(name, "planes.vtp"))
 		return !fw->planes_written;
+	if ((k = series_index(name, "planes-", 6, ".vtp")) >= 0)
+		return !fw->track.moving || (size_t)k >= fw->nframes;
 	return fw->ex->surfaces && !strcmp(name, "particles.pvd");
 }
 
@@ -536,6 +575,7 @@ static int convert(struct vtk_export *ex, int argc, char **argv)
 	free(fw.has_contacts);
 	free(fw.planes);
 	free(fw.plane_index);
+	mrdem_plane_track_release(&fw.track);
 	mrdem_filter_release(&f);
 	return rc;
 }

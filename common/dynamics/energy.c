@@ -124,6 +124,9 @@ void mrdem_energy_expectation(const struct mrdem_setup *s, int scheme, const cha
 		    : damped   ? "contact damping dissipates energy at every contact"
 		    : rubs     ? "friction dissipates energy at sliding contacts"
 			       : "no contact damping or friction: contacts return the energy they store";
+	if (s->nmotions)
+		*contacts = "moving walls do work on the particles (not counted), and contacts "
+			    "may dissipate it";
 	switch (scheme) {
 	case MRDEM_SCHEME_EXPLICIT_EULER:
 		*integrator = "explicit Euler (first order, paper Alg. 1) adds energy at every "

@@ -36,6 +36,8 @@ void mrdem_forces_release(struct mrdem_forces *f)
 	free(f->gib);
 	free(f->gcf);
 	free(f->ct);
+	free(f->plane_force);
+	free(f->plane_torque);
 	for (uint32_t i = 0; i < f->nsmooth; i++)
 		mrdem_mesh_smooth_release(&f->smooth[i]);
 	free(f->smooth);
@@ -162,7 +164,7 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 	vec3_normalize(n);
 	double va[3], vb[3], vrel[3];
 	mrdem_point_velocity(va, p, ia, c->x);
-	mrdem_point_velocity(vb, p, ib, c->x);
+	mrdem_side_velocity(vb, s, ib, c->b, c->x);
 	vec3_sub(vrel, va, vb);
 	double vn = vec3_dot(vrel, n);
 
@@ -204,6 +206,35 @@ static void contact_force(double F[3], double *energy, const struct mrdem_scene 
 	}
 }
 
+/* Add -F at x and torque -T to plane k (its torque about its point). */
+static void apply_plane(struct mrdem_forces *f, const struct mrdem_plane *pl, uint32_t k,
+			const double x[3], const double F[3], const double T[3])
+{
+	double r[3], t[3];
+	vec3_sub(&f->plane_force[3 * k], &f->plane_force[3 * k], F);
+	vec3_sub(r, x, pl->point);
+	vec3_cross(t, r, F);
+	vec3_sub(&f->plane_torque[3 * k], &f->plane_torque[3 * k], t);
+	if (T)
+		vec3_sub(&f->plane_torque[3 * k], &f->plane_torque[3 * k], T);
+}
+
+static void reset_planes(struct mrdem_forces *f, uint32_t nplanes)
+{
+	if (nplanes > f->plane_cap) {
+		f->plane_force = mrdem_xrealloc_for(f->plane_force, nplanes,
+						    3 * sizeof *f->plane_force, "planes");
+		f->plane_torque = mrdem_xrealloc_for(f->plane_torque, nplanes,
+						     3 * sizeof *f->plane_torque, "planes");
+		f->plane_cap = nplanes;
+	}
+	f->nplanes = nplanes;
+	if (nplanes) {
+		memset(f->plane_force, 0, 3 * nplanes * sizeof *f->plane_force);
+		memset(f->plane_torque, 0, 3 * nplanes * sizeof *f->plane_torque);
+	}
+}
+
 /* Add force F at point x to particle ia and its opposite to ib. */
 static void apply(struct mrdem_forces *f, const struct mrdem_particles *p, size_t ia, size_t ib,
 		  const double x[3], const double F[3])
@@ -232,6 +263,7 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 	f->active = f->plane_active = 0;
 	f->nguess = 0;
 	f->contact_energy = f->max_overlap = 0;
+	reset_planes(f, s->setup.nplanes);
 
 	for (size_t i = 0; i < n; i++) {
 		vec3_scale(&f->force[3 * i], s->setup.gravity, b->b[i].mass);
@@ -273,6 +305,9 @@ int mrdem_forces_compute(struct mrdem_forces *f, const struct mrdem_scene *s,
 		vec3_add(&f->torque[3 * f->ia[k]], &f->torque[3 * f->ia[k]], T);
 		if (f->ib[k] != MRDEM_NO_INDEX)
 			vec3_sub(&f->torque[3 * f->ib[k]], &f->torque[3 * f->ib[k]], T);
+		else
+			apply_plane(f, &s->setup.planes[mrdem_plane_index(ck->b)],
+				    mrdem_plane_index(ck->b), ck->x, F, T);
 	}
 	return 0;
 }
@@ -324,6 +359,9 @@ int mrdem_forces_add_guesses(struct mrdem_forces *f, const struct mrdem_scene *s
 					   contact_name(name, sizeof name, k, ck));
 		}
 		apply(f, p, f->gia[k], f->gib[k], ck->x, F);
+		if (f->gib[k] == MRDEM_NO_INDEX)
+			apply_plane(f, &s->setup.planes[mrdem_plane_index(ck->b)],
+				    mrdem_plane_index(ck->b), ck->x, F, NULL);
 	}
 	return 0;
 }

@@ -55,9 +55,24 @@ struct mrdem_forces {
 	size_t plane_active;  /* ... of them against analytic planes */
 	double contact_energy;/* elastic energy stored in the contacts, J */
 	double max_overlap;   /* largest depth / (eps_a + eps_b) */
+	/* force and torque (about its point) on each analytic plane from the
+	 * particles, summed in contact order like the particles' */
+	uint32_t nplanes, plane_cap;
+	double *plane_force, *plane_torque;
 };
 
 void mrdem_forces_init(struct mrdem_forces *f);
+
+/* v = u + w x (x - c): the velocity at x of a rigid body whose point c
+ * moves at u while it turns at w. */
+static inline void mrdem_rigid_velocity(double v[3], const double u[3], const double w[3],
+					const double c[3], const double x[3])
+{
+	double r[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+	v[0] = u[0] + w[1] * r[2] - w[2] * r[1];
+	v[1] = u[1] + w[2] * r[0] - w[0] * r[2];
+	v[2] = u[2] + w[0] * r[1] - w[1] * r[0];
+}
 
 /* Velocity of the material point at x of particle i of p, m/s (0 for
  * MRDEM_NO_INDEX: a plane). */
@@ -68,11 +83,20 @@ static inline void mrdem_point_velocity(double v[3], const struct mrdem_particle
 		v[0] = v[1] = v[2] = 0;
 		return;
 	}
-	const double *w = &p->angvel[3 * i], *c = &p->pos[3 * i], *u = &p->vel[3 * i];
-	double r[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
-	v[0] = u[0] + w[1] * r[2] - w[2] * r[1];
-	v[1] = u[1] + w[2] * r[0] - w[0] * r[2];
-	v[2] = u[2] + w[0] * r[1] - w[1] * r[0];
+	mrdem_rigid_velocity(v, &p->vel[3 * i], &p->angvel[3 * i], &p->pos[3 * i], x);
+}
+/* Velocity at x of side b of a contact: particle ib of s's frame, or for
+ * ib == MRDEM_NO_INDEX plane b (its id), whose velocity and angular velocity
+ * about its point a moving plane sets (common/scene/motion.h). */
+static inline void mrdem_side_velocity(double v[3], const struct mrdem_scene *s, size_t ib,
+				       uint64_t b, const double x[3])
+{
+	if (ib != MRDEM_NO_INDEX) {
+		mrdem_point_velocity(v, &s->frame.p, ib, x);
+		return;
+	}
+	const struct mrdem_plane *pl = &s->setup.planes[mrdem_plane_index(b)];
+	mrdem_rigid_velocity(v, pl->vel, pl->angvel, pl->point, x);
 }
 void mrdem_forces_release(struct mrdem_forces *f);
 

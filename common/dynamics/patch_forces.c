@@ -536,11 +536,11 @@ static void patch_force(struct mrdem_forces *f, const struct mrdem_scene *s,
 	vec3_copy(pc.n, pt->n);
 	double va[3], vb[3];
 	mrdem_point_velocity(va, p, ia, pt->x);
-	mrdem_point_velocity(vb, p, ib, pt->x);
+	mrdem_side_velocity(vb, s, ib, out->b, pt->x);
 	vec3_sub(pc.v, va, vb);
 	vec3_copy(pc.w, &p->angvel[3 * ia]);
-	if (ib != MRDEM_NO_INDEX)
-		vec3_sub(pc.w, pc.w, &p->angvel[3 * ib]);
+	vec3_sub(pc.w, pc.w, ib != MRDEM_NO_INDEX ? &p->angvel[3 * ib] :
+		 s->setup.planes[mrdem_plane_index(out->b)].angvel);
 	/* R* from the curvatures at the deepest record, capped by the
 	 * particles' size where the faces are flat */
 	const struct mrdem_contact *cd = &c->c[pt->deep];

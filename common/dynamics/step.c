@@ -7,6 +7,7 @@
 #include "common/dynamics/integrate.h"
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
+#include "common/scene/motion.h"
 #include "common/util/error.h"
 #include "common/util/threads.h"
 
@@ -24,6 +25,7 @@ void mrdem_stepper_init(struct mrdem_stepper *st)
 	mrdem_id_index_init(&st->index);
 	mrdem_forces_init(&st->forces);
 	mrdem_forces_init(&st->sync_forces);
+	mrdem_wall_forces_init(&st->walls);
 }
 
 void mrdem_stepper_release(struct mrdem_stepper *st)
@@ -37,6 +39,7 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 	free(st->sync.vel);
 	free(st->sync.angvel);
 	free(st->kinetic);
+	mrdem_wall_forces_release(&st->walls);
 	mrdem_stepper_init(st);
 }
 
@@ -96,7 +99,8 @@ static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
 					   (unsigned long long)st->step, st->time,
 					   (unsigned long long)p->id[i], what, o->dt);
 	}
-	if (o->max_energy_growth == 0)
+	/* moving walls do work that the energies do not count */
+	if (o->max_energy_growth == 0 || s->setup.nmotions)
 		return 0;
 	struct mrdem_energy after;
 	mrdem_energy_compute(&after, s, &st->bodies);
@@ -159,6 +163,7 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	if (mrdem_forces_compute(&st->forces, s, &st->bodies, &st->index, c, o->dt))
 		return -1;
 	tf = mrdem_clock() - tf;
+	mrdem_wall_forces_collect(&st->walls, s, &st->forces);
 	st->log.seconds[MRDEM_STAGE_FORCES] += tf;
 	st->log.calls[MRDEM_STAGE_FORCES]++;
 	const double *F = st->forces.force, *T = st->forces.torque;
@@ -229,7 +234,11 @@ int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
 		return -1;
 	s->frame.step++;
 	s->frame.time += o->dt;
-	/* after the guard: it never sees particles come or go */
+	/* moving walls where their closed form puts them (nothing integrated),
+	 * before insertions test candidates against them; then particles come
+	 * and go, after the guard, so it never sees them */
+	if (mrdem_motion_place(s))
+		return -1;
 	return mrdem_flow_step_end(s, o->dt, &st->flow);
 }
 
@@ -282,4 +291,5 @@ void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out
 	for (int k = 0; k < 3; k++)
 		mrdem_stats_add(out, ang[k], e->angular_momentum[k]);
 	mrdem_flow_stats(&st->flow, out);
+	mrdem_wall_forces_stats(&st->walls, out);
 }

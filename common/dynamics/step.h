@@ -16,6 +16,7 @@
 #include "common/dynamics/forces.h"
 #include "common/scene/id_index.h"
 #include "common/dynamics/rigid_body.h"
+#include "common/dynamics/wall_forces.h"
 #include "common/scene/scene.h"
 #include "common/scene/contacts.h"
 #include "common/scene/stats.h"
@@ -58,6 +59,9 @@ struct mrdem_stepper {
 	size_t contacts;          /* contact records given */
 	struct mrdem_energy energy;
 	struct mrdem_flow_account flow; /* particles the step's end removed and inserted */
+	/* forces on the walls in the step: begin takes them at the frame; an
+	 * implicit step takes them again at its converged iterate */
+	struct mrdem_wall_forces walls;
 	/* wall time of the last step: forces of begin, and the rest of begin,
 	 * the advance and finish as integration */
 	struct mrdem_stage_log log;

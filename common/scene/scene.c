@@ -60,6 +60,9 @@ void mrdem_setup_release(struct mrdem_setup *s)
 	free(s->planes);
 	s->planes = NULL;
 	s->nplanes = 0;
+	free(s->motions);
+	s->motions = NULL;
+	s->nmotions = 0;
 }
 
 static void particles_init(struct mrdem_particles *p)

@@ -62,7 +62,13 @@ struct mrdem_plane {
 	double point[3];
 	double normal[3];         /* unit, pointing into the free half-space */
 	uint32_t material;        /* index in setup.materials; 0 without materials */
+	/* a moving plane (common/scene/motion.h): the velocity of point and the
+	 * angular velocity about it, at the frame's time; zero otherwise */
+	double vel[3];
+	double angvel[3];
 };
+
+struct mrdem_motion; /* a prescribed wall motion, common/scene/motion.h */
 
 enum mrdem_scheme {
 	MRDEM_SCHEME_EXPLICIT_EULER = 0,
@@ -123,6 +129,9 @@ struct mrdem_setup {
 	struct mrdem_plane *planes;
 	/* NULL: one material, the parameters above (common/scene/material.h) */
 	struct mrdem_materials *materials;
+	/* moving walls (fixed particles and planes), the motion record */
+	uint32_t nmotions;
+	struct mrdem_motion *motions;
 };
 
 enum {

@@ -7,6 +7,7 @@
 
 #include "common/dynamics/integrate.h"
 #include "common/geom/vec3.h"
+#include "common/scene/motion.h"
 #include "common/util/error.h"
 #include "common/util/parse.h"
 #include "common/util/threads.h"
@@ -157,13 +158,19 @@ static void restore_start(const struct mrdem_picard *pc, struct mrdem_particles 
 	memcpy(p->angvel, pc->w0, 3 * n * sizeof(double));
 }
 
-/* Every particle at the end of a step of dt with updates u (6 per particle). */
-static void place(struct mrdem_picard *pc, struct mrdem_particles *p, const double *u, double dt)
+/* Every particle of s at the end of a step of dt with updates u (6 per
+ * particle); moving walls at their exact pose at that time (the planes
+ * stay at the frame's: they are not in the iterate's frame). */
+static void place(struct mrdem_picard *pc, struct mrdem_scene *s, const double *u, double dt)
 {
+	struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
 	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
 		mrdem_implicit_place(p, i, &pc->x0[3 * i], &pc->q0[4 * i], &pc->v0[3 * i],
 				     &pc->w0[3 * i], &u[6 * i], &u[6 * i + 3], dt););
+	/* the motions were checked when the frame was placed */
+	if (s->setup.nmotions)
+		(void)mrdem_motion_place_particles(&s->setup, p, pc->cur.t + dt);
 }
 
 /* Add one iteration's search work to the step's account. */
@@ -302,18 +309,22 @@ enum outcome { CONVERGED, CAPPED, STALLED };
 /* Start the attempt at the top of the pending list from the frame's
  * state: guess zero, placed there. A multiscale search then starts afresh
  * on its fronts (memory set emptied; cold: back at the roots). */
-static void start_attempt(struct mrdem_picard *pc, struct mrdem_particles *p)
+static void start_attempt(struct mrdem_picard *pc, struct mrdem_scene *s)
 {
 	pc->cur = pc->pending[--pc->npending];
 	pc->iter = 0;
 	pc->since_best = 0;
 	pc->best = INFINITY;
-	save_start(pc, p);
+	save_start(pc, &s->frame.p);
 	if (pc->fronts)
 		mrdem_front_store_new_step(pc->fronts, pc->opts.warm_start);
 	memset(pc->guess, 0, 6 * pc->n * sizeof(double));
 	memset(pc->gross_prev, 0, pc->n * sizeof(double));
-	place(pc, p, pc->guess, pc->cur.dt);
+	/* set by the first iteration before they are read, but a picard
+	 * record written before it (mrdem-step) carries them */
+	memset(pc->inc, 0, 6 * pc->n * sizeof(double));
+	memset(pc->weight, 0, 2 * pc->n * sizeof(double));
+	place(pc, s, pc->guess, pc->cur.dt);
 }
 
 static void push_pending(struct mrdem_picard *pc, double dt, double t, uint32_t depth)
@@ -387,7 +398,7 @@ static int retry(struct mrdem_picard *pc, struct mrdem_scene *s, enum outcome r)
 	pc->last.retries++;
 	push_pending(pc, c.dt / 2, c.t + c.dt / 2, c.depth + 1);
 	push_pending(pc, c.dt / 2, c.t, c.depth + 1);
-	start_attempt(pc, &s->frame.p);
+	start_attempt(pc, s);
 	return MRDEM_PICARD_MORE;
 }
 
@@ -406,7 +417,7 @@ int mrdem_picard_begin(struct mrdem_picard *pc, const struct mrdem_picard_opts *
 	memset(&pc->log, 0, sizeof pc->log);
 	pc->npending = 0;
 	push_pending(pc, dt, s->frame.time, 0);
-	start_attempt(pc, p);
+	start_attempt(pc, s);
 	return MRDEM_PICARD_MORE;
 }
 
@@ -440,14 +451,14 @@ int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
 		struct mrdem_history h = s->frame.history;
 		s->frame.history = pc->forces.history;
 		pc->forces.history = h;
-		place(pc, p, pc->fresh, dt);
+		place(pc, s, pc->fresh, dt);
 		for (size_t i = 0; i < n; i++)
 			mrdem_implicit_finish(p, i, &b->b[i], &pc->q0[4 * i], &pc->w0[3 * i],
 					      &pc->torque0[3 * i], dt);
 		pc->last.substeps++;
 		if (!pc->npending)
 			return MRDEM_PICARD_DONE;
-		start_attempt(pc, p);
+		start_attempt(pc, s);
 		return MRDEM_PICARD_MORE;
 	}
 	if (unfolded)
@@ -461,7 +472,7 @@ int mrdem_picard_respond(struct mrdem_picard *pc, struct mrdem_scene *s,
 	next_guess(pc, n, pc->iter == 0);
 	if (++pc->iter >= pc->opts.max_iter)
 		return retry(pc, s, CAPPED);
-	place(pc, p, pc->guess, dt);
+	place(pc, s, pc->guess, dt);
 	return MRDEM_PICARD_MORE;
 }
 
@@ -515,7 +526,7 @@ int mrdem_picard_advance(struct mrdem_picard *pc, const struct mrdem_picard_opts
 
 void mrdem_picard_place_last_iterate(struct mrdem_picard *pc, struct mrdem_scene *s)
 {
-	place(pc, &s->frame.p, pc->guess, pc->cur.dt);
+	place(pc, s, pc->guess, pc->cur.dt);
 }
 
 void mrdem_picard_stats(const struct mrdem_picard_counts *c, struct mrdem_stats *out)

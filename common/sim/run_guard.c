@@ -18,7 +18,8 @@ void mrdem_run_guard_init(struct mrdem_run_guard *g, const struct mrdem_scene *s
 	const struct mrdem_particles *p = &s->frame.p;
 	memset(g, 0, sizeof *g);
 	double vmax = 0, mass = 0;
-	g->energy_on = growth > 0;
+	/* moving walls (motion record) do work the energies do not count */
+	g->energy_on = growth > 0 && !s->setup.nmotions;
 	g->speed_on = s->setup.scheme != MRDEM_SCHEME_IMPLICIT_EULER;
 	for (int k = 0; k < 3; k++)
 		g->lo[k] = INFINITY, g->hi[k] = -INFINITY;

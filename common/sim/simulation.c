@@ -111,6 +111,7 @@ static int implicit_step(struct mrdem_sim *sim)
 	    mrdem_picard_advance(&sim->picard, &sim->opts.picard, &search, sim->scene,
 				 &st->bodies, &st->index, o->dt))
 		return -1;
+	mrdem_wall_forces_collect(&st->walls, sim->scene, &sim->picard.forces);
 	return mrdem_stepper_finish(st, sim->scene, o);
 }
 

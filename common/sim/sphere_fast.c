@@ -67,6 +67,11 @@ int mrdem_sphere_fast_covers(const struct mrdem_scene *s, char *why, size_t len)
 		snprintf(why, len, "particles enter or leave it (insert, remove)");
 		return 0;
 	}
+	/* it neither places walls nor writes the stats that report their forces */
+	if (s->setup.nmotions) {
+		snprintf(why, len, "it has %u moving walls", s->setup.nmotions);
+		return 0;
+	}
 	return 1;
 }
 

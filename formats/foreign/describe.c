@@ -11,6 +11,7 @@
 #include "common/util/error.h"
 #include "formats/foreign/describe.h"
 #include "formats/foreign/describe_materials.h"
+#include "formats/foreign/describe_motion.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_picard.h"
 #include "formats/stream/record_refs.h"
@@ -713,6 +714,8 @@ static int describe_scene_record(struct mrdem_describe *in, const struct mrdem_r
 		mrdem_describe_inflow(in, &in->scene.flow);
 	else if (rec->type == MRDEM_REC_OUTFLOW)
 		mrdem_describe_outflow(in, &in->scene.flow);
+	else if (rec->type == MRDEM_REC_MOTION)
+		mrdem_describe_motion(in, &in->scene.setup);
 	else if (rec->type == MRDEM_REC_MESH) {
 		const struct mrdem_shape *sh = &in->scene.shapes[in->scene.nshapes - 1];
 		describe_mesh(in, sh->id, sh->name, &sh->mesh);
@@ -820,6 +823,7 @@ int mrdem_describe_record(struct mrdem_describe *in, const struct mrdem_record *
 	case MRDEM_REC_HISTORY:
 	case MRDEM_REC_INFLOW:
 	case MRDEM_REC_OUTFLOW:
+	case MRDEM_REC_MOTION:
 		rc = describe_scene_record(in, rec);
 		break;
 	default:

@@ -34,6 +34,7 @@
 #include "formats/foreign/mesh_files.h"
 #include "formats/foreign/scene_materials.h"
 #include "formats/foreign/scene_flow.h"
+#include "formats/foreign/scene_motion.h"
 #include "formats/foreign/yaml_map.h"
 
 #define BIT(i) MRDEM_YAML_BIT(i)
@@ -918,7 +919,7 @@ static int parse_output(struct loader *L)
 	return r;
 }
 
-static const char *const plane_keys_analytic[] = {"point", "normal", "material"};
+static const char *const plane_keys_analytic[] = {"point", "normal", "material", "motion"};
 
 static int parse_planes(struct loader *L)
 {
@@ -928,14 +929,15 @@ static int parse_planes(struct loader *L)
 		return mrdem_yaml_err_type(&L->y, "planes", "a list of planes");
 	for (;;) {
 		struct mrdem_yaml_keys k;
-		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}, 0};
+		struct mrdem_plane pl = {{0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}};
+		struct mrdem_motion m = {0};
 		int id, r;
 		if (mrdem_yaml_next(&L->y))
 			return -1;
 		if (mrdem_yaml_type(&L->y) == YAML_SEQUENCE_END_EVENT)
 			return 0;
 		snprintf(what, sizeof what, "planes[%" PRIu32 "]", st->nplanes);
-		mrdem_yaml_keys_init(&k, what, plane_keys_analytic, 3, MRDEM_YAML_ALL(3));
+		mrdem_yaml_keys_init(&k, what, plane_keys_analytic, 4, MRDEM_YAML_ALL(4));
 		if (mrdem_yaml_map_begin(&L->y, &k))
 			return -1;
 		while ((r = mrdem_yaml_map_next(&L->y, &k, &id)) > 0) {
@@ -944,6 +946,8 @@ static int parse_planes(struct loader *L)
 			if (id == 1 && mrdem_yaml_vec(&L->y, k.cur, pl.normal, 3, MRDEM_YAML_ANY))
 				return -1;
 			if (id == 2 && mrdem_yaml_material_ref(&L->y, &L->mat, k.cur, &pl.material))
+				return -1;
+			if (id == 3 && mrdem_yaml_motion(&L->y, k.cur, &m))
 				return -1;
 		}
 		L->mat.unnamed |= !pl.material;
@@ -972,6 +976,13 @@ static int parse_planes(struct loader *L)
 		L->plane_mark = mrdem_xrealloc(L->plane_mark,
 					       (st->nplanes + 1) * sizeof *L->plane_mark);
 		L->plane_mark[st->nplanes] = k.map;
+		if (mrdem_yaml_has(&k, 3)) {
+			m.target = MRDEM_PLANE_ID(st->nplanes);
+			memcpy(m.ref_pos, pl.point, sizeof pl.point);
+			memcpy(m.ref_normal, pl.normal, sizeof pl.normal);
+			quat_identity(m.ref_quat);
+			mrdem_motion_add(st, &m);
+		}
 		st->planes[st->nplanes++] = pl;
 	}
 }
@@ -987,16 +998,16 @@ static int parse_planes(struct loader *L)
 static const char *const pkey_names[] = {
 	"shape", "position", "velocity", "orientation", "angular_velocity", "density", "mass",
 	"epsilon", "epsilon_abs", "fixed", "lattice", "origin", "count", "spacing", "jitter",
-	"rotate", "seed", "material", "scale",
+	"rotate", "seed", "material", "scale", "motion",
 };
 enum {
 	P_SHAPE, P_POSITION, P_VELOCITY, P_ORIENTATION, P_ANGVEL, P_DENSITY, P_MASS, P_EPS,
 	P_EPS_ABS, P_FIXED, P_LATTICE, P_ORIGIN, P_COUNT, P_SPACING, P_JITTER, P_ROTATE, P_SEED,
-	P_MATERIAL, P_SCALE, P_N
+	P_MATERIAL, P_SCALE, P_MOTION, P_N
 };
 #define P_COMMON (BIT(P_SHAPE) | BIT(P_VELOCITY) | BIT(P_ORIENTATION) | BIT(P_ANGVEL) | \
 		  BIT(P_DENSITY) | BIT(P_MASS) | BIT(P_EPS) | BIT(P_EPS_ABS) | BIT(P_FIXED) | \
-		  BIT(P_MATERIAL) | BIT(P_SCALE))
+		  BIT(P_MATERIAL) | BIT(P_SCALE) | BIT(P_MOTION))
 #define P_PARTICLE (P_COMMON | BIT(P_POSITION))
 #define P_LATTICE_KEYS (P_COMMON | BIT(P_ORIGIN) | BIT(P_COUNT) | BIT(P_SPACING) | \
 			BIT(P_JITTER) | BIT(P_ROTATE) | BIT(P_SEED))
@@ -1014,6 +1025,7 @@ struct pspec {
 	long long count[3];
 	uint64_t seed;
 	uint32_t material;      /* reference (struct mrdem_yaml_materials), 0: none */
+	struct mrdem_motion motion; /* when P_MOTION was given */
 };
 
 /* The shape of this name defined in the file, or -1: the scaled shapes
@@ -1103,6 +1115,8 @@ static int parse_pfield(struct loader *L, struct pspec *p, int id)
 		return mrdem_yaml_u64(y, w, &p->seed);
 	case P_MATERIAL:
 		return mrdem_yaml_material_ref(y, &L->mat, w, &p->material);
+	case P_MOTION:
+		return mrdem_yaml_motion(y, w, &p->motion);
 	case P_JITTER:
 		return mrdem_yaml_number(y, w, &p->jitter) ||
 		       mrdem_yaml_nonnegative(y, w, p->jitter);
@@ -1299,6 +1313,17 @@ static int finish_item(struct loader *L, const struct pending *pd)
 	return 0;
 }
 
+/* The motion of item p for its particle i, from the pose it was given. */
+static void add_motion(struct loader *L, const struct pspec *p, size_t i)
+{
+	const struct mrdem_particles *pa = &L->s->frame.p;
+	struct mrdem_motion m = p->motion;
+	m.target = pa->id[i];
+	memcpy(m.ref_pos, &pa->pos[3 * i], sizeof m.ref_pos);
+	memcpy(m.ref_quat, &pa->quat[4 * i], sizeof m.ref_quat);
+	mrdem_motion_add(&L->s->setup, &m);
+}
+
 /* Check what was written, append the particle(s) and finish them now or
  * once their shape and defaults are known. */
 static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t item)
@@ -1324,6 +1349,10 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 							 "immovable: '%s' does not apply",
 							 k->what, pkey_names[moving[i]]);
 	}
+	if ((k->seen & BIT(P_MOTION)) && !p->fixed)
+		return mrdem_yaml_err_at(y, k->key[P_MOTION], "%s.motion: only a fixed particle "
+					 "(fixed: true) has a prescribed motion; a free one moves "
+					 "by the forces on it", k->what);
 	if (lattice && p->rotate && (k->seen & BIT(P_ORIENTATION)))
 		return mrdem_yaml_err_at(y, k->key[P_ORIENTATION], "%s: give 'orientation' or "
 					 "'rotate: true', not both", k->what);
@@ -1380,6 +1409,8 @@ static int add_particles(struct loader *L, struct pspec *p, int lattice, size_t 
 				pa->eps[i] = p->eps;
 				pa->flags[i] = p->fixed ? MRDEM_PARTICLE_FIXED : 0;
 				pa->material[i] = p->material;
+				if (k->seen & BIT(P_MOTION))
+					add_motion(L, p, i);
 			}
 	L->mat.unnamed |= !p->material;
 
@@ -1631,7 +1662,8 @@ int mrdem_scene_load_yaml(const char *path, struct mrdem_scene *s)
 
 	if (!mrdem_yaml_open(&L.y, path, !strcmp(path, "-") ? "<stdin>" : path, L.mem_avail) &&
 	    !parse_document(&L))
-		rc = 0;
+		/* moving walls where they are at the frame's time */
+		rc = mrdem_motion_place(s);
 
 	mrdem_yaml_close(&L.y);
 	free(L.dir);

@@ -90,7 +90,8 @@ static int take(struct mrdem_filter *f, const struct mrdem_record *rec)
 	     rec->type == MRDEM_REC_TREE ||
 	     rec->type == MRDEM_REC_FRAME || rec->type == MRDEM_REC_CONTACT_MODEL ||
 	     rec->type == MRDEM_REC_HISTORY || rec->type == MRDEM_REC_MATERIALS ||
-	     rec->type == MRDEM_REC_INFLOW || rec->type == MRDEM_REC_OUTFLOW) &&
+	     rec->type == MRDEM_REC_MOTION || rec->type == MRDEM_REC_INFLOW ||
+	     rec->type == MRDEM_REC_OUTFLOW) &&
 	    !(f->no_absorb & bit) && mrdem_scene_absorb(&f->scene, rec, f->src) < 0)
 		return -1;
 	if (rec->type == MRDEM_REC_FRAME) {

@@ -1,6 +1,7 @@
 #include "formats/stream/records.h"
 #include "formats/stream/record_materials.h"
 #include "formats/stream/record_mechanics.h"
+#include "formats/stream/record_motion.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "common/dynamics/energy.h"
 #include "common/geom/quat.h"
 #include "common/scene/id_index.h"
+#include "common/scene/motion.h"
 #include "common/util/error.h"
 #include "formats/stream/meta.h"
 #include "formats/stream/record_refs.h"
@@ -68,8 +70,10 @@ void mrdem_encode_setup(struct mrdem_buf *b, const struct mrdem_setup *s)
 	mrdem_buf_u64(b, s->output_every);
 	mrdem_buf_u32(b, s->nplanes);
 	for (uint32_t i = 0; i < s->nplanes; i++) {
-		mrdem_buf_f64s(b, s->planes[i].point, 3);
-		mrdem_buf_f64s(b, s->planes[i].normal, 3);
+		/* a moving plane's reference pose: where it is now follows */
+		const struct mrdem_motion *m = mrdem_motion_find(s, MRDEM_PLANE_ID(i));
+		mrdem_buf_f64s(b, m ? m->ref_pos : s->planes[i].point, 3);
+		mrdem_buf_f64s(b, m ? m->ref_normal : s->planes[i].normal, 3);
 	}
 }
 
@@ -836,7 +840,12 @@ static int absorb_frame(struct mrdem_scene *s, const struct mrdem_record *rec, c
 	}
 	mrdem_frame_release(&s->frame);
 	s->frame = f;
+	/* planes are in the setup: put the moving ones where the frame is (a
+	 * moving particle's pose is in the frame) */
 	char why[400];
+	if (mrdem_motion_frame_problem(&s->setup, &s->frame.p, why, sizeof why))
+		return mrdem_record_error(rec, src, "%s", why);
+	mrdem_motion_place_planes(&s->setup, s->frame.time);
 	long bad = mrdem_energy_unbounded(s, 0, s->frame.p.n, why, sizeof why);
 	if (bad >= 0)
 		return mrdem_record_error(rec, src, "particle %ld (id %llu): %s", bad,
@@ -864,6 +873,11 @@ int mrdem_scene_absorb(struct mrdem_scene *s, const struct mrdem_record *rec, co
 		return absorb_history(s, rec, src);
 	case MRDEM_REC_MATERIALS:
 		return mrdem_decode_materials(rec, src, &s->setup) ? -1 : 1;
+	case MRDEM_REC_MOTION:
+		if (mrdem_decode_motion(rec, src, &s->setup) ||
+		    mrdem_motion_place_planes(&s->setup, s->frame.time))
+			return -1;
+		return 1;
 	case MRDEM_REC_SETUP: {
 		struct mrdem_setup setup;
 		if (decode_setup(rec, src, &setup))
@@ -995,6 +1009,8 @@ int mrdem_scene_write(struct mrdem_writer *w, const struct mrdem_scene *s)
 		WRITE_RECORD(w, MRDEM_REC_CONTACT_MODEL, mrdem_encode_contact_model(&b_, &s->setup));
 	if (s->setup.materials)
 		WRITE_RECORD(w, MRDEM_REC_MATERIALS, mrdem_encode_materials(&b_, &s->setup));
+	if (s->setup.nmotions)
+		WRITE_RECORD(w, MRDEM_REC_MOTION, mrdem_encode_motion(&b_, &s->setup));
 	if (mrdem_scene_write_shapes(w, s))
 		return -1;
 	if (s->flow.ninsert)

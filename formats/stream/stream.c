@@ -51,6 +51,7 @@ static const struct {
 	[MRDEM_REC_SHAPE] = {"shape", 0},
 	[MRDEM_REC_MATERIALS] = {"materials", 0},
 	[MRDEM_REC_SCALED_SHAPE] = {"scaled_shape", 0},
+	[MRDEM_REC_MOTION] = {"motion", 0},
 	[MRDEM_REC_INFLOW] = {"inflow", 0},
 	[MRDEM_REC_OUTFLOW] = {"outflow", 0},
 };

@@ -32,6 +32,7 @@ enum mrdem_record_type {
 	MRDEM_REC_SHAPE = 16,   /* one analytic shape: kind and semi-axes */
 	MRDEM_REC_MATERIALS = 17, /* materials, pair overrides, the planes' materials */
 	MRDEM_REC_SCALED_SHAPE = 18, /* a shape that is another one scaled */
+	MRDEM_REC_MOTION = 19,  /* prescribed motions of walls (fixed particles, planes) */
 	MRDEM_REC_INFLOW = 20,  /* a scene's particle insertions */
 	MRDEM_REC_OUTFLOW = 21, /* a scene's particle remove regions */
 	MRDEM_REC_KNOWN_MAX = 21,

@@ -31,14 +31,18 @@ MATERIALS = 17
 SCALED_SHAPE = 18
 # A scene's particle insertions and remove regions (after the shapes).
 INFLOW, OUTFLOW = 20, 21
+# The prescribed motions of moving walls (after the setup).
+MOTION = 19
 NAMES = {SETUP: "setup", MESH: "mesh", TREE: "tree", FRAME: "frame", PAIRS: "pairs",
          CONTACTS: "contacts", STATS: "stats", META: "meta", INDEX: "index", END: "end",
          PICARD: "picard", FRONTS: "fronts", GUESSES: "guesses",
          CONTACT_MODEL: "contact_model", HISTORY: "history", SHAPE: "shape",
          MATERIALS: "materials",
          SCALED_SHAPE: "scaled_shape",
+         MOTION: "motion",
          INFLOW: "inflow", OUTFLOW: "outflow"}
 REGION_KINDS = {1: "box", 2: "cylinder", 3: "outside"}
+MOTION_KINDS = {1: "velocity", 2: "rotate", 3: "oscillate"}
 # Shape kinds: a mesh record's shape is a "mesh", a shape record's one of the
 # others; a shape record of kind 3 follows the mesh record of its shape and
 # makes that shape "convex" (its mesh is the convex polyhedron).
@@ -182,6 +186,7 @@ class Stream:
         # "planes": [material index per plane]}
         self.materials = None
         self.inflow, self.outflow = [], []  # insertions, remove regions (dicts)
+        self.motions = []  # the prescribed motions of moving walls (dicts)
 
 
 def _setup(c):
@@ -506,6 +511,8 @@ def _decode(rtype, payload, version, where):
                             "roll": c.take("3d"), "twist": c.one("d") if twist else 0.0})
         c.done()
         return step, springs
+    if rtype == MOTION:
+        return _motion(c)
     return None
 
 
@@ -533,6 +540,23 @@ def _materials(c):
     planes = list(c.many("I", c.one("I")))
     c.done()
     return {"materials": mats, "pairs": pairs, "planes": planes}
+
+
+def _motion(c):
+    """The motions of moving walls: a dict per wall (target: particle id or
+    plane id 2**64 - 1 - k, kind, start, reference pose, parameters)."""
+    out = []
+    for _ in range(c.one("I")):
+        target, kind = c.take("QI")
+        if kind not in MOTION_KINDS:
+            raise StreamError("%s: motion of %d: unknown kind %d" % (c.where, target, kind))
+        m = {"target": target, "kind": MOTION_KINDS[kind], "start": c.one("d"),
+             "position": c.take("3d"), "orientation": c.take("4d"), "normal": c.take("3d"),
+             "direction": c.take("3d"), "point": c.take("3d")}
+        m["omega"], m["amplitude"], m["frequency"] = c.take("3d")
+        out.append(m)
+    c.done()
+    return out
 
 
 def frames(path, follow=False, poll=0.5):
@@ -588,6 +612,8 @@ def read(path):
             s.history[v[0]] = v[1]
         elif rtype == MATERIALS:
             s.materials = v
+        elif rtype == MOTION:
+            s.motions = v
         elif rtype == META:
             s.meta.append(v)
         elif rtype == INFLOW:

@@ -30,8 +30,8 @@ PLANE_ID = lambda k: 2**64 - 1 - k
 ANCILLARY = {7, 8, 9}  # stats, meta, index
 META, INDEX, END = 8, 9, 10
 # the critical types (picard, fronts, guesses, contact_model, history,
-# shape, materials, scaled_shape, inflow, outflow too)
-CRITICAL = {1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 21}
+# shape, materials, scaled_shape, motion, inflow, outflow too)
+CRITICAL = {1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}
 COLUMNS = [("id", 2, 1), ("shape", 1, 1), ("flags", 1, 1), ("position", 3, 3),
            ("orientation", 3, 4), ("velocity", 3, 3), ("angular_velocity", 3, 3),
            ("density", 3, 1), ("epsilon", 3, 1)]
