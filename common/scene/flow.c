@@ -143,6 +143,9 @@ const char *mrdem_insertion_check(const struct mrdem_scene *s, const struct mrde
 		else if (s->shapes[e->shape].mesh.open)
 			snprintf(buf, size, "shape '%s' is an open mesh (fixed particles only)",
 				 s->shapes[e->shape].name);
+		else if (s->setup.materials ? e->material >= s->setup.materials->n : e->material != 0)
+			snprintf(buf, size, "material %u of %u is not in the scene", e->material,
+				 s->setup.materials ? s->setup.materials->n : 0);
 		else if (!(e->fraction > 0 && e->fraction <= 1))
 			snprintf(buf, size, "fraction %g is not in (0, 1]", e->fraction);
 		else if (!(e->density > 0 && isfinite(e->density)))
