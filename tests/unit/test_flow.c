@@ -126,7 +126,8 @@ static void floor_scene(struct mrdem_scene *s)
 	in->region = (struct mrdem_region){MRDEM_REGION_BOX, {-0.5, -0.5, 0}, {0.5, 0.5, 0.3}, 0};
 	in->nshapes = 1;
 	in->shapes = calloc(1, sizeof *in->shapes);
-	in->shapes[0] = (struct mrdem_insert_shape){ball, 1, 2500, 0.005};
+	in->shapes[0] = (struct mrdem_insert_shape){.shape = ball, .fraction = 1, .density = 2500,
+						   .eps = 0.005};
 	in->random_orientation = 1;
 	in->seed = 3, in->first_id = 0, in->total = 150, in->dt = 1e-3;
 }
