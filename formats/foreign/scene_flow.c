@@ -536,11 +536,11 @@ static int finish_shapes(struct mrdem_yaml *y, struct scene_flow_item *it, struc
 			e->shape = (uint32_t)si;
 			if (scale != 1) {
 				char why[400];
-				if (mrdem_shape_scale_check(s, (uint32_t)si, scale, why, sizeof why))
+				if (mrdem_shape_scale_check(s, e->shape, scale, why, sizeof why))
 					return mrdem_yaml_err_at(y, sc->at, "%s.scale: %s",
 								 fe->scale.n ? fe->what : k->what,
 								 why);
-				e->shape = mrdem_scene_scaled_shape(s, (uint32_t)si, scale);
+				e->shape = mrdem_scene_scaled_shape(s, e->shape, scale);
 			}
 			e->material = d->mat_index ? d->mat_index[ref] : 0;
 			e->fraction = fe->fraction / sum;
