@@ -136,6 +136,7 @@ const char *mrdem_insertion_check(const struct mrdem_scene *s, const struct mrde
 	if (!in->nshapes)
 		return "no shapes to draw from";
 	double sum = 0;
+	uint32_t nmat = s->setup.materials ? s->setup.materials->n : 1;
 	for (uint32_t j = 0; j < in->nshapes; j++) {
 		const struct mrdem_insert_shape *e = &in->shapes[j];
 		if (e->shape >= s->nshapes)
@@ -143,6 +144,9 @@ const char *mrdem_insertion_check(const struct mrdem_scene *s, const struct mrde
 		else if (s->shapes[e->shape].mesh.open)
 			snprintf(buf, size, "shape '%s' is an open mesh (fixed particles only)",
 				 s->shapes[e->shape].name);
+		else if (e->material >= nmat)
+			snprintf(buf, size, "material %u of %u is not in the scene", e->material,
+				 s->setup.materials ? nmat : 0);
 		else if (!(e->fraction > 0 && e->fraction <= 1))
 			snprintf(buf, size, "fraction %g is not in (0, 1]", e->fraction);
 		else if (!(e->density > 0 && isfinite(e->density)))

@@ -41,10 +41,12 @@ int mrdem_region_contains(const struct mrdem_region *r, const double x[3]);
 /* The axis-aligned box that holds the region (outside: its box). */
 void mrdem_region_bounds(const struct mrdem_region *r, double lo[3], double hi[3]);
 
-/* One shape an insertion draws from: a shape index with the density and
- * halo its particles get, drawn with probability fraction. */
+/* One shape an insertion draws from: a shape index (a scaled shape for
+ * one size of a scale distribution) with the material, density and halo
+ * its particles get, drawn with probability fraction. */
 struct mrdem_insert_shape {
 	uint32_t shape;
+	uint32_t material; /* index in setup.materials; 0 in a scene without */
 	double fraction;  /* > 0; an insertion's fractions sum to 1 */
 	double density;   /* kg/m^3 */
 	double eps;       /* absolute halo, m */

@@ -194,6 +194,8 @@ int mrdem_inflow_place(struct mrdem_scene *s, uint32_t k, uint64_t placed_before
 		vec3_copy(&f->p.angvel[3 * i], in->angvel);
 		f->p.density[i] = e->density;
 		f->p.eps[i] = e->eps;
+		if (f->p.material)
+			f->p.material[i] = e->material;
 	}
 	free(near);
 	return 0;

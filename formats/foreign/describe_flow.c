@@ -66,9 +66,14 @@ static void insertion_text(const struct mrdem_scene *s, uint32_t k, const struct
 		printf("[%g %g %g %g]\n", in->quat[0], in->quat[1], in->quat[2], in->quat[3]);
 	for (uint32_t j = 0; j < in->nshapes; j++) {
 		const struct mrdem_insert_shape *e = &in->shapes[j];
-		printf("    shape %" PRIu32 " '%s': fraction %g, density %g, epsilon %g\n", e->shape,
+		const struct mrdem_materials *m = s->setup.materials;
+		printf("    shape %" PRIu32 " '%s': fraction %g, density %g, epsilon %g", e->shape,
 		       e->shape < s->nshapes ? s->shapes[e->shape].name : "?", e->fraction, e->density,
 		       e->eps);
+		if (m)
+			printf(", material %" PRIu32 " '%s'", e->material,
+			       e->material < m->n ? m->m[e->material].name : "?");
+		printf("\n");
 	}
 }
 
@@ -81,6 +86,7 @@ static void insertion_json(struct mrdem_json *j, const struct mrdem_insertion *i
 	for (uint32_t s = 0; s < in->nshapes; s++) {
 		mrdem_json_begin_object(j);
 		mrdem_json_kv_uint(j, "shape", in->shapes[s].shape);
+		mrdem_json_kv_uint(j, "material", in->shapes[s].material);
 		mrdem_json_kv_num(j, "fraction", in->shapes[s].fraction);
 		mrdem_json_kv_num(j, "density", in->shapes[s].density);
 		mrdem_json_kv_num(j, "epsilon", in->shapes[s].eps);

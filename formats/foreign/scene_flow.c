@@ -9,6 +9,7 @@
 
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
+#include "common/scene/scaled_shape.h"
 #include "common/util/error.h"
 
 #define BIT(i) MRDEM_YAML_BIT(i)
@@ -16,10 +17,28 @@
 static const char *const ikey_names[] = {
 	"region", "shape", "shapes", "velocity", "angular_velocity", "orientation", "density",
 	"mass", "epsilon", "epsilon_abs", "seed", "count", "time", "rate", "from", "to",
+	"material", "scale",
 };
 enum {
 	I_REGION, I_SHAPE, I_SHAPES, I_VELOCITY, I_ANGVEL, I_ORIENTATION, I_DENSITY, I_MASS,
-	I_EPS, I_EPS_ABS, I_SEED, I_COUNT, I_TIME, I_RATE, I_FROM, I_TO, I_N
+	I_EPS, I_EPS_ABS, I_SEED, I_COUNT, I_TIME, I_RATE, I_FROM, I_TO, I_MATERIAL, I_SCALE, I_N
+};
+
+/* A scale as written: one factor, or factors drawn with fractions. */
+struct scale_spec {
+	uint32_t n;                  /* 0: none given (1) */
+	double *value, *fraction;
+	yaml_mark_t at;              /* the value of scale: */
+};
+
+/* A shape to draw from as written: shape: or an entry of shapes:. */
+struct flow_entry {
+	char *name;
+	double fraction;
+	yaml_mark_t at;              /* the name */
+	char what[48];               /* "insert[i].shapes[j]", or "insert[i]" */
+	uint32_t mat_ref;            /* a material reference; 0: the insertion's */
+	struct scale_spec scale;     /* n 0: the insertion's */
 };
 
 /* One insertion as written, until the document is read. */
@@ -27,10 +46,10 @@ struct scene_flow_item {
 	char what[32];               /* "insert[i]", which k.what points to */
 	struct mrdem_yaml_keys k;
 	struct mrdem_insertion in;   /* region, velocities, orientation, seed */
-	uint32_t nnames;
-	char **names;
-	double *fraction;
-	yaml_mark_t *name_mark;
+	uint32_t nentries;
+	struct flow_entry *entry;
+	uint32_t mat_ref;            /* 0: no material named */
+	struct scale_spec scale;
 	double density, mass, eps, time, rate, from, to;
 	uint64_t count;
 };
@@ -40,13 +59,20 @@ void scene_flow_init(struct scene_flow *f)
 	memset(f, 0, sizeof *f);
 }
 
+static void scale_release(struct scale_spec *sc)
+{
+	free(sc->value);
+	free(sc->fraction);
+}
+
 static void item_release(struct scene_flow_item *it)
 {
-	for (uint32_t j = 0; j < it->nnames; j++)
-		free(it->names[j]);
-	free(it->names);
-	free(it->fraction);
-	free(it->name_mark);
+	for (uint32_t j = 0; j < it->nentries; j++) {
+		free(it->entry[j].name);
+		scale_release(&it->entry[j].scale);
+	}
+	free(it->entry);
+	scale_release(&it->scale);
 	free(it->in.shapes);
 }
 
@@ -172,22 +198,94 @@ int scene_flow_parse_remove(struct mrdem_yaml *y, struct scene_flow *f, struct m
 
 /* ---- insertions, as written */
 
-static void add_name(struct scene_flow_item *it, char *name, double fraction, yaml_mark_t m)
+/* A new entry, its name and scale still to come. */
+static struct flow_entry *add_entry(struct scene_flow_item *it, const char *what)
 {
-	uint32_t n = it->nnames + 1;
-	it->names = mrdem_xrealloc(it->names, n * sizeof *it->names);
-	it->fraction = mrdem_xrealloc(it->fraction, n * sizeof *it->fraction);
-	it->name_mark = mrdem_xrealloc(it->name_mark, n * sizeof *it->name_mark);
-	it->names[it->nnames] = name;
-	it->fraction[it->nnames] = fraction;
-	it->name_mark[it->nnames] = m;
-	it->nnames = n;
+	uint32_t n = it->nentries + 1;
+	it->entry = mrdem_xrealloc(it->entry, n * sizeof *it->entry);
+	struct flow_entry *e = &it->entry[it->nentries];
+	memset(e, 0, sizeof *e);
+	e->fraction = 1.0;
+	snprintf(e->what, sizeof e->what, "%s", what);
+	it->nentries = n;
+	return e;
 }
 
-static const char *const mix_keys[] = {"shape", "fraction"};
+/* A list of numbers > 0 of any length at least 1. */
+static int parse_positives(struct mrdem_yaml *y, const char *what, double **out, uint32_t *n)
+{
+	char el[300];
+	if (mrdem_yaml_type(y) != YAML_SEQUENCE_START_EVENT)
+		return mrdem_yaml_err_type(y, what, "a list of numbers");
+	yaml_mark_t start = mrdem_yaml_mark(y);
+	for (;;) {
+		double x;
+		if (mrdem_yaml_next(y))
+			return -1;
+		if (mrdem_yaml_type(y) == YAML_SEQUENCE_END_EVENT)
+			break;
+		snprintf(el, sizeof el, "%s[%" PRIu32 "]", what, *n);
+		if (mrdem_yaml_number(y, el, &x) || mrdem_yaml_positive(y, el, x))
+			return -1;
+		*out = mrdem_xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[(*n)++] = x;
+	}
+	if (!*n)
+		return mrdem_yaml_err_at(y, start, "%s: the list is empty", what);
+	return 0;
+}
 
-/* shapes: [{shape: NAME, fraction: F}, ...] */
-static int parse_shapes(struct mrdem_yaml *y, const char *what, struct scene_flow_item *it)
+static const char *const scale_keys[] = {"values", "fractions"};
+
+/* scale: S, or scale: {values: [S1, ...], fractions: [F1, ...]} (each
+ * fraction > 0, as many as values, summing to 1 within 1e-6). */
+static int parse_scale(struct mrdem_yaml *y, const char *what, struct scale_spec *sc)
+{
+	sc->at = mrdem_yaml_mark(y);
+	if (mrdem_yaml_type(y) != YAML_MAPPING_START_EVENT) {
+		double x;
+		if (mrdem_yaml_type(y) != YAML_SCALAR_EVENT)
+			return mrdem_yaml_err_type(y, what, "a number > 0 or {values: [...], "
+						   "fractions: [...]}");
+		if (mrdem_yaml_number(y, what, &x) || mrdem_yaml_positive(y, what, x))
+			return -1;
+		sc->value = mrdem_xmalloc(sizeof *sc->value);
+		sc->fraction = mrdem_xmalloc(sizeof *sc->fraction);
+		sc->value[0] = x;
+		sc->fraction[0] = 1;
+		sc->n = 1;
+		return 0;
+	}
+	struct mrdem_yaml_keys k;
+	uint32_t nv = 0, nf = 0;
+	int id, rc;
+	mrdem_yaml_keys_init(&k, what, scale_keys, 2, MRDEM_YAML_ALL(2));
+	if (mrdem_yaml_map_begin(y, &k))
+		return -1;
+	while ((rc = mrdem_yaml_map_next(y, &k, &id)) > 0)
+		if (id ? parse_positives(y, k.cur, &sc->fraction, &nf) :
+			 parse_positives(y, k.cur, &sc->value, &nv))
+			return -1;
+	if (rc < 0 || mrdem_yaml_require(y, &k, 0) || mrdem_yaml_require(y, &k, 1))
+		return -1;
+	if (nf != nv)
+		return mrdem_yaml_err_at(y, k.val[1], "%s.fractions: %" PRIu32 " fractions for %"
+					 PRIu32 " values: one fraction per value", what, nf, nv);
+	double sum = 0;
+	for (uint32_t j = 0; j < nf; j++)
+		sum += sc->fraction[j];
+	if (!(fabs(sum - 1) <= 1e-6))
+		return mrdem_yaml_err_at(y, k.val[1], "%s.fractions: the fractions sum to %.9g, "
+					 "not 1", what, sum);
+	sc->n = nv;
+	return 0;
+}
+
+static const char *const mix_keys[] = {"shape", "fraction", "material", "scale"};
+
+/* shapes: [{shape: NAME, fraction: F, material: M, scale: S}, ...] */
+static int parse_shapes(struct mrdem_yaml *y, const char *what, struct scene_flow_item *it,
+			struct mrdem_yaml_materials *ym)
 {
 	char w[300];
 	if (mrdem_yaml_type(y) != YAML_SEQUENCE_START_EVENT)
@@ -195,36 +293,36 @@ static int parse_shapes(struct mrdem_yaml *y, const char *what, struct scene_flo
 	yaml_mark_t start = mrdem_yaml_mark(y);
 	for (;;) {
 		struct mrdem_yaml_keys k;
-		char *name = NULL;
-		double fr = 0;
-		yaml_mark_t nm = start;
 		int id, rc;
 		if (mrdem_yaml_next(y))
 			return -1;
 		if (mrdem_yaml_type(y) == YAML_SEQUENCE_END_EVENT)
 			break;
-		snprintf(w, sizeof w, "%s[%" PRIu32 "]", what, it->nnames);
-		mrdem_yaml_keys_init(&k, w, mix_keys, 2, MRDEM_YAML_ALL(2));
+		snprintf(w, sizeof w, "%s[%" PRIu32 "]", what, it->nentries);
+		struct flow_entry *e = add_entry(it, w);
+		e->at = start;
+		mrdem_yaml_keys_init(&k, w, mix_keys, 4, MRDEM_YAML_ALL(4));
 		if (mrdem_yaml_map_begin(y, &k))
 			return -1;
 		while ((rc = mrdem_yaml_map_next(y, &k, &id)) > 0) {
 			if (id == 0) {
-				nm = mrdem_yaml_mark(y);
-				free(name);
-				rc = mrdem_yaml_string(y, k.cur, &name);
+				e->at = mrdem_yaml_mark(y);
+				rc = mrdem_yaml_string(y, k.cur, &e->name);
+			} else if (id == 1) {
+				rc = mrdem_yaml_number(y, k.cur, &e->fraction) ||
+				     mrdem_yaml_positive(y, k.cur, e->fraction);
+			} else if (id == 2) {
+				rc = mrdem_yaml_material_ref(y, ym, k.cur, &e->mat_ref);
 			} else {
-				rc = mrdem_yaml_number(y, k.cur, &fr) || mrdem_yaml_positive(y, k.cur, fr);
+				rc = parse_scale(y, k.cur, &e->scale);
 			}
 			if (rc)
-				break;
+				return -1;
 		}
-		if (rc || mrdem_yaml_require(y, &k, 0) || mrdem_yaml_require(y, &k, 1)) {
-			free(name);
+		if (rc || mrdem_yaml_require(y, &k, 0) || mrdem_yaml_require(y, &k, 1))
 			return -1;
-		}
-		add_name(it, name, fr, nm);
 	}
-	if (!it->nnames)
+	if (!it->nentries)
 		return mrdem_yaml_err_at(y, start, "%s: the list is empty", what);
 	return 0;
 }
@@ -246,21 +344,25 @@ static int parse_orientation(struct mrdem_yaml *y, const char *what, struct mrde
 	return 0;
 }
 
-static int parse_ifield(struct mrdem_yaml *y, struct scene_flow_item *it, int id)
+static int parse_ifield(struct mrdem_yaml *y, struct scene_flow_item *it, int id,
+			struct mrdem_yaml_materials *ym)
 {
 	const char *w = it->k.cur;
 	struct mrdem_insertion *in = &it->in;
-	char *name;
+	struct flow_entry *e;
 	switch (id) {
 	case I_REGION:
 		return parse_region(y, w, MRDEM_YAML_ALL(2), &in->region);
 	case I_SHAPE:
-		if (mrdem_yaml_string(y, w, &name))
-			return -1;
-		add_name(it, name, 1.0, mrdem_yaml_mark(y));
-		return 0;
+		e = add_entry(it, it->what);
+		e->at = mrdem_yaml_mark(y);
+		return mrdem_yaml_string(y, w, &e->name);
 	case I_SHAPES:
-		return parse_shapes(y, w, it);
+		return parse_shapes(y, w, it, ym);
+	case I_MATERIAL:
+		return mrdem_yaml_material_ref(y, ym, w, &it->mat_ref);
+	case I_SCALE:
+		return parse_scale(y, w, &it->scale);
 	case I_VELOCITY:
 		return mrdem_yaml_vec(y, w, in->vel, 3, MRDEM_YAML_ANY);
 	case I_ANGVEL:
@@ -320,7 +422,8 @@ static int check_ikeys(struct mrdem_yaml *y, const struct scene_flow_item *it)
 	return 0;
 }
 
-int scene_flow_parse_insert(struct mrdem_yaml *y, struct scene_flow *f)
+int scene_flow_parse_insert(struct mrdem_yaml *y, struct scene_flow *f,
+			    struct mrdem_yaml_materials *ym)
 {
 	f->insert_mark = mrdem_yaml_mark(y);
 	if (mrdem_yaml_type(y) != YAML_SEQUENCE_START_EVENT)
@@ -340,10 +443,13 @@ int scene_flow_parse_insert(struct mrdem_yaml *y, struct scene_flow *f)
 		if (mrdem_yaml_map_begin(y, &it->k))
 			return -1;
 		while ((rc = mrdem_yaml_map_next(y, &it->k, &id)) > 0)
-			if (parse_ifield(y, it, id))
+			if (parse_ifield(y, it, id, ym))
 				return -1;
 		if (rc < 0 || check_ikeys(y, it))
 			return -1;
+		/* what names no material is of the default one */
+		for (uint32_t j = 0; j < it->nentries; j++)
+			ym->unnamed |= !it->mat_ref && !it->entry[j].mat_ref;
 	}
 	if (!f->n)
 		return mrdem_yaml_err_at(y, f->insert_mark, "insert: the list is empty");
@@ -352,44 +458,97 @@ int scene_flow_parse_insert(struct mrdem_yaml *y, struct scene_flow *f)
 
 /* ---- the document is read */
 
-/* The shapes with their fractions (summing to 1), densities and halos. */
-static int finish_shapes(struct mrdem_yaml *y, struct scene_flow_item *it,
-			 const struct mrdem_scene *s, const struct scene_flow_defaults *d)
+/* The scale of entry e: its own, else the insertion's, else 1. */
+static const struct scale_spec *entry_scale(const struct scene_flow_item *it,
+					    const struct flow_entry *e)
+{
+	static double one = 1;
+	static const struct scale_spec unit = {1, &one, &one, {0, 0, 0}};
+	return e->scale.n ? &e->scale : it->scale.n ? &it->scale : &unit;
+}
+
+/* The density and halo of entry e of shape si (its base's diameter times
+ * scale), of material mat. */
+static int entry_density_eps(struct mrdem_yaml *y, const struct scene_flow_item *it,
+			     const struct mrdem_scene *s, const struct scene_flow_defaults *d,
+			     uint32_t base, double scale, struct mrdem_insert_shape *e)
+{
+	const struct mrdem_yaml_keys *k = &it->k;
+	const struct mrdem_shape *sh = &s->shapes[e->shape];
+	double diameter = d->diameter[base] * scale;
+	if (mrdem_yaml_has(k, I_MASS))
+		e->density = it->mass / sh->mesh.mass.volume;
+	else if (mrdem_yaml_has(k, I_DENSITY))
+		e->density = it->density;
+	else
+		e->density = s->setup.materials ? s->setup.materials->m[e->material].density : 1.0;
+	if (mrdem_yaml_has(k, I_EPS_ABS))
+		e->eps = it->eps;
+	else if (mrdem_yaml_has(k, I_EPS))
+		e->eps = it->eps * diameter;
+	else
+		e->eps = d->eps_default_abs ? d->eps_default : d->eps_default * diameter;
+	if (!(e->density > 0 && isfinite(e->density)) || !(e->eps > 0 && isfinite(e->eps)))
+		return mrdem_yaml_err_at(y, k->map, "%s: shape '%s' gets density %g and "
+					 "epsilon %g: not positive and finite", k->what,
+					 sh->name, e->density, e->eps);
+	return 0;
+}
+
+/* The shapes with their fractions (summing to 1), materials, densities
+ * and halos: one entry per shape and size, a scaled shape made for each
+ * size other than 1. */
+static int finish_shapes(struct mrdem_yaml *y, struct scene_flow_item *it, struct mrdem_scene *s,
+			 const struct scene_flow_defaults *d)
 {
 	const struct mrdem_yaml_keys *k = &it->k;
 	struct mrdem_insertion *in = &it->in;
 	double sum = 0;
-	for (uint32_t j = 0; j < it->nnames; j++)
-		sum += it->fraction[j];
+	uint32_t n = 0;
+	for (uint32_t j = 0; j < it->nentries; j++) {
+		sum += it->entry[j].fraction;
+		n += entry_scale(it, &it->entry[j])->n;
+	}
 	if (!(fabs(sum - 1) <= 1e-6))
 		return mrdem_yaml_err_at(y, k->val[I_SHAPES], "%s.shapes: the fractions sum to %.9g, "
 					 "not 1", k->what, sum);
-	in->shapes = mrdem_xcalloc(it->nnames, sizeof *in->shapes);
-	in->nshapes = it->nnames;
-	for (uint32_t j = 0; j < it->nnames; j++) {
-		struct mrdem_insert_shape *e = &in->shapes[j];
-		long si = mrdem_scene_find_shape(s, it->names[j]);
-		if (si < 0)
-			return mrdem_yaml_err_at(y, it->name_mark[j], "%s: unknown shape '%s'",
-						 k->what, it->names[j]);
-		const struct mrdem_shape *sh = &s->shapes[si];
-		if (sh->mesh.open)
-			return mrdem_yaml_err_at(y, it->name_mark[j], "%s: shape '%s' is an open mesh: "
-						 "only fixed particles may use it", k->what, sh->name);
-		e->shape = (uint32_t)si;
-		e->fraction = it->fraction[j] / sum;
-		e->density = mrdem_yaml_has(k, I_MASS) ? it->mass / sh->mesh.mass.volume :
-			     mrdem_yaml_has(k, I_DENSITY) ? it->density : 1.0;
-		if (mrdem_yaml_has(k, I_EPS_ABS))
-			e->eps = it->eps;
-		else if (mrdem_yaml_has(k, I_EPS))
-			e->eps = it->eps * d->diameter[si];
-		else
-			e->eps = d->eps_default_abs ? d->eps_default : d->eps_default * d->diameter[si];
-		if (!(e->density > 0 && isfinite(e->density)) || !(e->eps > 0 && isfinite(e->eps)))
-			return mrdem_yaml_err_at(y, k->map, "%s: shape '%s' gets density %g and "
-						 "epsilon %g: not positive and finite", k->what,
-						 sh->name, e->density, e->eps);
+	in->shapes = mrdem_xcalloc(n, sizeof *in->shapes);
+	in->nshapes = n;
+	n = 0;
+	for (uint32_t j = 0; j < it->nentries; j++) {
+		const struct flow_entry *fe = &it->entry[j];
+		long si = mrdem_scene_find_shape(s, fe->name);
+		if (si < 0 || mrdem_shape_is_scaled(&s->shapes[si]))
+			return mrdem_yaml_err_at(y, fe->at, "%s: unknown shape '%s'", k->what,
+						 fe->name);
+		if (s->shapes[si].mesh.open)
+			return mrdem_yaml_err_at(y, fe->at, "%s: shape '%s' is an open mesh: "
+						 "only fixed particles may use it", k->what,
+						 s->shapes[si].name);
+		const struct scale_spec *sc = entry_scale(it, fe);
+		uint32_t ref = fe->mat_ref ? fe->mat_ref : it->mat_ref;
+		double fsum = 0;
+		for (uint32_t v = 0; v < sc->n; v++)
+			fsum += sc->fraction[v];
+		for (uint32_t v = 0; v < sc->n; v++) {
+			struct mrdem_insert_shape *e = &in->shapes[n++];
+			double scale = sc->value[v];
+			e->shape = (uint32_t)si;
+			if (scale != 1) {
+				char why[400];
+				if (mrdem_shape_scale_check(s, e->shape, scale, why, sizeof why))
+					return mrdem_yaml_err_at(y, sc->at, "%s.scale: %s",
+								 fe->scale.n ? fe->what : k->what,
+								 why);
+				e->shape = mrdem_scene_scaled_shape(s, e->shape, scale);
+			}
+			e->material = d->mat_index ? d->mat_index[ref] : 0;
+			e->fraction = fe->fraction / sum;
+			if (sc->n > 1)
+				e->fraction *= sc->fraction[v] / fsum;
+			if (entry_density_eps(y, it, s, d, (uint32_t)si, scale, e))
+				return -1;
+		}
 	}
 	return 0;
 }

@@ -1615,7 +1615,7 @@ static int parse_document(struct loader *L)
 			r = mrdem_yaml_material_pairs_parse(y, &L->mat);
 			break;
 		case T_INSERT:
-			r = scene_flow_parse_insert(y, &L->flow);
+			r = scene_flow_parse_insert(y, &L->flow, &L->mat);
 			break;
 		case T_REMOVE:
 			r = scene_flow_parse_remove(y, &L->flow, L->s);
@@ -1638,7 +1638,8 @@ static int parse_document(struct loader *L)
 		return -1;
 	if (!L->contact_read)
 		return no_contact(y);
-	struct scene_flow_defaults d = {L->diameter, L->eps_default, L->eps_default_abs};
+	struct scene_flow_defaults d = {L->diameter, L->eps_default, L->eps_default_abs,
+					L->s->setup.materials ? L->mat.index : NULL};
 	return scene_flow_finish(y, &L->flow, L->s, &d);
 }
 

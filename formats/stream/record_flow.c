@@ -67,6 +67,7 @@ static void encode_insertion(struct mrdem_buf *b, const struct mrdem_insertion *
 	mrdem_buf_u32(b, in->nshapes);
 	for (uint32_t j = 0; j < in->nshapes; j++) {
 		mrdem_buf_u32(b, in->shapes[j].shape);
+		mrdem_buf_u32(b, in->shapes[j].material);
 		mrdem_buf_f64(b, in->shapes[j].fraction);
 		mrdem_buf_f64(b, in->shapes[j].density);
 		mrdem_buf_f64(b, in->shapes[j].eps);
@@ -95,13 +96,14 @@ static int decode_insertion(struct mrdem_cursor *c, struct mrdem_insertion *in)
 {
 	decode_region(c, &in->region);
 	in->nshapes = mrdem_get_u32(c);
-	if (!mrdem_cursor_has(c, in->nshapes, 28)) {
+	if (!mrdem_cursor_has(c, in->nshapes, 32)) {
 		c->bad = 1;
 		return -1;
 	}
 	in->shapes = mrdem_xmalloc_array(in->nshapes ? in->nshapes : 1, sizeof *in->shapes);
 	for (uint32_t j = 0; j < in->nshapes; j++) {
 		in->shapes[j].shape = mrdem_get_u32(c);
+		in->shapes[j].material = mrdem_get_u32(c);
 		in->shapes[j].fraction = mrdem_get_f64(c);
 		in->shapes[j].density = mrdem_get_f64(c);
 		in->shapes[j].eps = mrdem_get_f64(c);

@@ -440,9 +440,9 @@ def _inflow(c):
     for _ in range(c.one("I")):
         d = {"region": _region(c), "shapes": []}
         for _ in range(c.one("I")):
-            shape, fraction, density, eps = c.take("I3d")
-            d["shapes"].append({"shape": shape, "fraction": fraction, "density": density,
-                                "epsilon": eps})
+            shape, material, fraction, density, eps = c.take("2I3d")
+            d["shapes"].append({"shape": shape, "material": material, "fraction": fraction,
+                                "density": density, "epsilon": eps})
         d["velocity"], d["angular_velocity"] = c.take("3d"), c.take("3d")
         rnd, quat = c.one("I"), c.take("4d")
         d["orientation"] = "random" if rnd else quat

@@ -196,8 +196,9 @@ import mrdem_stream as ms
 def region(kind, a, b, r):
     return struct.pack("<I", kind) + ms.f64s(a) + ms.f64s(b) + ms.f64s([r])
 box = region(1, [0, 0, 0], [1, 1, 1], 0)
-def insertion(reg=box, fraction=1.0, first=10, total=5, shape=0):
-    return (reg + struct.pack("<I", 1) + struct.pack("<I", shape) + ms.f64s([fraction, 2500, 0.001])
+def insertion(reg=box, fraction=1.0, first=10, total=5, shape=0, material=0):
+    return (reg + struct.pack("<I", 1) + struct.pack("<II", shape, material)
+            + ms.f64s([fraction, 2500, 0.001])
             + ms.f64s([0] * 6) + struct.pack("<I", 1) + ms.f64s([1, 0, 0, 0])
             + struct.pack("<QQQQ", 0, first, total, 0) + ms.f64s([0.5, 1e-3]))
 def inflow(*ins):
@@ -212,6 +213,7 @@ bad = {"kind": outflow(region(9, [0, 0, 0], [1, 1, 1], 0)),
        "none": outflow(),
        "fraction": inflow(insertion(fraction=0.5)),
        "shape": inflow(insertion(shape=4)),
+       "material": inflow(insertion(material=3)),
        "outside": inflow(insertion(reg=region(3, [0, 0, 0], [1, 1, 1], 0))),
        "ids": inflow(insertion(), insertion(first=12)),
        "short": ms.record(20, struct.pack("<I", 1) + box)}
@@ -226,6 +228,7 @@ expect_success "bad inflow and outflow records are refused, naming the record" '
 		 minmax:"remove\[0\]: min is above max" radius:"remove\[0\]: the radius is not positive" \
 		 none:"0 remove regions" fraction:"(inflow).*insert\[0\]: the fractions do not sum to 1" \
 		 shape:"insert\[0\]: shape 4 of 2 is not in the scene" \
+		 material:"insert\[0\]: material 3 of 0 is not in the scene" \
 		 outside:"insert\[0\]: particles are inserted into a box or cylinder" \
 		 ids:"insert\[0\] and insert\[1\] share particle ids" short:"record 4 (inflow)"; do
 		f=bad-${k%%:*}.mrd m=${k#*:}

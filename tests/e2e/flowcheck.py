@@ -18,7 +18,21 @@
                                    removed_mass, inserted_particles, no other
   flowcheck.py balance RUN         every frame holds the previous one's
                                    particles plus inflow_particles minus
-                                   outflow_particles of its record"""
+                                   outflow_particles of its record
+  flowcheck.py kinds RUN [all]     the fixed particles of the first frame are
+                                   in every frame, fixed; each particle keeps
+                                   its shape, material, density and epsilon
+                                   from frame to frame, and an inserted one
+                                   has those of an entry of its insertion;
+                                   with all, every entry is drawn at least once
+  flowcheck.py drum RUN R L        every free particle of every frame lies
+                                   in the cylinder of radius R, |y| <= L/2,
+                                   about the y axis (bounding sphere, less
+                                   1 mm of overlap)
+  flowcheck.py centroid RUN        prints the x of the free particles' centre
+                                   of mass in the last frame
+  flowcheck.py torque RUN NAME     prints the mean of mrdem-step's stat NAME
+                                   over the frames of the second half"""
 import math, os, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
@@ -96,8 +110,59 @@ def main(mode, path, *args):
         for st in s.stats:
             if st.source == "mrdem-step" and set(st.values) & flow != want:
                 fail("step %d: mrdem-step counts %r" % (st.step, set(st.values) & flow))
+    elif mode == "kinds":
+        kinds(s, F, args[:1] == ("all",))
+    elif mode == "drum":
+        R, L = float(args[0]), float(args[1])
+        for f in F:
+            for i in range(f.n):
+                if f["flags"][i] & 1:
+                    continue
+                x, y, z = f["position"][i]
+                b = bound(s.shapes[f["shape"][i]]) - 1e-3
+                if math.hypot(x, z) + b > R or abs(y) + b > L / 2:
+                    fail("step %d: particle %d at [%g, %g, %g] is out of the drum"
+                         % (f.step, f["id"][i], x, y, z))
+    elif mode == "centroid":
+        f = F[-1]
+        m = [f["density"][i] * s.shapes[f["shape"][i]].volume if not f["flags"][i] & 1 else 0
+             for i in range(f.n)]
+        print("%.9g" % (sum(mi * p[0] for mi, p in zip(m, f["position"])) / sum(m)))
+    elif mode == "torque":
+        steps = {st.step: st.values for st in s.stats if st.source == "mrdem-step"}
+        v = [steps[f.step][args[0]] for f in F[len(F) // 2:] if f.step in steps]
+        print("%.9g" % (sum(v) / len(v)))
     else:
         fail("unknown mode " + mode)
+
+
+def kinds(s, F, every_entry):
+    """Particles keep their kind through frames, removals and insertions."""
+    fixed = {f_id for f_id, fl in zip(F[0]["id"], F[0]["flags"]) if fl & 1}
+    seen, drawn = {}, set()
+    entry = lambda e: (e["shape"], e["material"], e["density"], e["epsilon"])
+    for f in F:
+        ids = dict(zip(f["id"], f["flags"]))
+        for i in fixed:
+            if not ids.get(i, 0) & 1:
+                fail("step %d: fixed particle %d is gone or free" % (f.step, i))
+        mat = f["material"] if "material" in f else [0] * f.n
+        for i in range(f.n):
+            k = (f["shape"][i], mat[i], f["density"][i], f["epsilon"][i])
+            pid = f["id"][i]
+            if seen.setdefault(pid, k) != k:
+                fail("step %d: particle %d was %r, is %r" % (f.step, pid, seen[pid], k))
+            for n, ins in enumerate(s.inflow):
+                if ins["first_id"] <= pid < ins["first_id"] + ins["total"]:
+                    kinds_of = [entry(e) for e in ins["shapes"]]
+                    if k not in kinds_of:
+                        fail("particle %d of insert[%d] is %r, none of %r"
+                             % (pid, n, k, kinds_of))
+                    drawn.add((n, k))
+    for n, ins in enumerate(s.inflow):
+        for e in ins["shapes"]:
+            if every_entry and (n, entry(e)) not in drawn:
+                fail("insert[%d]: entry %r never drawn" % (n, e))
 
 
 if __name__ == "__main__":

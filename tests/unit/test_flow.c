@@ -126,7 +126,8 @@ static void floor_scene(struct mrdem_scene *s)
 	in->region = (struct mrdem_region){MRDEM_REGION_BOX, {-0.5, -0.5, 0}, {0.5, 0.5, 0.3}, 0};
 	in->nshapes = 1;
 	in->shapes = calloc(1, sizeof *in->shapes);
-	in->shapes[0] = (struct mrdem_insert_shape){ball, 1, 2500, 0.005};
+	in->shapes[0] = (struct mrdem_insert_shape){.shape = ball, .fraction = 1, .density = 2500,
+						   .eps = 0.005};
 	in->random_orientation = 1;
 	in->seed = 3, in->first_id = 0, in->total = 150, in->dt = 1e-3;
 }
@@ -164,11 +165,54 @@ static void test_place(void)
 	mrdem_scene_release(&t);
 }
 
+/* Entries of two materials and two shapes: each particle placed carries
+ * its entry's shape, material, density and halo. */
+static void test_place_kinds(void)
+{
+	struct mrdem_scene s;
+	floor_scene(&s);
+	uint32_t big = fx_add_ball(&s, 0.08);
+	s.shapes[big].bound_radius = 0.08;
+	mrdem_particles_use_material(&s.frame.p);
+	s.setup.materials = mrdem_materials_new();
+	mrdem_materials_add(s.setup.materials, "glass", &s.setup);
+	mrdem_materials_add(s.setup.materials, "steel", &s.setup);
+	struct mrdem_insertion *in = &s.flow.insert[0];
+	uint32_t ball = in->shapes[0].shape;
+	free(in->shapes);
+	in->shapes = calloc(2, sizeof *in->shapes);
+	in->nshapes = 2;
+	in->shapes[0] = (struct mrdem_insert_shape){ball, 0, 0.5, 2500, 0.005};
+	in->shapes[1] = (struct mrdem_insert_shape){big, 1, 0.5, 7800, 0.004};
+	char buf[160];
+	const char *why = mrdem_insertion_check(&s, in, buf, sizeof buf);
+	tap_ok(!why, "two materials, two shapes: a valid insertion (%s)", why ? why : "ok");
+	int rc = mrdem_inflow_place(&s, 0, 0, 60, 3);
+	const struct mrdem_particles *p = &s.frame.p;
+	size_t wrong = 0, of[2] = {0, 0};
+	for (size_t i = 1; i < p->n; i++) {
+		uint32_t m = p->material[i];
+		const struct mrdem_insert_shape *e = &in->shapes[m < 2 ? m : 0];
+		wrong += m > 1 || p->shape[i] != e->shape || p->density[i] != e->density ||
+			 p->eps[i] != e->eps;
+		of[m & 1]++;
+	}
+	tap_ok(rc == 0 && p->n == 61 && !wrong && of[0] && of[1],
+	       "each particle placed has its entry's shape, material, density and halo "
+	       "(%zu of one, %zu of the other, %zu wrong)", of[0], of[1], wrong);
+	in->shapes[1].material = 2;
+	why = mrdem_insertion_check(&s, in, buf, sizeof buf);
+	tap_ok(why && strstr(why, "material 2 of 2"), "a material beyond the scene's refused (%s)",
+	       why ? why : "accepted");
+	mrdem_scene_release(&s);
+}
+
 int main(void)
 {
 	test_regions();
 	test_schedule();
 	test_remove();
 	test_place();
+	test_place_kinds();
 	return tap_done();
 }
