@@ -1,24 +1,30 @@
 #!/usr/bin/env python3
 """A heap's static angle of repose: grains poured at a steady rate from a
-small cylinder above the centre onto a rough floor (an analytic plane
-whose friction with the grains is 1.0), left to settle, the angle read
-from the settled heap's surface. Two heaps of mrdem: (a) analytic spheres
-with rolling resistance, (b) noisy mesh spheres without it; LIGGGHTS 3.8
-runs (a) on the same floor, grains, materials, dt and feed.
+small cylinder above the centre onto a floor (an analytic plane with the
+grains' own friction and rolling resistance: insertions name no material,
+so the floor's parameters are the grains'), left to settle, the angle
+read from the settled heap's surface. Two heaps of mrdem: (a) analytic
+spheres with rolling resistance, (b) noisy mesh spheres without it;
+LIGGGHTS 3.8 runs (a) on the same floor, grains, contact law, dt and
+feed (its grains of radius R + EPS, where mrdem's halos touch, at the
+density that gives mrdem's mass).
 
 The angle (heap_angle): the particles' distance rho from the axis of the
 feed and the height of their tops (z + radius); in bins of one grain
 diameter along rho, the highest top of each bin is the heap's surface
 there. The surface is fitted, least squares, by a line h(rho) over the
 bins between the top and the toe: bins whose surface lies between 20 %
-and 80 % of the heap's height H (the highest top), from the axis out to
+and 80 % of the heap's height H (from the highest top), from the axis out to
 the first bin that falls below 10 % of H (beyond it lies the toe, grains
-that rolled or bounced away). The angle is atan of minus the slope.
+that rolled or bounced away), H and the surface measured above the
+first layer (one diameter). The angle is atan of minus the slope; grains
+that spread into one layer (H under a diameter) have the angle 0.
 
-  heap.py report BIN DIR COUNT STEPS_SCALE   the Markdown report on stdout
+  heap.py report BIN DIR COUNT               the Markdown report on stdout
   heap.py scene KIND COUNT [ROLLING]         a scene (YAML) on stdout
   heap.py angle RUN.MRD                      the settled angle (degrees) of a run
   heap.py check RUN.MRD COUNT                prints the checks of tests/e2e/heap.sh
+  heap.py liggghts DIR COUNT                 LIGGGHTS's heap (a): angle, grains, CPU s, steps
 
 KIND is spheres or mesh; COUNT the grains poured. The feed takes COUNT /
 RATE seconds, then SETTLE seconds pass; dt = 5e-5 s."""
@@ -37,7 +43,7 @@ R = 0.005             # grain radius (m): the analytic sphere's, the mesh's inne
 EPS = 0.00025         # each grain's halo (m): grains touch 2 (R + EPS) apart
 RHO = 2500.0          # kg/m^3
 YOUNG, POISSON, REST = 1.0e7, 0.3, 0.3
-FRICTION = FLOOR_FRICTION = 0.5
+FRICTION = 0.5
 ROLLING = 0.1         # rolling_friction of (a)
 NOISE = 1.15          # mesh grains: vertices between R and 1.15 R
 RATE = 400.0          # grains per second
@@ -85,7 +91,7 @@ gravity: [0, 0, -%(g)g]
 contact: {model: hertz, young: %(young)g, poisson: %(nu)g, restitution: %(e)g, friction: %(mu)g%(roll)s, epsilon_abs: %(eps)g, plane_epsilon: %(eps)g}
 time: {dt: %(dt)g, steps: %(n)d, scheme: velocity-verlet}
 output: {every: %(every)d}
-""" % {"count": count, "kind": kind, "shape": shape, "rho": RHO, "ff": FLOOR_FRICTION,
+""" % {"count": count, "kind": kind, "shape": shape, "rho": RHO,
        "bottom": FEED["bottom"], "fr": FEED["radius"], "fl": FEED["length"],
        "speed": FEED["speed"], "rate": RATE, "to": count / RATE + DT / 2, "eps": EPS,
        "dom": DOMAIN, "g": G, "young": YOUNG, "nu": POISSON, "e": REST, "mu": FRICTION,
@@ -112,7 +118,9 @@ def heap_angle(points, radius):
             break
         if 0.2 * rise <= h - width <= 0.8 * rise:
             bins.append(((b + 0.5) * width, h))
-    if rise < width or len(bins) < 2:
+    if rise < width:  # one layer spread over the floor: no heap
+        return 0.0, height, (0.0, 0.0)
+    if len(bins) < 2:
         return float("nan"), height, (0.0, 0.0)
     mx = sum(r for r, _ in bins) / len(bins)
     my = sum(h for _, h in bins) / len(bins)
@@ -121,7 +129,7 @@ def heap_angle(points, radius):
     return math.degrees(math.atan(-sxy / sxx)), height, (bins[0][0], bins[-1][0])
 
 
-def free_points(stream, frame):
+def free_points(frame):
     """Centres of the free particles of FRAME."""
     return [tuple(p) for p, fl in zip(frame["position"], frame["flags"]) if not int(fl) & 1]
 
@@ -129,7 +137,7 @@ def free_points(stream, frame):
 def run_angle(path):
     s = mrdem.read(path)
     f = s.frames[-1]
-    return heap_angle(free_points(s, f), R * (NOISE if s.shapes[0].kind == "mesh" else 1.0)
+    return heap_angle(free_points(f), R * (NOISE if s.shapes[0].kind == "mesh" else 1.0)
                       + EPS), f.n
 
 
@@ -161,7 +169,7 @@ neigh_modify delay 0
 fix m1 all property/global youngsModulus peratomtype %(young)g %(young)g
 fix m2 all property/global poissonsRatio peratomtype %(nu)g %(nu)g
 fix m3 all property/global coefficientRestitution peratomtypepair 2 %(e)g %(e)g %(e)g %(e)g
-fix m4 all property/global coefficientFriction peratomtypepair 2 %(mu)g %(ff)g %(ff)g %(ff)g
+fix m4 all property/global coefficientFriction peratomtypepair 2 %(mu)g %(mu)g %(mu)g %(mu)g
 fix m5 all property/global coefficientRollingFriction peratomtypepair 2 %(mr)g %(mr)g %(mr)g %(mr)g
 fix m6 all property/global coefficientRollingViscousDamping peratomtypepair 2 0.3 0.3 0.3 0.3
 pair_style gran model hertz tangential history rolling_friction epsd
@@ -190,7 +198,7 @@ def liggghts_script(count, dump):
     n = steps(count)
     return LIGGGHTS_IN % {
         "count": count, "dom": DOMAIN, "skin": R, "young": YOUNG, "nu": POISSON, "e": REST,
-        "mu": FRICTION, "ff": FLOOR_FRICTION, "mr": ROLLING, "dt": DT, "g": G,
+        "mu": FRICTION, "mr": ROLLING, "dt": DT, "g": G,
         "rhol": RHO * (R / rl) ** 3, "rl": rl, "fr": FEED["radius"], "bottom": FEED["bottom"],
         "top": FEED["bottom"] + FEED["length"], "every": 200, "rate": RATE,
         "speed": FEED["speed"], "thermo": max(1, n // 20), "n": n, "dump": dump}
@@ -232,14 +240,13 @@ def report(bindir, workdir, count):
           "(density %g kg/m^3, halos %g m) poured at %g per second from a cylinder of radius "
           "%g m, %g to %g m above a floor (an analytic plane), at %g m/s downwards, then %g s "
           "to settle; dt %g s, %d steps, velocity Verlet. Hertz: E = %g Pa, nu = %g, "
-          "restitution %g, friction %g between grains and %g with the floor (a rough base, "
-          "so the heap's foot does not slide away). The angle is fitted to the highest grain "
+          "restitution %g, friction %g, between grains and with the floor alike. The angle is fitted to the highest grain "
           "of each radial bin of one diameter, between 20 %% and 80 %% of the heap's height "
           "(pipelines/heap.py). CPU time: process CPU seconds of the whole run over its steps, "
           "one OpenMP thread for both codes. Load average at the end: %s.\n"
           % (count, count, R, RHO, EPS, RATE, FEED["radius"], FEED["bottom"],
              FEED["bottom"] + FEED["length"], FEED["speed"], SETTLE, DT, steps(count), YOUNG,
-             POISSON, REST, FRICTION, FLOOR_FRICTION,
+             POISSON, REST, FRICTION,
              " ".join("%.2f" % x for x in os.getloadavg())))
     print("| code | grains | angle (degrees) | height (m) | fitted rho (m) | grains left | "
           "CPU ms per step |")
@@ -263,11 +270,15 @@ def check(path, count):
                  if not int(fl) & 1)
     feed_end = count / RATE
     ke_feed = max(x["energy_kinetic"] for x in st if x["time"] <= feed_end + 1e-9)
+    run = [x.values for x in s.stats if x.source == "mrdem-run"]
+    print("inserted %d" % sum(x.get("inflow_particles", 0) for x in run))
+    print("removed %d" % sum(x.get("outflow_particles", 0) for x in run))
     print("angle %.6g" % angle)
     print("height %.6g" % height)
     print("count %d" % n)
     print("ke_ratio %.6g" % (st[-1]["energy_kinetic"] / ke_feed))
-    print("floor_ratio %.6g" % (st[-1]["plane_force_z.0"] / weight))
+    # the force the floor receives from the grains points down
+    print("floor_ratio %.6g" % (-st[-1]["plane_force_z.0"] / weight))
 
 
 def main(argv):
