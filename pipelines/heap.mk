@@ -3,8 +3,9 @@
 # rolling friction, (b) noisy mesh spheres without it, and LIGGGHTS's (a)
 # beside when liggghts is installed: out/heap/heap.md. HEAP_COUNT grains
 # per heap (poured at 400 per second, then 0.5 s to settle): the default
-# 600 takes about 7 min CPU, nearly all of it the mesh heap; HEAP_COUNT=2000
-# makes taller heaps (about 4x the time per grain poured).
+# 600 took about 4 min CPU, nearly all of it the mesh heap (221 s, one
+# thread); a larger HEAP_COUNT pours taller heaps, whose angle is less
+# noisy, in time growing with the grains and the steps (COUNT / 400 + 0.5 s).
 
 HEAP_COUNT := 600
 $(call p_positive,HEAP_COUNT)

@@ -254,9 +254,10 @@ def report(bindir, workdir, count):
     for code, label, angle, height, span, n, cpu in rows:
         print("| %s | %s | %.1f | %.4f | %.3f-%.3f | %d | %.3f |"
               % (code, label, angle, height, span[0], span[1], n, 1e3 * cpu))
-    print("\n%s Published angles of repose of glass beads lie near 22-30 degrees and rise "
-          "with rolling resistance (Zhou et al., Powder Technol. 125, 2002); noisy mesh "
-          "grains interlock, which rolling resistance stands in for on spheres.\n" % peer)
+    print("\n%s In DEM a heap of spheres grows steeper with rolling resistance and with "
+          "sliding friction (Zhou et al., Powder Technol. 125 (2002) 45-54); the angle also "
+          "depends on the heap's size, base and pouring, so the reference for (a) is "
+          "LIGGGHTS on the same heap.\n" % peer)
 
 
 def check(path, count):
