@@ -52,4 +52,18 @@ expect_success "noisy mesh grains: every grain accounted for, the pour settling"
 	assert_eq "$(( $(value count mesh.txt) + $(value removed mesh.txt) ))" 40 "grains left and removed" &&
 	assert_true "$(value ke_ratio mesh.txt) < 0.05" "kinetic energy at the end over its peak during the feed"'
 
+expect_success "make -C pipelines heap: a report of both heaps (LIGGGHTS beside when installed)" '
+	make -s -C "$TOP/pipelines" heap MRDEM_BIN="$MRDEM_BIN" OUT="$T/pl" HEAP_COUNT=20 >make.txt &&
+	assert_grep "^| mrdem | (a) analytic spheres" "$T/pl/heap/heap.md" &&
+	assert_grep "^| mrdem | (b) noisy mesh spheres" "$T/pl/heap/heap.md" &&
+	if command -v "${LIGGGHTS:-liggghts}" >/dev/null; then
+		assert_grep "^| LIGGGHTS 3.8 | (a)" "$T/pl/heap/heap.md"
+	else
+		assert_grep "comparison was skipped" "$T/pl/heap/heap.md"
+	fi'
+
+expect_success "make -C pipelines heap refuses a HEAP_COUNT that is not a positive integer" '
+	assert_exit 2 make -s -C "$TOP/pipelines" heap MRDEM_BIN="$MRDEM_BIN" OUT="$T/pl" HEAP_COUNT=0 &&
+	assert_grep "HEAP_COUNT must be a positive integer, got .0." err'
+
 done_testing
