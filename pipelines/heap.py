@@ -266,9 +266,8 @@ def check(path, count):
     st = [x.values for x in s.stats if x.source == "mrdem-step"]
     (angle, height, _), n = run_angle(path)
     f = s.frames[-1]
-    rho = s.materials["materials"][0]["density"] if s.materials else RHO
-    weight = sum(rho * s.shapes[int(sh)].volume * G for sh, fl in zip(f["shape"], f["flags"])
-                 if not int(fl) & 1)
+    weight = sum(rho * s.shapes[int(sh)].volume * G
+                 for sh, rho, fl in zip(f["shape"], f["density"], f["flags"]) if not int(fl) & 1)
     feed_end = count / RATE
     ke_feed = max(x["energy_kinetic"] for x in st if x["time"] <= feed_end + 1e-9)
     run = [x.values for x in s.stats if x.source == "mrdem-run"]
