@@ -200,7 +200,7 @@ expect_success "a killed run keeps every flushed frame" '
 for sig in INT TERM; do
 expect_success "SIG$sig ends a run cleanly: complete stream, message, exit 128+signal" '
 	mrdem-run -q headon.yaml --steps 100000000 --every 1000 -o sig.mrd 2>sig.err & pid=$!
-	for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.5; [ -s sig.mrd ] && break; done
+	for i in $(seq 120); do sleep 0.5; [ -s sig.mrd ] && break; done
 	sleep 0.5; kill -'$sig' $pid; wait $pid; rc=$?
 	want=$([ '$sig' = INT ] && echo 130 || echo 143)
 	assert_eq $rc $want "exit status" && assert_grep "interrupted by SIG'$sig'" sig.err &&
