@@ -7,6 +7,9 @@
 # degrees of LIGGGHTS's (when installed; measured 1.1); a small pour of noisy mesh grains keeps its count and
 # settles too.
 . "$(dirname "$0")/../lib/test-lib.sh"
+# Under the sanitizers these runs take minutes: the code they run is
+# sanitized by flow.sh, walls.sh and mix.sh, their physics checked by make check.
+[ -n "${MRDEM_ASAN:-}" ] && skip_all "validation-sized runs (physics checked by make check)"
 
 heap() {
 	python3 "$TOP/pipelines/heap.py" "$@"

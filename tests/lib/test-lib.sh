@@ -128,6 +128,12 @@ bad_scene() { # name yaml message
 		! test -e out.mrd && assert_grep '$3' err"
 }
 
+# Skip the whole script (TAP "1..0 # SKIP"), saying why.
+skip_all() { # reason
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
 done_testing() {
 	echo "1..$_n"
 	[ $_failed = 0 ]
