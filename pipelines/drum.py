@@ -33,7 +33,8 @@ across the middle 60 % of the drum, the highest centre of each bin. The
 dynamic angle is the mean over the frames; its spread is their standard
 deviation.
 
-Usage: drum.py BINDIR OUTDIR [--quick] [--particles N] [--rotation S]
+Usage: drum.py BINDIR OUTDIR [--quick] [--radius M] [--length M] [--particles N]
+[--rotation S]
 [--omegas W W] [--no-mesh] [--json FILE]; a Markdown report on stdout."""
 import argparse
 import json
@@ -61,6 +62,8 @@ ap.add_argument("bin")
 ap.add_argument("out")
 ap.add_argument("--quick", action="store_true",
                 help="a small drum (radius 2.5 cm, 150 spheres), short runs: the test's variant")
+ap.add_argument("--radius", type=float, help="drum radius, m (default 0.04; quick 0.025)")
+ap.add_argument("--length", type=float, help="drum's inner length, m (default 0.02; quick 0.012)")
 ap.add_argument("--particles", type=int, help="spheres in the drum (default 900; quick 150)")
 ap.add_argument("--rotation", type=float, help="seconds of rotation after the fill (default 2.0)")
 ap.add_argument("--omegas", type=float, nargs=2, help="the two speeds, rad/s")
@@ -71,14 +74,14 @@ ap.add_argument("--json", help="write the figures measured to this file too")
 args = ap.parse_args()
 
 if args.quick:
-    R, L = 0.025, 0.012
+    R, L = args.radius or 0.025, args.length or 0.012
     N = args.particles or 150
     ROT = args.rotation or 0.5
     OMEGAS = args.omegas or [3.0, 3.0]
     T0, FILL_FROM, FILL_TO = 0.2, 0.05, 0.1
     EVERY = 0.05
 else:
-    R, L = 0.04, 0.02
+    R, L = args.radius or 0.04, args.length or 0.02
     N = args.particles or 900
     ROT = args.rotation or 2.0
     OMEGAS = args.omegas or [0.5, 1.5]
