@@ -5,21 +5,22 @@
 #   DRUM_RADIUS_MM    the drum's radius, mm (40)
 #   DRUM_LENGTH_MM    its inner length, mm (20)
 #   DRUM_PARTICLES    spheres in the drum (900: about half full)
-#   DRUM_ROTATION_MS  milliseconds of rotation after the fill (2000)
-#   DRUM_OMEGAS_MRAD  the two speeds, mrad/s (500 1500: Froude 1e-3, 9e-3)
+#   DRUM_ROTATION_MS  milliseconds of rotation after the fill (2500); the
+#                     angle is measured once the drum has turned 1 rad
+#   DRUM_OMEGAS_MRAD  the two speeds, mrad/s (800 1600: Froude 2.6e-3, 1.0e-2)
 #   DRUM_MESH         1: also the noisy mesh spheres; 0: not
 #   DRUM_QUICK        1: the small drum of tests/e2e/drum.sh instead (one
 #                     speed, 0.5 s; the variables above are not used)
 #
 # A smaller drum that still measures (about 5 minutes of CPU):
 #   make -C pipelines drum DRUM_RADIUS_MM=30 DRUM_LENGTH_MM=16 DRUM_PARTICLES=300 \
-#     DRUM_OMEGAS_MRAD="1000 1800"
+#     DRUM_OMEGAS_MRAD="1000 1800" DRUM_ROTATION_MS=2000
 
 DRUM_RADIUS_MM := 40
 DRUM_LENGTH_MM := 20
 DRUM_PARTICLES := 900
-DRUM_ROTATION_MS := 2000
-DRUM_OMEGAS_MRAD := 500 1500
+DRUM_ROTATION_MS := 2500
+DRUM_OMEGAS_MRAD := 800 1600
 DRUM_MESH := 1
 DRUM_QUICK := 0
 $(call p_positive,DRUM_RADIUS_MM)

@@ -24,8 +24,10 @@ alike), density, dt and duration. A third run puts noisy mesh spheres
 (80 triangles, noise 1.15) of the same size in the same drum at the
 faster speed (mrdem only).
 
-The angle. From every frame after the bed has turned for SETTLE_ROTATION
-radians: the principal axis of the bed's cross-section (the x, z of the
+The angle. From every frame after the drum has turned SETTLE_ROTATION
+radians (1 rad: the bed first turns with the drum, its surface rising
+at the drum's omega until it avalanches at about 0.6 rad, and holds its
+dynamic angle from about 0.9 rad on; drum.mk's header shows the rise): the principal axis of the bed's cross-section (the x, z of the
 free particles' centres, all along the drum's length): for a circular
 segment up to a little over half full the major axis of its second
 moments lies along the chord, the free surface; angle = atan(-slope) of
@@ -67,7 +69,7 @@ ap.add_argument("--quick", action="store_true",
 ap.add_argument("--radius", type=float, help="drum radius, m (default 0.04; quick 0.025)")
 ap.add_argument("--length", type=float, help="drum's inner length, m (default 0.02; quick 0.012)")
 ap.add_argument("--particles", type=int, help="spheres in the drum (default 900; quick 150)")
-ap.add_argument("--rotation", type=float, help="seconds of rotation after the fill (default 2.0)")
+ap.add_argument("--rotation", type=float, help="seconds of rotation after the fill (default 2.5; quick 0.5)")
 ap.add_argument("--omegas", type=float, nargs=2, help="the two speeds, rad/s")
 ap.add_argument("--dt", type=float, default=4.0e-5, help="time step, s (default 4e-5)")
 ap.add_argument("--no-mesh", action="store_true", help="skip the mesh-particle run")
@@ -75,6 +77,8 @@ ap.add_argument("--mesh-only", action="store_true",
                 help="only the mesh-particle run (at the faster speed): a row and the JSON")
 ap.add_argument("--no-liggghts", action="store_true", help="skip the LIGGGHTS runs")
 ap.add_argument("--json", help="write the figures measured to this file too")
+ap.add_argument("--reuse", action="store_true",
+                help="analyse the runs already in OUTDIR again (their CPU times from --json)")
 args = ap.parse_args()
 
 if args.quick:
@@ -87,14 +91,25 @@ if args.quick:
 else:
     R, L = args.radius or 0.04, args.length or 0.02
     N = args.particles or 900
-    ROT = args.rotation or 2.0
-    OMEGAS = args.omegas or [0.5, 1.5]
+    ROT = args.rotation or 2.5
+    OMEGAS = args.omegas or [0.8, 1.6]
     T0, FILL_FROM, FILL_TO = 0.5, 0.1, 0.3
     EVERY = 0.05
 DT = args.dt
-SETTLE_ROTATION = 0.5 if not args.quick else 0.3  # radians turned before measuring
+SETTLE_ROTATION = 1.0 if not args.quick else 0.3  # radians turned before measuring
 if args.quick:
     OMEGAS = OMEGAS[:1]
+# the mesh run measures as long as the slower sphere run, at the faster speed
+MEASURE = ROT - SETTLE_ROTATION / min(OMEGAS)
+if MEASURE <= 0:
+    raise SystemExit("drum.py: %g s of rotation at %g rad/s do not turn the drum %g rad: a"
+                     " longer --rotation" % (ROT, min(OMEGAS), SETTLE_ROTATION))
+PREV = {}
+if args.reuse:
+    if not args.json or not os.path.exists(args.json):
+        raise SystemExit("drum.py: --reuse needs the --json of the runs")
+    with open(args.json) as f:
+        PREV = json.load(f)["cases"]
 
 
 def steps(t):
@@ -198,17 +213,20 @@ def angles(frames, omega):
             "frames": len(use), "from": t_from}
 
 
-def mrdem_case(name, omega, mesh):
+def mrdem_case(name, omega, mesh, rotation):
     d = os.path.join(args.out, name)
     os.makedirs(d, exist_ok=True)
     yaml = os.path.join(d, name + ".yaml")
     with open(yaml, "w") as f:
         f.write(scene(omega, mesh))
     fill, rot = os.path.join(d, "fill.mrd"), os.path.join(d, name + ".mrd")
-    fill_cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", yaml, "-o", fill])
-    nrot = steps(ROT)
-    cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", fill, "--steps", str(nrot),
-                   "--every", str(steps(EVERY)), "-o", rot])
+    nrot = steps(rotation)
+    if name in PREV and PREV[name]["steps"] == nrot:
+        fill_cpu, cpu = PREV[name]["fill_cpu"], PREV[name]["cpu"]
+    else:
+        fill_cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", yaml, "-o", fill])
+        cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", fill, "--steps", str(nrot),
+                       "--every", str(steps(EVERY)), "-o", rot])
     s = mrdem.read(rot)
     frames, counts, masses, wall_w = [], [], [], []
     for fr in s.frames:
@@ -296,7 +314,12 @@ def liggghts_case(name, omega, mrd):
         "lo": -1.2 * R, "hi": 1.2 * R, "ylo": -L, "yhi": L, "skin": 0.5 * RADIUS_P,
         "young": YOUNG, "poisson": POISSON, "e": RESTITUTION, "mu": FRICTION, "dt": DT, "g": G,
         "atoms": "\n".join(lines), "period": 2 * math.pi / omega, "every": every, "steps": nrot}
-    log, cpu = liggghts.run(script, d, name)
+    if name in PREV and PREV[name]["steps"] == nrot:
+        cpu = PREV[name]["cpu"]
+        with open(os.path.join(d, name + ".log")) as f:
+            log = f.read()
+    else:
+        log, cpu = liggghts.run(script, d, name)
     frames, step, atoms = [], None, []
     with open(os.path.join(d, "dump.txt")) as f:
         it = iter(f)
@@ -326,7 +349,7 @@ def liggghts_case(name, omega, mrd):
 
 cases = {}
 if args.mesh_only:
-    c = cases["mesh"] = mrdem_case("mesh", OMEGAS[-1], True)
+    c = cases["mesh"] = mrdem_case("mesh", OMEGAS[-1], True, SETTLE_ROTATION / OMEGAS[-1] + MEASURE)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"R": R, "L": L, "dt": DT, "T0": T0, "rotation": ROT, "cases": cases}, f,
@@ -337,13 +360,13 @@ if args.mesh_only:
                                       c["surface_sd"], 1e3 * c["cpu_per_step"]))
     sys.exit(0)
 for i, w in enumerate(OMEGAS):
-    cases["spheres-%d" % i] = mrdem_case("spheres-%d" % i, w, False)
+    cases["spheres-%d" % i] = mrdem_case("spheres-%d" % i, w, False, ROT)
 have_lg = liggghts.available() and not args.no_liggghts
 if have_lg:
     for i, w in enumerate(OMEGAS):
         cases["liggghts-%d" % i] = liggghts_case("liggghts-%d" % i, w, cases["spheres-%d" % i]["fill"])
 if not args.no_mesh:
-    cases["mesh"] = mrdem_case("mesh", OMEGAS[-1], True)
+    cases["mesh"] = mrdem_case("mesh", OMEGAS[-1], True, SETTLE_ROTATION / OMEGAS[-1] + MEASURE)
 
 if args.json:
     with open(args.json, "w") as f:
@@ -356,7 +379,8 @@ print("Command: `%s`. Drum: a closed `revolve` cylinder, radius %g m, inner leng
       " Spheres: radius %g m, density %g kg/m^3, %d of them (%d%% of the drum's volume"
       " packed at 0.6). Hertz: E = %g Pa, nu = %g, restitution %g, friction %g (spheres and"
       " drum alike, no rolling friction), dt = %g s, velocity Verlet in mrdem, %g s of"
-      " rotation. Angles from the frames every %g s once the drum has turned %g rad;"
+      " rotation (the mesh spheres: as long after the drum has turned as many radians)."
+      " Angles from the frames every %g s once the drum has turned %g rad;"
       " mean +- standard deviation over the frames (drum.py's header: the bed's principal"
       " axis; the free surface's highest centres per bin). CPU: one thread"
       " (OMP_NUM_THREADS=1), process CPU seconds of the rotation run alone over its steps.\n"
