@@ -407,9 +407,11 @@ for i, w in enumerate(OMEGAS):
         lg = cases["liggghts-%d" % i]
         diff = c["principal"] - lg["principal"]
         print("- omega = %g rad/s: mrdem - LIGGGHTS = %+.1f deg (principal axis; goal: within 2"
-              " deg: %s), %+.1f deg (free surface); CPU per step mrdem / LIGGGHTS = %.2f." % (
+              " deg: %s), %+.1f deg (free surface), over %d frames each from t = %.2f s (the"
+              " +- above is the spread from frame to frame, not the error of the mean); CPU per"
+              " step mrdem / LIGGGHTS = %.2f." % (
                   w, diff, "met" if abs(diff) <= 2 else "NOT met", c["surface"] - lg["surface"],
-                  c["cpu_per_step"] / lg["cpu_per_step"]))
+                  c["frames"], c["from"], c["cpu_per_step"] / lg["cpu_per_step"]))
     print("- omega = %g rad/s, mrdem: spheres next to the mantle turn at %.2f rad/s about the"
           " axis (the drum: %g); mean torque on the drum about y %.3g N m (opposing the"
           " rotation when negative); particles %d..%d, mass %.6g..%.6g kg over the run." % (
