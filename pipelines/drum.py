@@ -26,8 +26,9 @@ faster speed (mrdem only).
 
 The angle. From every frame after the drum has turned SETTLE_ROTATION
 radians (1 rad: the bed first turns with the drum, its surface rising
-at the drum's omega until it avalanches at about 0.6 rad, and holds its
-dynamic angle from about 0.9 rad on; drum.mk's header shows the rise): the principal axis of the bed's cross-section (the x, z of the
+at nearly the drum's rate for about 0.5 rad, then levelling off as it
+starts to flow, at its dynamic angle from about 0.9 rad on; drum.mk's
+header shows the rise): the principal axis of the bed's cross-section (the x, z of the
 free particles' centres, all along the drum's length): for a circular
 segment up to a little over half full the major axis of its second
 moments lies along the chord, the free surface; angle = atan(-slope) of
@@ -87,7 +88,7 @@ if args.quick:
     ROT = args.rotation or 0.5
     OMEGAS = args.omegas or [3.0, 3.0]
     T0, FILL_FROM, FILL_TO = 0.2, 0.05, 0.1
-    EVERY = 0.05
+    EVERY = 0.025
 else:
     R, L = args.radius or 0.04, args.length or 0.02
     N = args.particles or 900
@@ -96,7 +97,7 @@ else:
     T0, FILL_FROM, FILL_TO = 0.5, 0.1, 0.3
     EVERY = 0.05
 DT = args.dt
-SETTLE_ROTATION = 1.0 if not args.quick else 0.3  # radians turned before measuring
+SETTLE_ROTATION = 1.0  # radians turned before measuring
 if args.quick:
     OMEGAS = OMEGAS[:1]
 # the mesh run measures as long as the slower sphere run, at the faster speed
