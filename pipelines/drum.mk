@@ -12,9 +12,25 @@
 #   DRUM_QUICK        1: the small drum of tests/e2e/drum.sh instead (one
 #                     speed, 0.5 s; the variables above are not used)
 #
-# A smaller drum that still measures (about 5 minutes of CPU):
+# Cost: mrdem's step is dominated by the sphere-drum pairs (every sphere
+# is a candidate of the one big drum mesh): measured, 4.5 ms of CPU per
+# step for the default's 900 spheres, 1.2 ms for 300 in the drum below,
+# 0.45 ms for the test's 150; LIGGGHTS takes 0.12-0.15 ms for 150-300. The
+# default then needs about 30 minutes of CPU (two sphere runs of 75,000
+# steps, LIGGGHTS's two, the mesh run the longest part), estimated from
+# those figures, not run here.
+#
+# Measured (a shared two-core machine), a smaller drum:
 #   make -C pipelines drum DRUM_RADIUS_MM=30 DRUM_LENGTH_MM=16 DRUM_PARTICLES=300 \
 #     DRUM_OMEGAS_MRAD="1000 1800" DRUM_ROTATION_MS=2000
+# (the mesh row from drum.py --mesh-only on the same drum): angle of the
+# bed's principal axis, mean over the frames after 1 rad, +- their spread:
+#   omega 1.0 rad/s (Froude 3.1e-3): mrdem 36.6 +- 1.6, LIGGGHTS 36.3 +- 3.3 deg
+#   omega 1.8 rad/s (Froude 9.9e-3): mrdem 37.9 +- 4.1, LIGGGHTS 37.0 +- 3.2 deg
+#   (free-surface fit: 36.5 / 36.3 and 37.6 / 37.3); CPU per step 1.24 and
+#   1.14 ms (mrdem), 0.150 and 0.135 ms (LIGGGHTS): 8.2 and 8.4 times.
+# The surface rises with the drum first (omega 1.0: 9, 20, 29, 35, 36 deg
+# at 0.2, 0.4, 0.6, 0.8, 1.0 rad turned), hence the 1 rad before measuring.
 
 DRUM_RADIUS_MM := 40
 DRUM_LENGTH_MM := 20
