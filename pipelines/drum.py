@@ -70,7 +70,8 @@ ap.add_argument("--quick", action="store_true",
 ap.add_argument("--radius", type=float, help="drum radius, m (default 0.04; quick 0.025)")
 ap.add_argument("--length", type=float, help="drum's inner length, m (default 0.02; quick 0.012)")
 ap.add_argument("--particles", type=int, help="spheres in the drum (default 900; quick 150)")
-ap.add_argument("--rotation", type=float, help="seconds of rotation after the fill (default 2.5; quick 0.5)")
+ap.add_argument("--rotation", type=float,
+                help="seconds of rotation after the fill (default 2.5; quick 0.5)")
 ap.add_argument("--omegas", type=float, nargs=2, help="the two speeds, rad/s")
 ap.add_argument("--dt", type=float, default=4.0e-5, help="time step, s (default 4e-5)")
 ap.add_argument("--no-mesh", action="store_true", help="skip the mesh-particle run")
@@ -365,13 +366,16 @@ for i, w in enumerate(OMEGAS):
 have_lg = liggghts.available() and not args.no_liggghts
 if have_lg:
     for i, w in enumerate(OMEGAS):
-        cases["liggghts-%d" % i] = liggghts_case("liggghts-%d" % i, w, cases["spheres-%d" % i]["fill"])
+        cases["liggghts-%d" % i] = liggghts_case("liggghts-%d" % i, w,
+                                                  cases["spheres-%d" % i]["fill"])
 if not args.no_mesh:
-    cases["mesh"] = mrdem_case("mesh", OMEGAS[-1], True, SETTLE_ROTATION / OMEGAS[-1] + MEASURE)
+    cases["mesh"] = mrdem_case("mesh", OMEGAS[-1], True,
+                               SETTLE_ROTATION / OMEGAS[-1] + MEASURE)
 
 if args.json:
     with open(args.json, "w") as f:
-        json.dump({"R": R, "L": L, "dt": DT, "T0": T0, "rotation": ROT, "cases": cases}, f, indent=1)
+        json.dump({"R": R, "L": L, "dt": DT, "T0": T0, "rotation": ROT, "cases": cases}, f,
+                  indent=1)
 
 cmd = "make -C pipelines drum" + (" (quick: drum.py --quick)" if args.quick else "")
 print("## Rotating drum: dynamic angle of repose\n")
