@@ -39,8 +39,8 @@ dynamic angle is the mean over the frames; its spread is their standard
 deviation.
 
 Usage: drum.py BINDIR OUTDIR [--quick] [--radius M] [--length M] [--particles N]
-[--rotation S]
-[--omegas W W] [--no-mesh] [--json FILE]; a Markdown report on stdout."""
+[--rotation S] [--omegas W W] [--dt S] [--no-mesh | --mesh-only] [--no-liggghts]
+[--json FILE [--reuse]]; a Markdown report on stdout (--help says more)."""
 import argparse
 import json
 import math
