@@ -37,6 +37,7 @@ Usage: beverloo.py BINDIR OUTDIR [--orifices 4,5,6,8,10] [--mesh-orifices
 [--max-window S] [--csv]: a Markdown report on stdout (or CSV rows of
 every run)."""
 import argparse
+import json
 import math
 import os
 import resource
@@ -101,6 +102,7 @@ class Hopper:
         self.eps = MESH_EPS if mesh else EPS
         self.bound = R_BEAD * (MESH_NOISE if mesh else 1.0)
         d = self.d
+        self.n_orifice = n_orifice
         self.D = n_orifice * d
         self.R = self.D / 2 + args.wall * d
         self.n = max(50, round(PACKING * self.R ** 2 * args.bed * d / (d ** 3 / 6)))
@@ -186,12 +188,32 @@ def bulk_density(h, pos, mass):
     return m / (math.pi * rc * rc * (z1 - z0))
 
 
+def cached(work, tag, scene, run):
+    """RUN()'s result, or the one kept in WORK from a run of the same
+    SCENE (a report with more orifices reuses the runs it has)."""
+    keep = os.path.join(work, tag + ".json")
+    if os.path.exists(keep):
+        with open(keep) as f:
+            old = json.load(f)
+        if old.get("text") == scene:
+            return old["result"]
+    r = run()
+    with open(keep + ".tmp", "w") as f:
+        json.dump({"text": scene, "result": r}, f)
+    os.replace(keep + ".tmp", keep)
+    return r
+
+
 def run_mrdem(args, h, tag):
     work = os.path.join(args.out, tag)
     os.makedirs(work, exist_ok=True)
     yaml = os.path.join(work, tag + ".yaml")
     with open(yaml, "w") as f:
         f.write(h.scene())
+    return cached(work, tag, h.scene(), lambda: measure_mrdem(args, h, tag, work, yaml))
+
+
+def measure_mrdem(args, h, tag, work, yaml):
     out = os.path.join(work, tag + ".mrd")
     cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", yaml, "-o", out])
     s = mrdem.read(out)
@@ -211,7 +233,7 @@ def run_mrdem(args, h, tag):
     w, w1, w2 = rate(times, cum, h.open + SETTLE)
     d_eq = (6 * vol[bead] / math.pi) ** (1 / 3)
     last = s.frames[-1]
-    return {"code": "mrdem", "kind": "mesh" if h.mesh else "analytic", "n_orifice": h.D / h.d,
+    return {"code": "mrdem", "kind": "mesh" if h.mesh else "analytic", "n_orifice": h.n_orifice,
             "D": h.D, "d": d_eq, "n": h.n, "W": w, "W_first": w1, "W_second": w2,
             "rho_b": rho_b, "out": count,
             "left": sum(1 for k in last["shape"] if k == bead), "steps": h.steps,
@@ -258,6 +280,11 @@ def run_liggghts(args, h, tag):
     yaml = os.path.join(work, tag + ".yaml")
     with open(yaml, "w") as f:
         f.write(h.scene())
+    return cached(work, tag, h.scene() + LIGGGHTS_IN,
+                  lambda: measure_liggghts(args, h, tag, work, yaml))
+
+
+def measure_liggghts(args, h, tag, work, yaml):
     init = os.path.join(work, tag + "-init.mrd")
     subprocess.run([os.path.join(args.bin, "mrdem-init"), yaml, "-o", init], check=True)
     prof = [str(x) for p in h.profile() for x in p]
@@ -295,11 +322,16 @@ def run_liggghts(args, h, tag):
         times.append(r[0] * DT)
         cum.append((len(pos) - r[1]) * m_one)
     w, w1, w2 = rate(times, cum, h.open + SETTLE)
-    return {"code": "LIGGGHTS", "kind": "analytic", "n_orifice": h.D / h.d, "D": h.D, "d": h.d,
+    return {"code": "LIGGGHTS", "kind": "analytic", "n_orifice": h.n_orifice, "D": h.D, "d": h.d,
             "n": len(pos), "W": w, "W_first": w1, "W_second": w2, "rho_b": float("nan"),
             "out": round(cum[-1] / m_one), "left": len(pos) - round(cum[-1] / m_one), "steps": h.steps,
             "cpu": cpu, "cpu_step": cpu / h.steps, "scene": os.path.join(work, tag + ".in"),
             "open": h.open, "window": h.end - h.open - SETTLE, "inserted": len(pos)}
+
+
+def same(a, b):
+    """Two orifice diameters in particle diameters, equal up to rounding."""
+    return abs(a - b) < 1e-6 * max(abs(a), abs(b), 1.0)
 
 
 def fit(rows):
@@ -378,7 +410,10 @@ def main():
       "| rho_b (kg/m^3) | Beverloo C=0.58 k=1.5 (kg/s) | W / Beverloo | CPU s | CPU ms/step |")
     p("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        rb = r["rho_b"] if r["rho_b"] == r["rho_b"] else PACKING * RHO
+        rb = r["rho_b"]
+        if rb != rb:  # LIGGGHTS: mrdem's on the same orifice
+            rb = next((a["rho_b"] for a in rows if a["code"] == "mrdem" and a["kind"] == "analytic"
+                       and same(a["n_orifice"], r["n_orifice"])), PACKING * RHO)
         wb = beverloo(r["D"], r["d"], rb)
         p("| %s | %s | %g | %d | %.2f | %.2f | %d | %.4f | %.4f / %.4f | %s | %.4f | %.2f | %.1f "
           "| %.2f |" % (r["code"], r["kind"], r["n_orifice"], r["n"], r["open"], r["window"],
@@ -386,7 +421,8 @@ def main():
                         "%.0f" % r["rho_b"] if r["rho_b"] == r["rho_b"] else "-", wb,
                         r["W"] / wb if wb > 0 else float("nan"), r["cpu"], 1000 * r["cpu_step"]))
     p("")
-    p("The Beverloo column uses the measured rho_b of mrdem's run (LIGGGHTS: %g rho).\n" % PACKING)
+    p("The Beverloo column uses the measured rho_b of mrdem's run (LIGGGHTS: that of mrdem's "
+      "analytic run on the same orifice, else %g rho).\n" % PACKING)
     p("## Beverloo fit\n")
     p("| spheres | orifices | C | k | rho_b (kg/m^3) |")
     p("|---|---|---|---|---|")
@@ -411,8 +447,8 @@ def main():
         p("|---|---|---|---|---|---|")
         for n in args.liggghts_orifices:
             a = [r for r in rows if r["code"] == "mrdem" and r["kind"] == "analytic"
-                 and r["n_orifice"] == n]
-            lg = [r for r in rows if r["code"] == "LIGGGHTS" and r["n_orifice"] == n]
+                 and same(r["n_orifice"], n)]
+            lg = [r for r in rows if r["code"] == "LIGGGHTS" and same(r["n_orifice"], n)]
             if lg:
                 wm = "%.4f" % a[0]["W"] if a else "-"
                 ratio = "%.2f" % (a[0]["W"] / lg[0]["W"]) if a and lg[0]["W"] > 0 else "-"
