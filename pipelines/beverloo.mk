@@ -7,19 +7,34 @@
 #   BEVERLOO_ORIFICES          orifice diameters in particle diameters (4 5 6 8 10)
 #   BEVERLOO_MESH_ORIFICES     the same for noisy mesh spheres (5 8; empty: none)
 #   BEVERLOO_LIGGGHTS_ORIFICES the same for LIGGGHTS (5 8; empty: none)
-#   BEVERLOO_BED               settled bed height in particle diameters (10)
+#   BEVERLOO_BED               settled bed height in particle diameters (8)
 #   BEVERLOO_WALL              orifice edge to wall in particle diameters (4)
-#   BEVERLOO_WINDOW            longest measurement window in ms (600)
+#   BEVERLOO_WINDOW            longest measurement window in ms (300)
 #
 # make beverloo-quick writes $(OUT)/beverloo-quick/beverloo.md with two
 # orifices, a low bed and no mesh spheres (a few minutes).
+#
+# Measured on a shared two-core machine (one thread each), a smaller run:
+# `python3 pipelines/beverloo.py bin OUT --orifices 4,5,6,7 --mesh-orifices
+# 5,7 --liggghts-orifices 5,7 --bed 4 --wall 3 --min-window 0.1
+# --max-window 0.1` (360 to 608 spheres of 5 mm): analytic spheres
+# W = 0.036, 0.088, 0.169, 0.257 kg/s for D = 4, 5, 6, 7 d (0.87 to 1.02 of
+# Beverloo with C = 0.58, k = 1.5 and the measured rho_b, 1263 kg/m^3 or
+# 0.51 rho); fitted C = 0.524, k = 1.46. Noisy mesh spheres: 0.063 and
+# 0.207 kg/s for 5 and 7 d (0.68 and 0.74 of Beverloo; C = 0.473,
+# k = 1.73). LIGGGHTS: 0.081 and 0.247 kg/s (mrdem's analytic W 1.09 and
+# 1.04 times LIGGGHTS's). CPU time per step: mrdem 1.5 to 2.1 ms analytic,
+# 12 to 15 ms mesh; LIGGGHTS 0.18 ms (about 4 us per analytic sphere per
+# step in mrdem, 25 us per mesh sphere, 0.3 to 0.4 us in LIGGGHTS). At those
+# rates the defaults take about 11 min of CPU for the analytic spheres,
+# 26 min for the mesh spheres and under a minute for LIGGGHTS.
 
 BEVERLOO_ORIFICES := 4 5 6 8 10
 BEVERLOO_MESH_ORIFICES := 5 8
 BEVERLOO_LIGGGHTS_ORIFICES := 5 8
-BEVERLOO_BED := 10
+BEVERLOO_BED := 8
 BEVERLOO_WALL := 4
-BEVERLOO_WINDOW := 600
+BEVERLOO_WINDOW := 300
 BV_DIR := $(OUT)/beverloo
 BVQ_DIR := $(OUT)/beverloo-quick
 

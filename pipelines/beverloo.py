@@ -33,7 +33,7 @@ CPU time: process CPU seconds of each run (getrusage of the child, one
 OpenMP thread for both codes) over its steps.
 
 Usage: beverloo.py BINDIR OUTDIR [--orifices 4,5,6,8,10] [--mesh-orifices
-5,8] [--liggghts-orifices 5,8] [--bed 10] [--wall 4] [--min-window S]
+5,8] [--liggghts-orifices 5,8] [--bed 8] [--wall 4] [--min-window S]
 [--max-window S] [--csv]: a Markdown report on stdout (or CSV rows of
 every run)."""
 import argparse
@@ -363,11 +363,11 @@ def main():
                     help="the same for the noisy mesh spheres ('none' for none)")
     ap.add_argument("--liggghts-orifices", type=parse_list, default=parse_list("5,8"),
                     help="the same for LIGGGHTS")
-    ap.add_argument("--bed", type=float, default=10.0, help="settled bed height, in d")
+    ap.add_argument("--bed", type=float, default=8.0, help="settled bed height, in d")
     ap.add_argument("--wall", type=float, default=4.0,
                     help="distance from the orifice's edge to the wall, in d")
     ap.add_argument("--min-window", type=float, default=0.1, help="s, shortest measurement")
-    ap.add_argument("--max-window", type=float, default=0.6, help="s, longest measurement")
+    ap.add_argument("--max-window", type=float, default=0.3, help="s, longest measurement")
     ap.add_argument("--csv", action="store_true")
     ap.add_argument("--command", default="", help="the command line to name in the report")
     args = ap.parse_args()
