@@ -38,10 +38,11 @@ BEVERLOO_WINDOW := 300
 BV_DIR := $(OUT)/beverloo
 BVQ_DIR := $(OUT)/beverloo-quick
 
+BV_EMPTY = $(eval) (orifice diameters in particle diameters$(comma) or empty)
 ifneq ($(filter beverloo beverloo-quick validation,$(MAKECMDGOALS)),)
 $(call p_positives,BEVERLOO_ORIFICES, (orifice diameters in particle diameters))
-$(if $(strip $(BEVERLOO_MESH_ORIFICES)),$(call p_positives,BEVERLOO_MESH_ORIFICES, (orifice diameters in particle diameters$(comma) or empty)))
-$(if $(strip $(BEVERLOO_LIGGGHTS_ORIFICES)),$(call p_positives,BEVERLOO_LIGGGHTS_ORIFICES, (orifice diameters in particle diameters$(comma) or empty)))
+$(if $(strip $(BEVERLOO_MESH_ORIFICES)),$(call p_positives,BEVERLOO_MESH_ORIFICES,$(BV_EMPTY)))
+$(if $(strip $(BEVERLOO_LIGGGHTS_ORIFICES)),$(call p_positives,BEVERLOO_LIGGGHTS_ORIFICES,$(BV_EMPTY)))
 $(call p_positive,BEVERLOO_BED, (bed height in particle diameters))
 $(call p_positive,BEVERLOO_WALL, (particle diameters))
 $(call p_positive,BEVERLOO_WINDOW, (milliseconds))

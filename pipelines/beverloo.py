@@ -324,7 +324,8 @@ def measure_liggghts(args, h, tag, work, yaml):
     w, w1, w2 = rate(times, cum, h.open + SETTLE)
     return {"code": "LIGGGHTS", "kind": "analytic", "n_orifice": h.n_orifice, "D": h.D, "d": h.d,
             "n": len(pos), "W": w, "W_first": w1, "W_second": w2, "rho_b": float("nan"),
-            "out": round(cum[-1] / m_one), "left": len(pos) - round(cum[-1] / m_one), "steps": h.steps,
+            "out": round(cum[-1] / m_one), "left": len(pos) - round(cum[-1] / m_one),
+            "steps": h.steps,
             "cpu": cpu, "cpu_step": cpu / h.steps, "scene": os.path.join(work, tag + ".in"),
             "open": h.open, "window": h.end - h.open - SETTLE, "inserted": len(pos)}
 
@@ -430,8 +431,8 @@ def main():
         sel = [r for r in rows if r["code"] == "mrdem" and r["kind"] == kind]
         f = fit(sel)
         if f:
-            p("| mrdem %s | %s | %.3f | %.2f | %.0f |" % (kind, ", ".join("%g" % r["n_orifice"] for r in sel),
-                                                      f[0], f[1], f[2]))
+            names = ", ".join("%g" % r["n_orifice"] for r in sel)
+            p("| mrdem %s | %s | %.3f | %.2f | %.0f |" % (kind, names, f[0], f[1], f[2]))
         elif sel:
             p("| mrdem %s | %s | (fewer than two orifices) | | |"
               % (kind, ", ".join("%g" % r["n_orifice"] for r in sel)))
