@@ -54,7 +54,7 @@ static void test_bounds(void)
 
 	/* a floor at z = -1: its solid side is out, whatever the box says */
 	s.setup.nplanes = 1;
-	struct mrdem_plane floor = {{0, 0, -1}, {0, 0, 1}};
+	struct mrdem_plane floor = {.point = {0, 0, -1}, .normal = {0, 0, 1}};
 	s.setup.planes = &floor;
 	mrdem_run_guard_init(&g, &s, 1e-3, 100, 1.0);
 	s.frame.p.pos[2] = -1.001;
