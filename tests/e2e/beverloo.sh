@@ -8,6 +8,9 @@
 # either still in the hopper or counted out; LIGGGHTS on the same hopper
 # (when installed) gives the flow rate within a factor 1.5.
 . "$(dirname "$0")/../lib/test-lib.sh"
+# Under the sanitizers these runs take minutes: the code they run is
+# sanitized by flow.sh, walls.sh and mix.sh, their physics checked by make check.
+[ -n "${MRDEM_ASAN:-}" ] && skip_all "validation-sized runs (physics checked by make check)"
 
 if command -v "${LIGGGHTS:-liggghts}" >/dev/null 2>&1; then lig=5; else lig=none; fi
 

@@ -5,7 +5,7 @@
 # and the two workers finish together.
 #
 #   prove -j2 $(tests/lib/slow_first.sh TEST...)
-slow="mechanics run init vtk screenshot pairs contact expect implicit_pipes pipelines
+slow="mechanics beverloo mix heap flow run init vtk screenshot pairs contact expect implicit_pipes pipelines
 mesh stream test_tree_search analytic cli overlap test_narrow_kernels contact_truth"
 for s in $slow; do
 	for t in "$@"; do
