@@ -122,8 +122,11 @@ def scene(omega, mesh):
     """The scene: the drum, the fill and the rotation from T0."""
     c = R - RADIUS_P - 2 * HALO - 5e-4          # centres stay this far in
     half = L / 2 - RADIUS_P - 2 * HALO - 2e-4
-    n0 = int(round(0.6 * N))                    # at time 0 in the whole drum
-    rate = (N - n0) / (FILL_TO - FILL_FROM)
+    # the quick drum is small: noisy grains (bounding radius 1.15 that of
+    # the spheres) at the spheres' count would not find room in the fill box
+    total = int(round(0.65 * N)) if mesh and args.quick else N
+    n0 = int(round(0.6 * total))                # at time 0 in the whole drum
+    rate = (total - n0) / (FILL_TO - FILL_FROM)
     bx = 0.6 * R
     grain = ("{sphere: {triangles: 80, radius: %g, noise: 1.15, seed: 2}}" % RADIUS_P if mesh
              else "{analytic-sphere: {radius: %g}}" % RADIUS_P)
