@@ -40,7 +40,6 @@ import argparse
 import json
 import math
 import os
-import resource
 import subprocess
 import sys
 
@@ -49,6 +48,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 import mrdem  # noqa: E402
 import liggghts  # noqa: E402
+from step_time import cpu_run  # noqa: E402
 
 G = 9.81
 R_BEAD = 0.0025          # sphere radius, m (d = 5 mm)
@@ -76,15 +76,6 @@ def parse_list(s):
     return v
 
 
-def cpu_run(argv):
-    """Run ARGV with one OpenMP thread; its process CPU seconds."""
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       env=dict(os.environ, OMP_NUM_THREADS="1"))
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode:
-        sys.exit("beverloo: %s failed:\n%s" % (" ".join(argv), p.stderr[-3000:]))
-    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
 def beverloo(d_orifice, d, rho_b, c=C_PUB, k=K_PUB):
@@ -215,7 +206,7 @@ def run_mrdem(args, h, tag):
 
 def measure_mrdem(args, h, tag, work, yaml):
     out = os.path.join(work, tag + ".mrd")
-    cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", yaml, "-o", out])
+    cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", yaml, "-o", out], "beverloo")
     s = mrdem.read(out)
     vol = {i: sh.volume for i, sh in enumerate(s.shapes)}
     stats = {st.step: st.values for st in s.stats if st.source == "mrdem-run"}

@@ -45,7 +45,6 @@ import argparse
 import json
 import math
 import os
-import resource
 import subprocess
 import sys
 
@@ -54,6 +53,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 import mrdem  # noqa: E402
 import liggghts  # noqa: E402
+from step_time import cpu_run  # noqa: E402
 
 G = 9.81
 RADIUS_P = 0.002      # sphere radius, m
@@ -159,15 +159,6 @@ output: {{every: {steps(T0)}}}
 """
 
 
-def cpu_run(argv):
-    """Run a tool with one OpenMP thread; its process CPU seconds."""
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run(argv, env=dict(os.environ, OMP_NUM_THREADS="1"), stderr=subprocess.PIPE,
-                       text=True)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode:
-        raise SystemExit("drum.py: %s failed:\n%s" % (" ".join(argv), p.stderr[-3000:]))
-    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
 def principal_angle(xz):
@@ -229,9 +220,9 @@ def mrdem_case(name, omega, mesh, rotation):
     if name in PREV and PREV[name]["steps"] == nrot:
         fill_cpu, cpu = PREV[name]["fill_cpu"], PREV[name]["cpu"]
     else:
-        fill_cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", yaml, "-o", fill])
+        fill_cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", yaml, "-o", fill], "drum.py")
         cpu = cpu_run([os.path.join(args.bin, "mrdem-run"), "-q", fill, "--steps", str(nrot),
-                       "--every", str(steps(EVERY)), "-o", rot])
+                       "--every", str(steps(EVERY)), "-o", rot], "drum.py")
     s = mrdem.read(rot)
     frames, counts, masses, wall_w = [], [], [], []
     for fr in s.frames:

@@ -30,7 +30,6 @@ KIND is spheres or mesh; COUNT the grains poured. The feed takes COUNT /
 RATE seconds, then SETTLE seconds pass; dt = 5e-5 s."""
 import math
 import os
-import resource
 import subprocess
 import sys
 
@@ -38,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 import mrdem  # noqa: E402
+from step_time import cpu_run  # noqa: E402
 
 R = 0.005             # grain radius (m): the analytic sphere's, the mesh's inner radius
 EPS = 0.00025         # each grain's halo (m): grains touch 2 (R + EPS) apart
@@ -148,11 +148,7 @@ def run_mrdem(bindir, workdir, kind, count, rolling):
     with open(yaml, "w") as f:
         f.write(scene(kind, count, rolling))
     out = os.path.join(workdir, "heap.mrd")
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([os.path.join(bindir, "mrdem-run"), "-q", yaml, "-o", out], check=True,
-                   env=dict(os.environ, OMP_NUM_THREADS="1"))
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return out, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    return out, cpu_run([os.path.join(bindir, "mrdem-run"), "-q", yaml, "-o", out], "heap.py")
 
 
 LIGGGHTS_IN = """# a heap of %(count)d spheres poured onto a rough floor (pipelines/heap.py)

@@ -5,6 +5,7 @@ import os
 import resource
 import statistics
 import subprocess
+import sys
 
 ENV = dict(os.environ, OMP_NUM_THREADS="1")
 
@@ -29,3 +30,15 @@ def mean_se(samples):
     m = statistics.mean(samples)
     se = statistics.stdev(samples) / len(samples) ** 0.5 if len(samples) > 1 else 0.0
     return m, se
+
+
+def cpu_run(argv, who):
+    """Run ARGV with one OpenMP thread; its process CPU seconds. Exits with
+    WHO, the command and the tail of its standard error when it fails."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       env=ENV)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode:
+        sys.exit("%s: %s failed:\n%s" % (who, " ".join(argv), p.stderr[-3000:]))
+    return r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
