@@ -109,6 +109,13 @@ static void *dup_bytes(const void *p, size_t n)
 	return q;
 }
 
+/* memcpy but for nothing: a frame of no particles may hold NULL arrays */
+static void copy(void *dst, const void *src, size_t bytes)
+{
+	if (bytes)
+		memcpy(dst, src, bytes);
+}
+
 void mrdem_frame_copy(struct mrdem_frame *dst, const struct mrdem_frame *src)
 {
 	mrdem_frame_release(dst);
@@ -118,18 +125,18 @@ void mrdem_frame_copy(struct mrdem_frame *dst, const struct mrdem_frame *src)
 	dst->step = src->step;
 	dst->time = src->time;
 	mrdem_particles_reserve(q, n ? n : 1);
-	memcpy(q->id, p->id, n * sizeof *p->id);
-	memcpy(q->shape, p->shape, n * sizeof *p->shape);
-	memcpy(q->flags, p->flags, n * sizeof *p->flags);
-	memcpy(q->pos, p->pos, 3 * n * sizeof *p->pos);
-	memcpy(q->quat, p->quat, 4 * n * sizeof *p->quat);
-	memcpy(q->vel, p->vel, 3 * n * sizeof *p->vel);
-	memcpy(q->angvel, p->angvel, 3 * n * sizeof *p->angvel);
-	memcpy(q->density, p->density, n * sizeof *p->density);
-	memcpy(q->eps, p->eps, n * sizeof *p->eps);
+	copy(q->id, p->id, n * sizeof *p->id);
+	copy(q->shape, p->shape, n * sizeof *p->shape);
+	copy(q->flags, p->flags, n * sizeof *p->flags);
+	copy(q->pos, p->pos, 3 * n * sizeof *p->pos);
+	copy(q->quat, p->quat, 4 * n * sizeof *p->quat);
+	copy(q->vel, p->vel, 3 * n * sizeof *p->vel);
+	copy(q->angvel, p->angvel, 3 * n * sizeof *p->angvel);
+	copy(q->density, p->density, n * sizeof *p->density);
+	copy(q->eps, p->eps, n * sizeof *p->eps);
 	if (p->material) {
 		mrdem_particles_use_material(q);
-		memcpy(q->material, p->material, n * sizeof *p->material);
+		copy(q->material, p->material, n * sizeof *p->material);
 	}
 	q->n = n;
 	for (size_t k = 0; k < src->history.n; k++)
