@@ -8,6 +8,10 @@
 # drum opposes the rotation. With liggghts the same drum from the same
 # bed in LIGGGHTS: the same sign, an angle within broad bounds of ours.
 . "$(dirname "$0")/../lib/test-lib.sh"
+# Under the sanitizers these runs take minutes: the code they run is
+# sanitized by flow.sh, walls.sh, materials.sh and scaled.sh one feature
+# at a time, and their physics checked by make check.
+[ -n "${MRDEM_ASAN:-}" ] && skip_all "runs of several features at once (each sanitized alone)"
 
 # A make of its own: no jobserver or flags of a make that runs the tests.
 pmake() {

@@ -10,6 +10,10 @@
 # velocity Verlet, explicit and implicit Euler. Bad material and scale
 # keys are refused at their line.
 . "$(dirname "$0")/../lib/test-lib.sh"
+# Under the sanitizers these runs take minutes: the code they run is
+# sanitized by flow.sh, walls.sh, materials.sh and scaled.sh one feature
+# at a time, and their physics checked by make check.
+[ -n "${MRDEM_ASAN:-}" ] && skip_all "runs of several features at once (each sanitized alone)"
 
 flowcheck() {
 	python3 "$TOP/tests/e2e/flowcheck.py" "$@"
