@@ -232,13 +232,7 @@ def measure_mrdem(args, h, tag, work, yaml):
             "window": h.end - h.open - SETTLE, "inserted": h.n}
 
 
-LIGGGHTS_IN = """units si
-atom_style granular
-atom_modify map array
-boundary f f f
-newton off
-communicate single vel yes
-hard_particles yes
+LIGGGHTS_IN = liggghts.HEADER + """hard_particles yes
 read_data {tag}.data
 neighbor {skin!r} bin
 neigh_modify delay 0

@@ -253,13 +253,7 @@ def mrdem_case(name, omega, mesh, rotation):
     return r
 
 
-LIGGGHTS_IN = """units si
-atom_style granular
-atom_modify map array
-boundary f f f
-newton off
-communicate single vel yes
-processors 1 1 1
+LIGGGHTS_IN = liggghts.HEADER + """processors 1 1 1
 region box block %(lo)r %(hi)r %(ylo)r %(yhi)r %(lo)r %(hi)r units box
 create_box 1 box
 neighbor %(skin)r bin

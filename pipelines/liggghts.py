@@ -10,6 +10,16 @@ import subprocess
 
 PROGRAM = os.environ.get("LIGGGHTS", "liggghts")
 
+# The first lines of every granular script here: SI units, spheres with
+# their own velocities, a fixed box (what leaves it is lost).
+HEADER = """units si
+atom_style granular
+atom_modify map array
+boundary f f f
+newton off
+communicate single vel yes
+"""
+
 
 def available():
     """Whether LIGGGHTS can be run here."""
