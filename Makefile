@@ -87,6 +87,23 @@ $(BIN)/%: $(BUILD)/tools/%.o $(LIB)
 RUN_SRC := $(sort $(wildcard tools/run/*.c))
 $(BIN)/mrdem-run: $(RUN_SRC:%.c=$(BUILD)/%.o)
 
+# mrdem-run-mpi: the driver built with MPI (make mpi; Open MPI's mpicc, from
+# `make deps`): the same main and loop with the backend of tools/run/mpi/.
+# Plain `make` never needs MPI.
+MPICC     ?= mpicc
+MPI_BUILD := $(BUILD)/mpi
+MPI_SRC   := tools/mrdem-run.c $(RUN_SRC) $(sort $(wildcard tools/run/mpi/*.c))
+MPI_OBJ   := $(MPI_SRC:%.c=$(MPI_BUILD)/%.o)
+.PHONY: mpi
+mpi: $(BIN)/mrdem-run-mpi
+$(MPI_BUILD)/%.o: %.c
+	@command -v $(MPICC) >/dev/null || { echo "make mpi: $(MPICC) not found: 'make deps' installs Open MPI" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) -DMRDEM_MPI -c $< -o $@
+$(BIN)/mrdem-run-mpi: $(MPI_OBJ) $(LIB)
+	@mkdir -p $(BIN)
+	$(QUIET_LINK)OMPI_CC=$(CC) $(MPICC) $(LDFLAGS) $(MPI_OBJ) $(LIB) $(LDLIBS) -o $@
+
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@

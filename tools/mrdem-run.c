@@ -21,6 +21,9 @@
 #include "formats/stream/meta.h"
 #include "formats/stream/records.h"
 #include "tools/run/run.h"
+#ifdef MRDEM_MPI
+#include <mpi.h>
+#endif
 
 static const char usage_head[] =
 	"usage: mrdem-run [options] SCENE\n"
@@ -54,6 +57,17 @@ static const char usage_middle[] =
 	"  --allow-overlap   start even when the initial overlaps hold more energy than\n"
 	"                    the scene's kinetic and potential energy (as the scene key\n"
 	"                    contact.allow_overlap: true)\n";
+#ifdef MRDEM_MPI
+static const char usage_mpi[] =
+	"\n"
+	"mrdem-run-mpi (mpirun -np N mrdem-run-mpi SCENE -o DIR): the scene cut into\n"
+	"a brick grid of N ranks (docs/parallel.md); explicit schemes. Each rank\n"
+	"writes DIR/rank-K.mrd; 'mrdem-merge DIR -o FILE' makes of them the stream\n"
+	"mrdem-run writes.\n"
+	"  --ranks X,Y,Z     the grid of ranks (default: the boxes closest to cubes)\n";
+#else
+static const char usage_mpi[] = "";
+#endif
 static const char usage_tail[] =
 	"  --via-pipes       run every step as mrdem-pairs | mrdem-contact | mrdem-step\n"
 	"                    through real pipes, implicit Euler once per Picard\n"
@@ -172,6 +186,15 @@ static int write_meta(struct run *r, const char *scene, int argc, char **argv)
 		rc = mrdem_meta_add_scene(&m, scene, &r->scene);
 	else
 		mrdem_meta_add(&m, "resumed_from", scene);
+#ifdef MRDEM_MPI
+	char v[32];
+	snprintf(v, sizeof v, "%d", r->rank);
+	mrdem_meta_add(&m, "rank", v);
+	snprintf(v, sizeof v, "%d", r->nranks);
+	mrdem_meta_add(&m, "ranks", v);
+	mrdem_meta_add(&m, "run", r->run_id);
+	mrdem_meta_add(&m, "grid", r->grid_name);
+#endif
 	rc = rc || mrdem_write_meta(&r->w, &m);
 	mrdem_meta_release(&m);
 	return rc;
@@ -197,6 +220,8 @@ struct options {
 	unsigned backends;
 	int quiet, help, log_view, general_path, contact_given;
 	int allow_overlap;
+	const char *ranks;  /* mrdem-run-mpi: --ranks X,Y,Z */
+	int ranks_v[3];
 };
 
 /* The options given that a backend may not take (enum run_option). */
@@ -239,6 +264,24 @@ static int check_backends(const struct options *o)
 	return bad;
 }
 
+#ifdef MRDEM_MPI
+/* --ranks X,Y,Z: three counts of ranks along the axes, 0 for one chosen. */
+static int mrdem_parse_ranks(const char *arg, int v[3])
+{
+	const char *at = arg;
+	for (int k = 0; k < 3; k++) {
+		char *end;
+		long x = strtol(at, &end, 10);
+		if (end == at || x < 0 || x > 1 << 20 || *end != (k < 2 ? ',' : '\0'))
+			return mrdem_error("--ranks: '%s' is not X,Y,Z (three counts of ranks along "
+					   "x, y and z; 0 for one chosen)", arg);
+		v[k] = (int)x;
+		at = end + 1;
+	}
+	return 0;
+}
+#endif
+
 /* The values and combinations of the options given, after bad from their
  * parsing: 0, or nonzero after reporting each that is wrong. */
 static int check_options(struct options *o, int bad)
@@ -256,6 +299,15 @@ static int check_options(struct options *o, int bad)
 	}
 	if (check_backends(o))
 		bad = 1;
+#ifdef MRDEM_MPI
+	if (o->backends)
+		bad = mrdem_error("mrdem-run-mpi runs every rank in process: --via-pipes and "
+				  "--fast-spheres are mrdem-run's");
+	if (o->log_view)
+		bad = mrdem_error("%s", run_mpi.refusal);
+	if (o->ranks && mrdem_parse_ranks(o->ranks, o->ranks_v))
+		bad = 1;
+#endif
 	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if (o->multiscale_given && !multiscale)
 		bad = mrdem_error("--surrogate-damping, --warm-start and --cold-start apply to "
@@ -271,7 +323,7 @@ static int check_options(struct options *o, int bad)
 
 enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_BACKEND,
        OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW,
-       OPT_GENERAL_PATH, OPT_ALLOW_OVERLAP };
+       OPT_GENERAL_PATH, OPT_ALLOW_OVERLAP, OPT_RANKS };
 static const struct option longopts[] = {
 	{"steps", required_argument, NULL, OPT_STEPS},
 	{"every", required_argument, NULL, OPT_EVERY},
@@ -296,6 +348,9 @@ static const struct option longopts[] = {
 	{"iterations", required_argument, NULL, OPT_CONTACT},
 	{"threshold", required_argument, NULL, OPT_CONTACT},
 	{"simd", required_argument, NULL, OPT_CONTACT},
+#ifdef MRDEM_MPI
+	{"ranks", required_argument, NULL, OPT_RANKS},
+#endif
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -325,6 +380,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 					o->backends |= 1u << k;
 			break;
 		case OPT_ALLOW_OVERLAP: o->allow_overlap = 1; break;
+		case OPT_RANKS: o->ranks = optarg; break;
 		case OPT_LOG_VIEW: o->log_view = 1; break;
 		case OPT_GENERAL_PATH: o->general_path = 1; break;
 		case OPT_PICARD:
@@ -341,8 +397,8 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'o': o->out = optarg; break;
 		case 'q': o->quiet = 1; break;
 		case 'h':
-			printf("%s%s%s%s%s", usage_head, mrdem_picard_opts_usage, usage_middle,
-			       mrdem_contact_opts_usage, usage_tail);
+			printf("%s%s%s%s%s%s", usage_head, mrdem_picard_opts_usage, usage_middle,
+			       mrdem_contact_opts_usage, usage_tail, usage_mpi);
 			o->help = 1;
 			return 0;
 		default: fputs("try 'mrdem-run --help'\n", stderr); return 2;
@@ -362,6 +418,10 @@ static int apply_options(struct run *r, const struct options *o)
 {
 	r->out = o->out;
 	r->backend = backend_chosen(o) ? backend_chosen(o) : &run_in_process;
+#ifdef MRDEM_MPI
+	r->backend = &run_mpi;
+	memcpy(r->ranks_given, o->ranks_v, sizeof r->ranks_given);
+#endif
 	r->log_view = o->log_view;
 	r->quiet = o->quiet;
 	r->allow_overlap = o->allow_overlap || r->scene.setup.allow_overlap;
@@ -413,7 +473,11 @@ static int apply_options(struct run *r, const struct options *o)
 	/* A backend by itself when it covers the scene and no option asks
 	 * for another or for what it refuses. */
 	char why[256];
-	for (int k = 0; k < BACKEND_OPTIONS && !o->backends && !o->general_path; k++) {
+	int automatic = !o->backends && !o->general_path;
+#ifdef MRDEM_MPI
+	automatic = 0;
+#endif
+	for (int k = 0; k < BACKEND_OPTIONS && automatic; k++) {
 		const struct run_backend *b = chosen_by_option[k];
 		if (b->automatic && !(options_given(o) & b->refuses) &&
 		    (!b->covers || b->covers(&r->scene, why, sizeof why))) {
@@ -456,11 +520,18 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 {
 	if (mrdem_sim_prepare(&r->scene, &r->opts) || check_start(r, scene))
 		return -1;
+	/* the bounds of the whole start (an MPI rank keeps its part of it) */
+	mrdem_run_guard_init(&r->guard, &r->scene, r->opts.step.dt, r->steps,
+			     r->backend->start_energies ? r->opts.step.max_energy_growth : 0);
 	if (r->backend->open(r, argc, argv))
 		return -1;
+	r->failure_agreed = 0;
+#ifndef MRDEM_MPI
 	/* Before the output exists: a signal as soon as it does ends the run
-	 * cleanly (the loop looks at it before every step). */
+	 * cleanly (the loop looks at it before every step). An MPI run's ranks
+	 * would see it at different steps: there, it ends the processes. */
 	run_catch_stop_signals();
+#endif
 	/* Written in place and flushed per frame: a killed run keeps its frames. */
 	if (mrdem_writer_open(&r->w, r->out, MRDEM_WRITE_INCREMENTAL))
 		return -1;
@@ -468,8 +539,6 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		mrdem_writer_abort(&r->w);
 		return -1;
 	}
-	mrdem_run_guard_init(&r->guard, &r->scene, r->opts.step.dt, r->steps,
-			     r->backend->start_energies ? r->opts.step.max_energy_growth : 0);
 	/* the scheme this run steps with, --scheme included */
 	r->guard.speed_on = r->opts.step.scheme != MRDEM_SCHEME_IMPLICIT_EULER;
 	r->t0 = mrdem_clock();
@@ -490,27 +559,48 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 	return rc;
 }
 
+/* The exit status. An MPI run's failure that not every rank knows of
+ * (its output, a crash of its own) ends every rank, so none waits for
+ * it; the others end together. */
+static int run_end(struct run *r, int status)
+{
+#ifdef MRDEM_MPI
+	if (status && !r->failure_agreed)
+		MPI_Abort(MPI_COMM_WORLD, status);
+	MPI_Finalize();
+#else
+	(void)r;
+#endif
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r;
 	struct options o;
 	memset(&r, 0, sizeof r);
 	mrdem_set_progname(argv[0]);
+#ifdef MRDEM_MPI
+	int provided;
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+#endif
 	mrdem_threads_init();
 	mrdem_scene_init(&r.scene);
 	struct rusage ru;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		r.base_rss_kb = ru.ru_maxrss;
+	/* every rank reads the same input to the same end until the run opens */
+	r.failure_agreed = 1;
 	int rc = parse_options(&o, argc, argv);
 	if (rc || o.help)
-		return rc;
+		return run_end(&r, rc);
 	if (load(&r, o.scene)) {
 		mrdem_scene_release(&r.scene);
-		return 1;
+		return run_end(&r, 1);
 	}
 	if ((rc = apply_options(&r, &o))) {
 		mrdem_scene_release(&r.scene);
-		return rc;
+		return run_end(&r, rc);
 	}
 	rc = run_scene(&r, o.scene, argc, argv);
 	if (r.backend)
@@ -523,5 +613,5 @@ int main(int argc, char **argv)
 	mrdem_scene_release(&r.scene);
 	if (run_stop_signal())
 		return 128 + run_stop_signal();
-	return rc == 0 ? 0 : 1;
+	return run_end(&r, rc == 0 ? 0 : 1);
 }

@@ -42,7 +42,7 @@ void mrdem_energy_compute(struct mrdem_energy *e, const struct mrdem_scene *s,
 	const struct mrdem_particles *p = &s->frame.p;
 	memset(e, 0, sizeof *e);
 	for (size_t i = 0; i < p->n; i++)
-		if (b->b[i].mass != 0)
+		if (b->b[i].mass != 0 && !(p->flags[i] & MRDEM_PARTICLE_GHOST))
 			add_particle(e, s, &b->b[i], i);
 }
 

@@ -17,7 +17,7 @@ static void kick(struct mrdem_particles *p, size_t i, const struct mrdem_body *b
 void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
 			   const double F[3], const double T[3], double dt)
 {
-	if (!(p->flags[i] & MRDEM_PARTICLE_HALF_KICK))
+	if (!(p->flags[i] & MRDEM_PARTICLE_HALF_KICK) || (p->flags[i] & MRDEM_PARTICLE_GHOST))
 		return;
 	p->flags[i] &= ~MRDEM_PARTICLE_HALF_KICK;
 	if (p->flags[i] & MRDEM_PARTICLE_FIXED)
@@ -33,6 +33,8 @@ void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct m
 	double *x = &p->pos[3 * i], *q = &p->quat[4 * i], *v = &p->vel[3 * i];
 	double *w = &p->angvel[3 * i];
 	double L[3];
+	if (p->flags[i] & MRDEM_PARTICLE_GHOST) /* its owner steps it */
+		return;
 	if (p->flags[i] & MRDEM_PARTICLE_FIXED) {
 		vec3_axpy(x, x, dt, v);
 		mrdem_quat_advance(q, w, dt);

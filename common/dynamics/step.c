@@ -91,7 +91,7 @@ static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
 {
 	const struct mrdem_particles *p = &s->frame.p;
 	for (size_t i = 0; i < p->n; i++) {
-		const char *what = nonfinite_field(p, i);
+		const char *what = p->flags[i] & MRDEM_PARTICLE_GHOST ? NULL : nonfinite_field(p, i);
 		if (what)
 			return mrdem_error("step %llu (t = %g s): particle %llu has a non-finite %s "
 					   "after the step; the time step %g s is too large for the "

@@ -140,6 +140,11 @@ enum {
 	 * step awaits its closing half kick (common/dynamics/integrate.h) */
 	MRDEM_PARTICLE_HALF_KICK = 2,
 	MRDEM_PARTICLE_FLAGS_KNOWN = 3,
+	/* A copy of a particle another MPI rank owns (common/parallel/): in
+	 * a rank's working frame only, never in a stream (readers refuse it).
+	 * It takes part in the contact search; nothing integrates it or
+	 * counts it in sums. */
+	MRDEM_PARTICLE_GHOST = 4,
 };
 
 /* Particle state, structure of arrays. */

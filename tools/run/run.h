@@ -102,6 +102,9 @@ struct run_backend {
 extern const struct run_backend run_in_process;  /* in_process.c */
 extern const struct run_backend run_via_pipes;   /* via_pipes.c */
 extern const struct run_backend run_sphere_fast; /* sphere_fast.c */
+#ifdef MRDEM_MPI
+extern const struct run_backend run_mpi;         /* mpi/run_mpi.c, mrdem-run-mpi only */
+#endif
 
 struct run {
 	struct mrdem_scene scene;
@@ -113,6 +116,14 @@ struct run {
 	/* how the steps run (chosen once, apply_options), and its own state */
 	const struct run_backend *backend;
 	void *backend_state;
+	/* mrdem-run-mpi: the ranks asked for (--ranks, 0: free), this rank's
+	 * part of the output and what each part's meta record names */
+	int ranks_given[3];
+	int rank, nranks;
+	char part[4096], run_id[32], grid_name[32];
+	/* a failure every rank knows of: each ends cleanly (else the failing
+	 * rank ends them all) */
+	int failure_agreed;
 	/* the start's contacts and energies (check_start) */
 	struct mrdem_overlap start;
 	int have_start;

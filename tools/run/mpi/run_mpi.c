@@ -1,0 +1,669 @@
+/* mrdem-run-mpi's steps: the scene cut into a brick grid of MPI ranks
+ * (docs/parallel.md). Each rank steps the particles whose centres lie in
+ * its box; ghost copies of the particles that can touch them come from
+ * their owners every step. A pair that involves a rank's particle is
+ * searched and its forces evaluated on that rank, so a pair across a face
+ * is computed by both ranks, from the same data to the same bits, and no
+ * force sum ever mixes ranks: each particle's forces are summed in the
+ * one-rank order. The pairs, contacts and springs a rank writes are those
+ * of the pairs it owns (the owner of the pair's first free particle), so
+ * that mrdem-merge puts the one-rank stream back together. */
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/broad/broad.h"
+#include "common/dynamics/energy.h"
+#include "common/narrow/contacts/contact_stats.h"
+#include "common/narrow/contacts/particle_contacts.h"
+#include "common/parallel/rank_frame.h"
+#include "common/parallel/rank_grid.h"
+#include "common/util/error.h"
+#include "formats/stream/records.h"
+#include "tools/run/mpi/exchange.h"
+#include "tools/run/run.h"
+
+struct mpi_run {
+	int me, nranks;
+	struct mrdem_rank_grid grid;
+	double reach;              /* largest bounding radius + halo of a free particle */
+	struct mrdem_scene local;  /* setup and shapes are the run's */
+	struct mrdem_rank_frame rf;
+	struct mrdem_broad *broad;
+	struct mrdem_contact_finder *finder;
+	struct mrdem_stepper stepper;
+	struct mrdem_pairs all, mine, theirs;
+	unsigned char *kind;
+	size_t kcap;
+	struct mrdem_contacts cm, ct, contacts;
+	struct mrdem_contact_counts counts;
+	struct mrdem_broad_stats broad_stats;
+	double t_broad, t_narrow;
+	struct exchange particles, springs;
+	int *next_owner;           /* per local particle, after a step */
+	size_t ncap;
+	int *ranks;                /* room for nranks */
+	/* the rank frame's velocities at its time, for output */
+	double *sync_vel, *sync_angvel;
+	size_t scap;
+	double energy[3];          /* the step's start, all ranks: kinetic, gravity, contact */
+	uint64_t ghosts_max, ghosts_sum, owned_max, owned_sum, samples;
+};
+
+static struct mpi_run *mpi_of(const struct run *r)
+{
+	return r->backend_state;
+}
+
+/* ---- the start */
+
+/* dims and cuts from the free particles of the start, the same on every
+ * rank: the triangles a particle brings weigh its share of the work. */
+static int make_grid(struct run *r, struct mpi_run *m)
+{
+	const struct mrdem_particles *p = &r->scene.frame.p;
+	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+	double *x = mrdem_xmalloc_array(p->n ? p->n : 1, 3 * sizeof *x);
+	double *w = mrdem_xmalloc_array(p->n ? p->n : 1, sizeof *w);
+	size_t nf = 0;
+	m->reach = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+			continue;
+		const struct mrdem_shape *sh = &r->scene.shapes[p->shape[i]];
+		for (int a = 0; a < 3; a++) {
+			x[3 * nf + a] = p->pos[3 * i + a];
+			lo[a] = fmin(lo[a], p->pos[3 * i + a]);
+			hi[a] = fmax(hi[a], p->pos[3 * i + a]);
+		}
+		w[nf++] = 1.0 + sh->mesh.ntris;
+		m->reach = fmax(m->reach, sh->bound_radius + p->eps[i]);
+	}
+	if (!nf)
+		for (int a = 0; a < 3; a++)
+			lo[a] = hi[a] = 0;
+	double ext[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+	int dims[3];
+	if (mrdem_rank_grid_dims(m->nranks, ext, r->ranks_given, dims)) {
+		free(x), free(w);
+		return mrdem_error("--ranks %d,%d,%d: the ranks given do not make %d ranks "
+				   "(mpirun -np)", r->ranks_given[0], r->ranks_given[1],
+				   r->ranks_given[2], m->nranks);
+	}
+	mrdem_rank_grid_init(&m->grid, dims, lo, hi);
+	for (int a = 0; a < 3; a++)
+		mrdem_rank_grid_balance(&m->grid, a, x, w, nf);
+	free(x), free(w);
+	mrdem_rank_grid_name(&m->grid, r->grid_name, sizeof r->grid_name);
+	return 0;
+}
+
+/* How far from particle i of p a rank's box may be for its particles to
+ * touch i: both bounding spheres with their halos, and a margin for the
+ * rounding of the broad phase's own test. */
+static double ghost_reach(const struct mrdem_scene *s, const struct mrdem_particles *p, size_t i,
+			  double reach)
+{
+	double r = s->shapes[p->shape[i]].bound_radius + p->eps[i] + reach;
+	return r * (1 + 1e-9);
+}
+
+/* Particle i of p (order `order`) to its owner and every rank it can reach. */
+static void send_particle(struct mpi_run *m, const struct mrdem_particles *p, size_t i,
+			  uint64_t order)
+{
+	struct mrdem_wire_particle w;
+	int owner = mrdem_rank_grid_owner(&m->grid, &p->pos[3 * i]);
+	mrdem_wire_particle_get(&w, p, i, order, owner);
+	int n = mrdem_rank_grid_reach(&m->grid, &p->pos[3 * i],
+				      ghost_reach(&m->local, p, i, m->reach), m->ranks);
+	for (int k = 0; k < n; k++)
+		exchange_put(&m->particles, m->ranks[k], &w);
+}
+
+/* The fixed particles of frame f (every rank has them all), as wire
+ * particles; orders from order (NULL: their index in f). */
+static size_t fixed_wire(struct mrdem_wire_particle **w, const struct mrdem_frame *f,
+			 const uint64_t *order)
+{
+	const struct mrdem_particles *p = &f->p;
+	size_t n = 0;
+	*w = mrdem_xmalloc_array(p->n ? p->n : 1, sizeof **w);
+	for (size_t i = 0; i < p->n; i++)
+		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+			mrdem_wire_particle_get(&(*w)[n++], p, i, order ? order[i] : i,
+						MRDEM_RANK_GLOBAL);
+	return n;
+}
+
+/* The working frame from what arrived and the fixed particles fw[0..nfixed). */
+static int build_local(struct mpi_run *m, const struct mrdem_wire_particle *fw, size_t nfixed)
+{
+	struct exchange *x = &m->particles;
+	struct mrdem_wire_particle *w = mrdem_xmalloc_array(x->nin + nfixed + 1, sizeof *w);
+	if (x->nin)
+		memcpy(w, x->in, x->nin * sizeof *w);
+	if (nfixed)
+		memcpy(w + x->nin, fw, nfixed * sizeof *w);
+	int rc = mrdem_rank_frame_build(&m->rf, &m->local.frame, w, x->nin + nfixed, m->me);
+	free(w);
+	size_t owned = 0;
+	for (size_t i = 0; i < m->rf.n; i++)
+		owned += m->rf.owner[i] == m->me;
+	size_t ghosts = m->rf.n - owned - nfixed;
+	m->ghosts_max = ghosts > m->ghosts_max ? ghosts : m->ghosts_max;
+	m->owned_max = owned > m->owned_max ? owned : m->owned_max;
+	m->ghosts_sum += ghosts;
+	m->owned_sum += owned;
+	m->samples++;
+	return rc;
+}
+
+/* The frame the rank writes, from its working frame. */
+static void rank_output_frame(struct run *r, struct mpi_run *m)
+{
+	mrdem_rank_frame_output(&m->rf, &m->local.frame, m->me, &r->scene.frame);
+}
+
+/* Every rank has the whole start: each keeps its part of it. */
+static int distribute_start(struct run *r, struct mpi_run *m)
+{
+	struct mrdem_frame start;
+	mrdem_frame_init(&start);
+	mrdem_frame_copy(&start, &r->scene.frame);
+	/* a resumed velocity-Verlet frame: the half-step state it goes on from */
+	if (mrdem_frame_resume_half_step(&start)) {
+		mrdem_frame_release(&start);
+		return -1;
+	}
+	const struct mrdem_particles *p = &start.p;
+	uint64_t *order = mrdem_xmalloc_array(p->n ? p->n : 1, sizeof *order);
+	for (size_t i = 0; i < p->n; i++)
+		order[i] = i;
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+			continue;
+		struct mrdem_wire_particle w;
+		int owner = mrdem_rank_grid_owner(&m->grid, &p->pos[3 * i]);
+		int n = mrdem_rank_grid_reach(&m->grid, &p->pos[3 * i],
+					      ghost_reach(&r->scene, p, i, m->reach), m->ranks);
+		for (int k = 0; k < n; k++)
+			if (m->ranks[k] == m->me) {
+				mrdem_wire_particle_get(&w, p, i, order[i], owner);
+				exchange_put(&m->particles, m->me, &w);
+			}
+	}
+	/* no message: every rank takes its own share of what it has */
+	struct exchange *x = &m->particles;
+	x->nin = x->count[m->me];
+	if (x->nin > x->incap / sizeof(struct mrdem_wire_particle)) {
+		x->in = mrdem_xrealloc(x->in, x->nin * sizeof(struct mrdem_wire_particle) + 1);
+		x->incap = x->nin * sizeof(struct mrdem_wire_particle) + 1;
+	}
+	if (x->nin)
+		memcpy(x->in, x->out[m->me], x->nin * sizeof(struct mrdem_wire_particle));
+	x->count[m->me] = 0;
+	m->local.frame.step = start.step;
+	m->local.frame.time = start.time;
+	struct mrdem_wire_particle *fw;
+	size_t nfixed = fixed_wire(&fw, &start, NULL);
+	int rc = build_local(m, fw, nfixed);
+	free(fw);
+	free(order);
+	/* the springs of pairs one of whose particles is this rank's */
+	mrdem_history_release(&m->local.frame.history);
+	for (size_t k = 0; !rc && k < start.history.n; k++) {
+		const struct mrdem_spring *s = &start.history.s[k];
+		size_t ia = mrdem_id_index_find(&m->rf.index, s->a);
+		size_t ib = mrdem_is_plane_id(s->b) ? MRDEM_NO_INDEX :
+			    mrdem_id_index_find(&m->rf.index, s->b);
+		if ((ia != MRDEM_NO_INDEX && m->rf.owner[ia] == m->me) ||
+		    (ib != MRDEM_NO_INDEX && m->rf.owner[ib] == m->me))
+			*mrdem_history_push(&m->local.frame.history) = *s;
+	}
+	mrdem_frame_release(&start);
+	if (rc)
+		return -1;
+	/* the first frame as the scene has it: synchronised velocities and
+	 * their columns kept */
+	struct mrdem_frame *f = &r->scene.frame;
+	unsigned char *drop = mrdem_xcalloc(f->p.n ? f->p.n : 1, 1);
+	uint64_t *keep = mrdem_xmalloc_array(f->p.n ? f->p.n : 1, sizeof *keep);
+	size_t nk = 0;
+	for (size_t i = 0; i < f->p.n; i++) {
+		int fixed = (f->p.flags[i] & MRDEM_PARTICLE_FIXED) != 0;
+		drop[i] = fixed ? m->me != 0 :
+			  mrdem_rank_grid_owner(&m->grid, &f->p.pos[3 * i]) != m->me;
+		if (!drop[i])
+			keep[nk++] = i;
+	}
+	struct mrdem_history all = f->history;
+	mrdem_history_init(&f->history);
+	mrdem_frame_remove(f, drop);
+	for (size_t k = 0; k < all.n; k++)
+		if (mrdem_rank_pair_owner(&m->rf, all.s[k].a, all.s[k].b) == m->me)
+			*mrdem_history_push(&f->history) = all.s[k];
+	mrdem_history_release(&all);
+	f->extra = mrdem_xrealloc(f->extra, (f->nextra + 1) * sizeof *f->extra);
+	struct mrdem_column *c = &f->extra[f->nextra++];
+	memset(c, 0, sizeof *c);
+	c->name = mrdem_xstrdup(MRDEM_COLUMN_ORDER);
+	c->type = MRDEM_COLUMN_U64;
+	c->components = 1;
+	c->size = nk * 8;
+	c->data = mrdem_xmalloc(nk ? nk * 8 : 1);
+	for (size_t k = 0; k < nk; k++)
+		for (int byte = 0; byte < 8; byte++)
+			c->data[8 * k + byte] = (unsigned char)(keep[k] >> (8 * byte));
+	free(drop);
+	free(keep);
+	return 0;
+}
+
+/* The parts go to DIR/rank-K.mrd; a directory that holds parts of more
+ * ranks than this run's is another run's: refused, never cleaned. */
+static int part_path(struct run *r, struct mpi_run *m)
+{
+	if (!r->out || !strcmp(r->out, "-"))
+		return mrdem_error("give -o DIR: each rank writes its stream to DIR/rank-K.mrd "
+				   "(mrdem-merge DIR -o FILE makes one stream of them)");
+	if (m->me == 0 && mkdir(r->out, 0777) && errno != EEXIST)
+		mrdem_error("%s: cannot make the directory: %s", r->out, strerror(errno));
+	int ok = ranks_agree(0) == 0;
+	MPI_Barrier(MPI_COMM_WORLD);
+	struct stat st;
+	if (!ok || stat(r->out, &st) || !S_ISDIR(st.st_mode))
+		return mrdem_error("%s: not a directory", r->out);
+	snprintf(r->part, sizeof r->part, "%s/rank-%d.mrd", r->out, m->nranks);
+	if (!access(r->part, F_OK))
+		return mrdem_error("%s holds %s, a part of a run on more ranks than %d: give a new "
+				   "or empty directory", r->out, r->part, m->nranks);
+	snprintf(r->part, sizeof r->part, "%s/rank-%d.mrd", r->out, m->me);
+	r->out = r->part;
+	return 0;
+}
+
+/* What a rank cannot decompose yet, refused before anything is written. */
+static int refuse(const struct run *r)
+{
+	const struct mrdem_scene *s = &r->scene;
+	if (r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
+		return mrdem_error("mrdem-run-mpi steps the explicit schemes; implicit-euler is not "
+				   "decomposed over ranks yet: run it with mrdem-run");
+	if (s->flow.ninsert || s->flow.nremove)
+		return mrdem_error("mrdem-run-mpi does not decompose inflow and outflow (insert:, "
+				   "remove:) yet: run the scene with mrdem-run");
+	for (size_t k = 0; k < s->frame.nextra; k++)
+		if (strcmp(s->frame.extra[k].name, MRDEM_COLUMN_VELOCITY_HALF) &&
+		    strcmp(s->frame.extra[k].name, MRDEM_COLUMN_ANGVEL_HALF))
+			return mrdem_error("the frame has a column '%s' that mrdem-run-mpi does not "
+					   "carry between ranks", s->frame.extra[k].name);
+	return 0;
+}
+
+static int open_mpi(struct run *r, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	struct mpi_run *m = mrdem_xcalloc(1, sizeof *m);
+	r->backend_state = m;
+	MPI_Comm_rank(MPI_COMM_WORLD, &m->me);
+	MPI_Comm_size(MPI_COMM_WORLD, &m->nranks);
+	r->rank = m->me;
+	r->nranks = m->nranks;
+	static char name[64];
+	snprintf(name, sizeof name, "mrdem-run-mpi rank %d", m->me);
+	mrdem_set_progname(name);
+	if (m->me != 0)
+		r->quiet = 1, r->progress = 0;
+	m->ranks = mrdem_xmalloc_array((size_t)m->nranks, sizeof *m->ranks);
+	exchange_init(&m->particles, m->nranks, sizeof(struct mrdem_wire_particle));
+	exchange_init(&m->springs, m->nranks, sizeof(struct mrdem_spring));
+	mrdem_rank_frame_init(&m->rf);
+	m->local = r->scene;
+	mrdem_frame_init(&m->local.frame);
+	mrdem_stepper_init(&m->stepper);
+	mrdem_pairs_init(&m->all);
+	mrdem_pairs_init(&m->mine);
+	mrdem_pairs_init(&m->theirs);
+	mrdem_contacts_init(&m->cm);
+	mrdem_contacts_init(&m->ct);
+	mrdem_contacts_init(&m->contacts);
+	m->broad = mrdem_broad_new();
+	m->finder = mrdem_contact_finder_new();
+	/* a run id every part carries: rank 0's clock and process */
+	unsigned long long id = m->me == 0 ? ((unsigned long long)time(NULL) << 20) ^ getpid() : 0;
+	MPI_Bcast(&id, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+	snprintf(r->run_id, sizeof r->run_id, "%llx", id);
+	int rc = refuse(r) || part_path(r, m) || make_grid(r, m);
+	if (ranks_agree(rc ? 1 : 0))
+		return r->failure_agreed = 1, -1;
+	rc = distribute_start(r, m);
+	if (ranks_agree(rc ? 1 : 0))
+		return r->failure_agreed = 1, -1;
+	return 0;
+}
+
+static void close_mpi(struct run *r)
+{
+	struct mpi_run *m = mpi_of(r);
+	if (!m)
+		return;
+	mrdem_rank_grid_release(&m->grid);
+	mrdem_frame_release(&m->local.frame);
+	mrdem_rank_frame_release(&m->rf);
+	mrdem_broad_free(m->broad);
+	mrdem_contact_finder_free(m->finder);
+	mrdem_stepper_release(&m->stepper);
+	mrdem_pairs_release(&m->all);
+	mrdem_pairs_release(&m->mine);
+	mrdem_pairs_release(&m->theirs);
+	mrdem_contacts_release(&m->cm);
+	mrdem_contacts_release(&m->ct);
+	mrdem_contacts_release(&m->contacts);
+	exchange_release(&m->particles);
+	exchange_release(&m->springs);
+	free(m->kind);
+	free(m->next_owner);
+	free(m->ranks);
+	free(m->sync_vel);
+	free(m->sync_angvel);
+	free(m);
+	r->backend_state = NULL;
+}
+
+/* ---- the contact search */
+
+/* Broad phase on the working frame; the rank's own pairs and those of
+ * other ranks its particles need, searched apart (the counters are of its
+ * own pairs alone, so the ranks' sum is the one-rank count). */
+static int search(struct run *r, struct mpi_run *m)
+{
+	double t0 = mrdem_clock();
+	if (mrdem_broad_phase(m->broad, &m->local, r->opts.broad, &m->all, &m->broad_stats))
+		return -1;
+	double t1 = mrdem_clock();
+	mrdem_rank_pairs_split(&m->rf, m->me, &m->all, &m->mine, &m->theirs, &m->kind, &m->kcap);
+	struct mrdem_contact_counts scratch;
+	if (mrdem_find_contacts(m->finder, &m->local, &m->mine, &r->opts.contact, &m->cm,
+				&m->counts) ||
+	    mrdem_find_contacts(m->finder, &m->local, &m->theirs, &r->opts.contact, &m->ct,
+				&scratch) ||
+	    mrdem_rank_contacts_merge(&m->mine, &m->theirs, m->kind, &m->cm, &m->ct, &m->contacts))
+		return -1;
+	m->broad_stats.particle_pairs = m->broad_stats.plane_pairs = 0;
+	for (size_t k = 0; k < m->mine.n; k++)
+		*(mrdem_is_plane_id(m->mine.p[k].b) ? &m->broad_stats.plane_pairs :
+						      &m->broad_stats.particle_pairs) += 1;
+	m->t_broad = t1 - t0;
+	m->t_narrow = mrdem_clock() - t1;
+	struct mrdem_stage_log discard = {0};
+	mrdem_contact_finder_take_log(m->finder, &discard);
+	return 0;
+}
+
+static int write_detection(struct run *r, struct mpi_run *m)
+{
+	struct mrdem_stats broad, narrow;
+	mrdem_stats_init(&broad, "mrdem-pairs", m->local.frame.step);
+	mrdem_broad_stats_add(&broad, r->opts.broad, &m->broad_stats);
+	mrdem_stats_init(&narrow, "mrdem-contact", m->local.frame.step);
+	mrdem_contact_counts_stats(&m->counts, &narrow);
+	int rc = mrdem_write_pairs(&r->w, &m->mine) || mrdem_write_stats(&r->w, &broad) ||
+		 mrdem_write_contacts(&r->w, &m->cm) || mrdem_write_stats(&r->w, &narrow);
+	mrdem_stats_release(&broad);
+	mrdem_stats_release(&narrow);
+	return rc ? -1 : 0;
+}
+
+static int detect(struct run *r, int output, int frame, int step)
+{
+	(void)step;
+	struct mpi_run *m = mpi_of(r);
+	int rc = search(r, m);
+	if (ranks_agree(rc ? 1 : 0))
+		return r->failure_agreed = 1, -1;
+	if (frame && run_write_frame(r, &m->contacts))
+		return -1;
+	struct run_out_mark t0 = run_output_begin();
+	rc = output && write_detection(r, m);
+	run_output_done(r, t0);
+	return rc ? -1 : 0;
+}
+
+/* The rank frame's velocities at its time: those of the working frame's
+ * particles it holds, closed with the forces of the contacts c. */
+static int synchronise(struct run *r, const struct mrdem_contacts *c, double **vel,
+		       double **angvel)
+{
+	struct mpi_run *m = mpi_of(r);
+	if (!c)
+		return 0;
+	if (mrdem_stepper_synchronise(&m->stepper, &m->local, c, &r->opts.step))
+		return -1;
+	const struct mrdem_particles *q = &r->scene.frame.p;
+	if (q->n > m->scap) {
+		m->sync_vel = mrdem_xrealloc(m->sync_vel, 3 * q->n * sizeof *m->sync_vel);
+		m->sync_angvel = mrdem_xrealloc(m->sync_angvel, 3 * q->n * sizeof *m->sync_angvel);
+		m->scap = q->n;
+	}
+	for (size_t k = 0; k < q->n; k++) {
+		size_t i = mrdem_id_index_find(&m->rf.index, q->id[k]);
+		if (i == MRDEM_NO_INDEX)
+			return mrdem_error("particle %llu of the rank's frame is not in its working "
+					   "frame", (unsigned long long)q->id[k]);
+		memcpy(&m->sync_vel[3 * k], &m->stepper.sync.vel[3 * i], 3 * sizeof(double));
+		memcpy(&m->sync_angvel[3 * k], &m->stepper.sync.angvel[3 * i], 3 * sizeof(double));
+	}
+	*vel = m->sync_vel;
+	*angvel = m->sync_angvel;
+	return 1;
+}
+
+/* ---- the step */
+
+/* The stepper's one-step energy bound over all ranks' particles (the
+ * ranks' sums added: a decision every rank makes alike, not an output).
+ * The contact energy is that of the rank's own pairs. */
+static int energy_bound(struct run *r, struct mpi_run *m)
+{
+	const struct mrdem_stepper *st = &m->stepper;
+	const struct mrdem_contacts *c = &m->contacts;
+	double contact = 0;
+	for (size_t k = 0; k < c->n; k++)
+		if (mrdem_rank_pair_owner(&m->rf, c->c[k].a, c->c[k].b) == m->me)
+			contact += st->forces.ce[k];
+	struct mrdem_energy after;
+	mrdem_energy_compute(&after, &m->local, &st->bodies);
+	const struct mrdem_energy *b = &st->energy;
+	double mine[8] = {b->translational + b->rotational, b->gravity, contact, b->mass,
+			  after.translational + after.rotational, after.gravity}, all[8];
+	MPI_Allreduce(mine, all, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	m->energy[0] = all[0], m->energy[1] = all[1], m->energy[2] = all[2];
+	double bound = r->opts.step.max_energy_growth, dt = r->opts.step.dt;
+	if (bound == 0 || m->local.setup.nmotions)
+		return 0;
+	const double *g = m->local.setup.gravity;
+	double scale = all[0] + all[2] + 0.5 * all[3] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) *
+		       dt * dt;
+	double growth = all[4] + all[5] - (all[0] + all[1] + all[2]);
+	if (!(growth > bound * scale))
+		return 0;
+	if (m->me == 0)
+		mrdem_error("step %llu (t = %g s): the energy grew by %.4g J in one step, more than "
+			    "%g times the %.4g J of kinetic and contact energy before it (plus one "
+			    "gravity kick); reduce the time step %g s",
+			    (unsigned long long)st->step, st->time, growth, bound, scale, dt);
+	return -1;
+}
+
+/* After a step: each particle to the rank whose box now holds it and,
+ * as a ghost, to every rank it can touch; each spring to the next owners
+ * of its particles (both send it: the receiver keeps one). */
+static int migrate(struct mpi_run *m)
+{
+	struct mrdem_frame *f = &m->local.frame;
+	const struct mrdem_particles *p = &f->p;
+	if (p->n > m->ncap) {
+		m->next_owner = mrdem_xrealloc(m->next_owner, p->n * sizeof *m->next_owner);
+		m->ncap = p->n;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		m->next_owner[i] = -1;
+		if (m->rf.owner[i] != m->me)
+			continue;
+		send_particle(m, p, i, m->rf.order[i]);
+		m->next_owner[i] = mrdem_rank_grid_owner(&m->grid, &p->pos[3 * i]);
+	}
+	for (size_t k = 0; k < f->history.n; k++) {
+		const struct mrdem_spring *s = &f->history.s[k];
+		size_t ia = mrdem_id_index_find(&m->rf.index, s->a);
+		size_t ib = mrdem_is_plane_id(s->b) ? MRDEM_NO_INDEX :
+			    mrdem_id_index_find(&m->rf.index, s->b);
+		int ta = ia == MRDEM_NO_INDEX ? -1 : m->next_owner[ia];
+		int tb = ib == MRDEM_NO_INDEX ? -1 : m->next_owner[ib];
+		if (ta >= 0)
+			exchange_put(&m->springs, ta, s);
+		if (tb >= 0 && tb != ta)
+			exchange_put(&m->springs, tb, s);
+	}
+	if (exchange_run(&m->particles) || exchange_run(&m->springs))
+		return -1;
+	/* the fixed particles as the step left them (moving walls) */
+	struct mrdem_wire_particle *fw;
+	size_t nfixed = fixed_wire(&fw, f, m->rf.order);
+	int rc = build_local(m, fw, nfixed);
+	free(fw);
+	struct mrdem_history *h = &f->history;
+	h->n = 0;
+	const struct mrdem_spring *in = (const struct mrdem_spring *)m->springs.in;
+	for (size_t k = 0; k < m->springs.nin; k++)
+		*mrdem_history_push(h) = in[k];
+	mrdem_rank_springs_merge(h, m->springs.from);
+	return rc;
+}
+
+static int advance(struct run *r, int output)
+{
+	(void)output;
+	struct mpi_run *m = mpi_of(r);
+	/* the one-step energy bound is the ranks' together (energy_bound) */
+	struct mrdem_step_opts o = r->opts.step;
+	o.max_energy_growth = 0;
+	int rc = mrdem_stepper_step(&m->stepper, &m->local, &m->contacts, &o);
+	if (ranks_agree(rc ? 1 : 0) || ranks_agree(energy_bound(r, m) ? 1 : 0))
+		return r->failure_agreed = 1, -1;
+	rc = migrate(m);
+	if (!rc)
+		rank_output_frame(r, m);
+	/* the run's motion bounds here, where the ranks can agree on them */
+	rc = rc || mrdem_run_guard_motion(&r->guard, &r->scene, m->stepper.step,
+					  m->stepper.time, r->opts.step.dt);
+	if (ranks_agree(rc ? 1 : 0))
+		return r->failure_agreed = 1, -1;
+	return 0;
+}
+
+static int start_energies(const struct run *r, double e[3])
+{
+	memcpy(e, mpi_of(r)->energy, sizeof mpi_of(r)->energy);
+	return 1;
+}
+
+/* The rank's counters; its step statistics are of its own particles
+ * (mrdem-merge computes the run's from the merged frame). */
+static int account(struct run *r, int output)
+{
+	struct mpi_run *m = mpi_of(r);
+	const struct mrdem_contact_counts *c = &m->counts;
+	struct mrdem_narrow_counts all = {0};
+	mrdem_search_counts_total(&c->search, &all);
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		r->sum_round[k] += c->search.round[k].comparisons;
+	r->sum_comparisons += all.comparisons;
+	r->sum_real += c->search.real.comparisons;
+	r->sum_fallbacks += all.fallbacks;
+	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
+	r->sum_contacts += m->cm.n;
+	r->max_contacts = m->contacts.n > r->max_contacts ? m->contacts.n : r->max_contacts;
+	r->sum_pairs += m->mine.n;
+	r->sum_detect += m->t_broad + m->t_narrow;
+	double e = m->energy[0] + m->energy[1] + m->energy[2];
+	if (!r->have_energy)
+		r->e_first = e, r->have_energy = 1;
+	r->e_last = e;
+	if (!output)
+		return 0;
+	struct mrdem_stats st;
+	mrdem_stats_init(&st, "mrdem-step", m->stepper.step);
+	mrdem_stepper_stats(&m->stepper, &st);
+	struct run_out_mark t0 = run_output_begin();
+	int rc = mrdem_write_stats(&r->w, &st);
+	run_output_done(r, t0);
+	mrdem_stats_release(&st);
+	return rc ? -1 : 0;
+}
+
+/* After the last detection: the ranks' counters summed on rank 0. */
+static void account_last(struct run *r)
+{
+	struct mpi_run *m = mpi_of(r);
+	uint64_t v[6 + MRDEM_SEARCH_ROUNDS] = {r->sum_comparisons, r->sum_real, r->sum_fallbacks,
+					       r->sum_contacts, r->sum_pairs, m->ghosts_sum};
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		v[6 + k] = r->sum_round[k];
+	uint64_t s[6 + MRDEM_SEARCH_ROUNDS];
+	MPI_Reduce(v, s, 6 + MRDEM_SEARCH_ROUNDS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	uint64_t mx[3] = {m->ghosts_max, m->owned_max, m->particles.bytes_sent + m->springs.bytes_sent},
+		 smx[3];
+	MPI_Reduce(mx, smx, 3, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	uint64_t bytes = m->particles.bytes_sent + m->springs.bytes_sent, sbytes = 0;
+	MPI_Reduce(&bytes, &sbytes, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	if (m->me != 0)
+		return;
+	r->sum_comparisons = s[0], r->sum_real = s[1], r->sum_fallbacks = s[2];
+	r->sum_contacts = s[3], r->sum_pairs = s[4];
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		r->sum_round[k] = s[6 + k];
+	m->ghosts_sum = s[5];
+	m->ghosts_max = smx[0];
+	m->owned_max = smx[1];
+	m->particles.bytes_sent = sbytes;
+}
+
+static int summary(const struct run *r, double n)
+{
+	const struct mpi_run *m = mpi_of(r);
+	double samples = m->samples ? (double)m->samples : 1;
+	fprintf(stderr, "  ranks: %d (grid %s); ghosts per rank %.1f on average over the ranks "
+		"and steps, at most %llu; %.0f bytes sent per step\n", m->nranks, r->grid_name,
+		(double)m->ghosts_sum / samples / m->nranks, (unsigned long long)m->ghosts_max,
+		(double)m->particles.bytes_sent / fmax(n, 1));
+	return 0;
+}
+
+static uint64_t contacts(const struct run *r)
+{
+	return mpi_of(r)->contacts.n;
+}
+
+const struct run_backend run_mpi = {
+	.open = open_mpi,
+	.close = close_mpi,
+	.detect = detect,
+	.advance = advance,
+	.synchronise = synchronise,
+	.start_energies = start_energies,
+	.account = account,
+	.account_last = account_last,
+	.summary = summary,
+	.contacts = contacts,
+	.refuses = RUN_OPT_LOG_VIEW,
+	.refusal = "mrdem-run-mpi has no per-stage log yet",
+	.memory_note = " (rank 0)",
+};
