@@ -581,8 +581,10 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	mrdem_set_progname(argv[0]);
 #ifdef MRDEM_MPI
-	int provided;
+	int provided, rank;
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	mrdem_set_warnings(rank == 0);
 #endif
 	mrdem_threads_init();
 	mrdem_scene_init(&r.scene);

@@ -37,8 +37,17 @@ int mrdem_error(const char *fmt, ...)
 	return -1;
 }
 
+static int warnings_on = 1;
+
+void mrdem_set_warnings(int on)
+{
+	warnings_on = on;
+}
+
 void mrdem_warning(const char *fmt, ...)
 {
+	if (!warnings_on)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	report("warning: ", fmt, ap);

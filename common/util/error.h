@@ -18,6 +18,10 @@
 void mrdem_set_progname(const char *argv0);
 const char *mrdem_progname(void);
 
+/* Warnings on (the default) or off: the processes of an MPI run but the
+ * first read the same input, and one of them says what all would. */
+void mrdem_set_warnings(int on);
+
 /* Print "prog: error: ..." to stderr; always returns -1. */
 int mrdem_error(const char *fmt, ...) MRDEM_PRINTF(1, 2);
 void mrdem_warning(const char *fmt, ...) MRDEM_PRINTF(1, 2);

@@ -327,6 +327,8 @@ static int open_mpi(struct run *r, int argc, char **argv)
 	mrdem_rank_frame_init(&m->rf);
 	m->local = r->scene;
 	mrdem_frame_init(&m->local.frame);
+	if (r->scene.frame.p.material)
+		mrdem_particles_use_material(&m->local.frame.p);
 	mrdem_stepper_init(&m->stepper);
 	mrdem_pairs_init(&m->all);
 	mrdem_pairs_init(&m->mine);
