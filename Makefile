@@ -119,7 +119,9 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 # pass; on a failure, the output of each failing test (kept under
 # $(BUILD)/check/) and prove's summary.
 CHECK_LOG := $(BUILD)/check
-check: $(TOOLS) $(UNITS)
+# mrdem-run-mpi too where Open MPI is installed (tests/e2e/mpi.sh skips without)
+CHECK_MPI := $(if $(shell command -v $(MPICC) 2>/dev/null),$(BIN)/mrdem-run-mpi)
+check: $(TOOLS) $(UNITS) $(CHECK_MPI)
 	@rm -rf $(CHECK_LOG) && mkdir -p $(CHECK_LOG)
 	@MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) $(CHECK_ENV) \
 	  MRDEM_PYTHON=$$(python3 -c 'import sys; print(sys.executable)') OMP_WAIT_POLICY=passive \
@@ -193,6 +195,7 @@ deps:
 	apt-get install -y -qq libbullet-dev || echo "libbullet-dev not available: Bullet comparison skipped"
 	apt-get install -y -qq gnuplot-nox || echo "gnuplot-nox not available: pipelines write CSV, no plots"
 	apt-get install -y -qq liggghts || echo "liggghts not available: the peer-code comparison is skipped"
+	apt-get install -y -qq openmpi-bin libopenmpi-dev || echo "Open MPI not available: no mrdem-run-mpi, its tests skipped"
 
 clean:
 	rm -rf build build-asan bin

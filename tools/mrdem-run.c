@@ -180,7 +180,11 @@ static int load(struct run *r, const char *path)
 static int write_meta(struct run *r, const char *scene, int argc, char **argv)
 {
 	struct mrdem_meta m;
+#ifdef MRDEM_MPI
+	mrdem_meta_init(&m, "mrdem-run-mpi", argc, argv);
+#else
 	mrdem_meta_init(&m, "mrdem-run", argc, argv);
+#endif
 	int rc = 0;
 	if (has_suffix(scene, ".yaml") || has_suffix(scene, ".yml"))
 		rc = mrdem_meta_add_scene(&m, scene, &r->scene);

@@ -8,6 +8,7 @@
 
 /* Written once by main before any thread starts; read-only afterwards. */
 static const char *progname = "mrdem";
+static int warnings_on = 1, errors_on = 1;
 
 void mrdem_set_progname(const char *argv0)
 {
@@ -30,6 +31,8 @@ static void report(const char *kind, const char *fmt, va_list ap)
 
 int mrdem_error(const char *fmt, ...)
 {
+	if (!errors_on)
+		return -1;
 	va_list ap;
 	va_start(ap, fmt);
 	report("error: ", fmt, ap);
@@ -37,11 +40,15 @@ int mrdem_error(const char *fmt, ...)
 	return -1;
 }
 
-static int warnings_on = 1;
 
 void mrdem_set_warnings(int on)
 {
 	warnings_on = on;
+}
+
+void mrdem_set_silent(void)
+{
+	warnings_on = errors_on = 0;
 }
 
 void mrdem_warning(const char *fmt, ...)

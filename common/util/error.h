@@ -21,6 +21,9 @@ const char *mrdem_progname(void);
 /* Warnings on (the default) or off: the processes of an MPI run but the
  * first read the same input, and one of them says what all would. */
 void mrdem_set_warnings(int on);
+/* Errors and warnings off: an MPI rank that stops because another failed
+ * leaves the saying why to that one. */
+void mrdem_set_silent(void);
 
 /* Print "prog: error: ..." to stderr; always returns -1. */
 int mrdem_error(const char *fmt, ...) MRDEM_PRINTF(1, 2);

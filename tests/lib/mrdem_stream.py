@@ -5,9 +5,11 @@ for the tests' inputs; reading goes through the project's Python package
 
   mrdem_stream.py FILE         one line per record of FILE (gzip): TYPE
                                LENGTH; exit 1 on any framing or checksum problem
-  mrdem_stream.py --same A B   exit 0 when streams A and B hold the same
-                               records (meta, index and end aside), else
-                               say where they differ and exit 1
+  mrdem_stream.py --same A B [--except NAME,...]
+                               exit 0 when streams A and B hold the same
+                               records (meta, index and end aside; stats
+                               without the values named), else say where
+                               they differ and exit 1
   mrdem_stream.py --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]
                                copy IN to OUT with that particle's column
                                set in every frame
@@ -153,16 +155,28 @@ def named(path):
         raise
 
 
-def same_content(a, b):
+STATS = 7
+
+
+def _without(payload, names):
+    """A stats record's payload as (source, step, values) less the values
+    named in names."""
+    st = mrdem.stream._stats(mrdem.stream._Cursor(payload, "stats"))
+    return (st.source, st.step, sorted((k, v) for k, v in st.values.items() if k not in names))
+
+
+def same_content(a, b, except_names=()):
     """Whether two streams hold the same records, meta records aside (they
     name the command line, which differs in its file names) and the index
     (its compressed offsets move with the meta records) and the end record
-    (its count too; the reader checks it)."""
+    (its count too; the reader checks it); stats records compared without
+    the values named in except_names."""
     def content(path):
         with open(path, "rb") as f:
             data = f.read()
         with named(path):  # frames as written: columns beyond the fixed ones too
-            return [(t, p) for t, _f, p, _v in mrdem.records(bytes(data))
+            return [(t, _without(p, except_names) if t == STATS and except_names else p)
+                    for t, _f, p, _v in mrdem.records(bytes(data))
                     if t not in (META, INDEX, END)]
     ra, rb = content(a), content(b)
     for k, (x, y) in enumerate(zip(ra, rb)):
@@ -221,7 +235,7 @@ def pick(parser, out, sources):
 
 
 USAGE = """mrdem_stream.py FILE
-       mrdem_stream.py --same A B
+       mrdem_stream.py --same A B [--except NAME,...]
        mrdem_stream.py --set IN OUT COLUMN PARTICLE VALUE[,VALUE...]
        mrdem_stream.py --pick OUT FILE:TYPE...
        mrdem_stream.py --help"""
@@ -255,6 +269,8 @@ def main(argv=None):
     parser.add_argument("file", nargs="?", metavar="FILE", help="the stream to list")
     parser.add_argument("--same", nargs=2, metavar=("A", "B"),
                         help="compare streams A and B (status 0: the same records)")
+    parser.add_argument("--except", dest="except_names", metavar="NAME,...", default="",
+                        help="with --same: stats values of these names are not compared")
     parser.add_argument("--pick", nargs="+", metavar=("OUT", "FILE:TYPE"),
                         help="write OUT from the first record of TYPE of each FILE")
     parser.add_argument("--set", nargs=5, metavar=("IN", "OUT", "COLUMN", "PARTICLE", "VALUES"),
@@ -265,7 +281,8 @@ def main(argv=None):
                      "or --pick OUT FILE:TYPE...")
     try:
         if args.same:
-            return 0 if same_content(*args.same) else 1
+            names = tuple(n for n in args.except_names.split(",") if n)
+            return 0 if same_content(*args.same, except_names=names) else 1
         if args.set:
             src, dst, column, i, values = args.set
             kinds = dict((n, t) for n, t, _k in COLUMNS)

@@ -97,5 +97,8 @@ int ranks_agree(int failed)
 {
 	int any = 0;
 	MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	/* the ranks that failed say why, and where the run stopped */
+	if (any && !failed)
+		mrdem_set_silent();
 	return any;
 }

@@ -550,10 +550,29 @@ static int migrate(struct mpi_run *m)
 	return rc;
 }
 
+/* The test hook of a failure on one rank (tests/e2e/mpi.sh):
+ * MRDEM_MPI_TEST_NAN=RANK:STEP gives that rank's first own particle a
+ * velocity of NaN before that step, as a diverged state would. */
+static void test_nan(struct mpi_run *m)
+{
+	const char *v = getenv("MRDEM_MPI_TEST_NAN");
+	int rank;
+	unsigned long long step;
+	if (!v || sscanf(v, "%d:%llu", &rank, &step) != 2 || rank != m->me ||
+	    step != m->local.frame.step)
+		return;
+	for (size_t i = 0; i < m->rf.n; i++)
+		if (m->rf.owner[i] == m->me) {
+			m->local.frame.p.vel[3 * i] = NAN;
+			return;
+		}
+}
+
 static int advance(struct run *r, int output)
 {
 	(void)output;
 	struct mpi_run *m = mpi_of(r);
+	test_nan(m);
 	/* the one-step energy bound is the ranks' together (energy_bound) */
 	struct mrdem_step_opts o = r->opts.step;
 	o.max_energy_growth = 0;

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# mrdem-run-mpi (docs/parallel.md): on 1 to 4 ranks, in brick grids of
+# every shape, with 1 and 2 threads, the parts merged by mrdem-merge are
+# record for record the stream mrdem-run writes (the broad phase's work
+# counters aside: they count a rank's own work, ghosts included); a
+# failure on one rank ends every rank with the rank named; what is not
+# decomposed yet is refused before anything is written.
+. "$(dirname "$0")/../lib/test-lib.sh"
+export PYTHONPATH="$TOP/python${PYTHONPATH:+:$PYTHONPATH}"
+command -v mpirun >/dev/null || skip_all "Open MPI is not installed (make deps)"
+[ -x "$MRDEM_BIN/mrdem-run-mpi" ] || skip_all "mrdem-run-mpi is not built (make mpi)"
+# the runs are small: two cores take any number of ranks, as root too
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+SCENES=$TOP/tests/e2e/mpi
+WORK=broad_sphere_tests,broad_plane_tests,broad_cells,broad_cell_size
+
+mpi() { # ranks mrdem-run-mpi arguments...
+	local n=$1
+	shift
+	timeout 300 mpirun -np "$n" -x OMP_NUM_THREADS -x MRDEM_MPI_TEST_NAN mrdem-run-mpi -q "$@"
+}
+# The merged parts of a run on n ranks against one.mrd.
+ranks_same() { # ranks dir mrdem-run-mpi arguments...
+	local n=$1 dir=$2
+	shift 2
+	rm -rf "$dir" &&
+	mpi "$n" "$@" -o "$dir" &&
+	mrdem-merge "$dir" -o "$dir.mrd" &&
+	python3 "$TOP/tests/lib/mrdem_stream.py" --same one.mrd "$dir.mrd" --except "$WORK"
+}
+
+expect_success "mixed shapes, hertz springs, materials, a shaking floor: 1 to 4 ranks equal one" '
+	mrdem-run -q "$SCENES/mixed.yaml" --steps 3000 --every 500 -o one.mrd &&
+	ranks_same 1 r1 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
+	ranks_same 2 r2x "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 2,1,1 &&
+	ranks_same 2 r2y "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 1,2,1 &&
+	ranks_same 3 r3 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
+	ranks_same 4 r4 "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 2,2,1'
+
+expect_success "the runs had springs to carry across rank faces" '
+	python3 - one.mrd <<"PY"
+import sys, mrdem
+s = mrdem.read(sys.argv[1])
+springs = [len(s.history.get(f.step, [])) for f in s.frames]
+assert springs[-1] >= 20 and s.contacts[-1].n >= 40, (springs, [c.n for c in s.contacts])
+PY'
+
+expect_success "2 threads per rank give the same bits" '
+	OMP_NUM_THREADS=2 ranks_same 3 r3t2 "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 1,1,3'
+
+for scheme in explicit-euler symplectic-euler; do
+	expect_success "$scheme, broad phase sap and mr: 2 and 4 ranks equal one" '
+		mrdem-run -q "$SCENES/mixed.yaml" --steps 1500 --every 500 --scheme '$scheme' -o one.mrd &&
+		ranks_same 2 s2 "$SCENES/mixed.yaml" --steps 1500 --every 500 --scheme '$scheme' --broad sap &&
+		ranks_same 4 s4 "$SCENES/mixed.yaml" --steps 1500 --every 500 --scheme '$scheme' --broad mr'
+done
+
+expect_success "a boulder larger than a rank box on beads of three ranks, a slab across all" '
+	mrdem-run -q "$SCENES/big.yaml" --steps 2500 --every 500 -o one.mrd &&
+	ranks_same 4 b4 "$SCENES/big.yaml" --steps 2500 --every 500 --ranks 2,2,1 &&
+	python3 - one.mrd <<"PY"
+import sys, mrdem
+s = mrdem.read(sys.argv[1])
+c = [c for c in s.contacts if c.step == 2000][0]
+touched = set(x for a, b in zip(c.a, c.b) for x in (a, b) if 1 in (a, b)) - {1}
+assert len(touched) >= 3, touched
+PY'
+
+expect_success "a NaN on rank 1 ends every rank at that step, rank 1 named" '
+	rm -rf nan &&
+	MRDEM_MPI_TEST_NAN=1:700 assert_exit 1 mpi 3 "$SCENES/mixed.yaml" --steps 3000 --every 500 -o nan &&
+	assert_grep "rank 1: error: step 700 .*non-finite" err &&
+	test "$(grep -c "error:" err)" = 2 &&
+	mrdem-merge nan -o nan.mrd &&
+	test "$(python3 -c "import mrdem; print(mrdem.read(\"nan.mrd\").frames[-1].step)")" = 700'
+
+expect_success "refused before anything is written: implicit Euler, inflow, no directory, a wrong grid" '
+	rm -rf x && assert_exit 1 mpi 2 "$SCENES/mixed.yaml" --scheme implicit-euler -o x &&
+	assert_grep "implicit-euler is not decomposed" err && ! test -e x/rank-0.mrd &&
+	assert_exit 1 mpi 2 "$TOP/examples/hopper.yaml" -o x && assert_grep "inflow and outflow" err &&
+	assert_exit 1 mpi 2 "$SCENES/mixed.yaml" && assert_grep "give -o DIR" err &&
+	assert_exit 1 mpi 2 "$SCENES/mixed.yaml" --ranks 3,1,1 -o x && assert_grep "do not make 2 ranks" err &&
+	assert_exit 2 mpi 2 "$SCENES/mixed.yaml" --ranks 2,1 -o x && assert_grep "is not X,Y,Z" err &&
+	! test -e x/rank-0.mrd'
+
+expect_success "a directory with the part of a larger run is refused, its files kept" '
+	rm -rf old && mkdir old && echo keep >old/rank-2.mrd &&
+	assert_exit 1 mpi 2 "$SCENES/mixed.yaml" --steps 10 -o old &&
+	assert_grep "a part of a run on more ranks" err && test "$(cat old/rank-2.mrd)" = keep &&
+	! test -e old/rank-0.mrd'
+
+done_testing
