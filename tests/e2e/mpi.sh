@@ -67,6 +67,21 @@ touched = set(x for a, b in zip(c.a, c.b) for x in (a, b) if 1 in (a, b)) - {1}
 assert len(touched) >= 3, touched
 PY'
 
+expect_success "4 ranks, merged, resumed on 2 ranks and on 1: the uninterrupted one-rank run" '
+	mrdem-run -q "$SCENES/mixed.yaml" --steps 3000 --every 500 -o full.mrd &&
+	rm -rf h4 && mpi 4 "$SCENES/mixed.yaml" --steps 1500 --every 500 -o h4 &&
+	mrdem-merge h4 -o h4.mrd &&
+	mrdem-run -q h4.mrd --steps 1500 --every 500 -o one.mrd &&
+	ranks_same 2 c2 h4.mrd --steps 1500 --every 500 &&
+	ranks_same 1 c1 h4.mrd --steps 1500 --every 500 &&
+	python3 - full.mrd c2.mrd <<"PY"
+import sys, mrdem
+a, b = (mrdem.read(p).frames[-1] for p in sys.argv[1:])
+assert a.step == b.step == 3000 and sorted(a.columns) == sorted(b.columns), (a, b)
+for k in a.columns:
+    assert list(a[k]) == list(b[k]), k
+PY'
+
 expect_success "a NaN on rank 1 ends every rank at that step, rank 1 named" '
 	rm -rf nan &&
 	MRDEM_MPI_TEST_NAN=1:700 assert_exit 1 mpi 3 "$SCENES/mixed.yaml" --steps 3000 --every 500 -o nan &&
