@@ -5,6 +5,19 @@
 
 #include "common/util/error.h"
 
+void mrdem_order_column(struct mrdem_column *c, const uint64_t *order, size_t n)
+{
+	memset(c, 0, sizeof *c);
+	c->name = mrdem_xstrdup(MRDEM_COLUMN_ORDER);
+	c->type = MRDEM_COLUMN_U64;
+	c->components = 1;
+	c->size = n * 8;
+	c->data = mrdem_xmalloc(n ? n * 8 : 1);
+	for (size_t k = 0; k < n; k++)
+		for (int byte = 0; byte < 8; byte++)
+			c->data[8 * k + byte] = (unsigned char)(order[k] >> (8 * byte));
+}
+
 void mrdem_wire_particle_get(struct mrdem_wire_particle *w, const struct mrdem_particles *p,
 			     size_t i, uint64_t order, int owner)
 {
@@ -227,15 +240,7 @@ void mrdem_rank_frame_output(const struct mrdem_rank_frame *rf, const struct mrd
 	}
 	out->extra = mrdem_xcalloc(1, sizeof *out->extra);
 	out->nextra = 1;
-	struct mrdem_column *c = &out->extra[0];
-	c->name = mrdem_xstrdup(MRDEM_COLUMN_ORDER);
-	c->type = MRDEM_COLUMN_U64;
-	c->components = 1;
-	c->size = m * 8;
-	c->data = mrdem_xmalloc(m ? m * 8 : 1);
-	for (size_t k = 0; k < m; k++)
-		for (int byte = 0; byte < 8; byte++)
-			c->data[8 * k + byte] = (unsigned char)(order[k] >> (8 * byte));
+	mrdem_order_column(&out->extra[0], order, m);
 	free(order);
 	const struct mrdem_history *h = &local->history;
 	for (size_t k = 0; k < h->n; k++)

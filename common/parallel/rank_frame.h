@@ -24,6 +24,9 @@
  * the one-rank frame (u64), so mrdem-merge can put the parts together. */
 #define MRDEM_COLUMN_ORDER "order"
 
+/* The column MRDEM_COLUMN_ORDER of order[0..n) into c (replaced). */
+void mrdem_order_column(struct mrdem_column *c, const uint64_t *order, size_t n);
+
 /* One particle as it travels between ranks (a plain struct: every rank
  * of a run has the same byte order and layout). */
 struct mrdem_wire_particle {

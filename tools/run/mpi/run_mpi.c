@@ -26,244 +26,11 @@
 #include "common/parallel/rank_grid.h"
 #include "common/util/error.h"
 #include "formats/stream/records.h"
-#include "tools/run/mpi/exchange.h"
-#include "tools/run/run.h"
-
-struct mpi_run {
-	int me, nranks;
-	struct mrdem_rank_grid grid;
-	double reach;              /* largest bounding radius + halo of a free particle */
-	struct mrdem_scene local;  /* setup and shapes are the run's */
-	struct mrdem_rank_frame rf;
-	struct mrdem_broad *broad;
-	struct mrdem_contact_finder *finder;
-	struct mrdem_stepper stepper;
-	struct mrdem_pairs all, mine, theirs;
-	unsigned char *kind;
-	size_t kcap;
-	struct mrdem_contacts cm, ct, contacts;
-	struct mrdem_contact_counts counts;
-	struct mrdem_broad_stats broad_stats;
-	double t_broad, t_narrow;
-	struct exchange particles, springs;
-	int *next_owner;           /* per local particle, after a step */
-	size_t ncap;
-	int *ranks;                /* room for nranks */
-	/* the rank frame's velocities at its time, for output */
-	double *sync_vel, *sync_angvel;
-	size_t scap;
-	double energy[3];          /* the step's start, all ranks: kinetic, gravity, contact */
-	uint64_t ghosts_max, ghosts_sum, owned_max, owned_sum, samples;
-};
+#include "tools/run/mpi/mpi_run.h"
 
 static struct mpi_run *mpi_of(const struct run *r)
 {
 	return r->backend_state;
-}
-
-/* ---- the start */
-
-/* dims and cuts from the free particles of the start, the same on every
- * rank: the triangles a particle brings weigh its share of the work. */
-static int make_grid(struct run *r, struct mpi_run *m)
-{
-	const struct mrdem_particles *p = &r->scene.frame.p;
-	double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-	double *x = mrdem_xmalloc_array(p->n ? p->n : 1, 3 * sizeof *x);
-	double *w = mrdem_xmalloc_array(p->n ? p->n : 1, sizeof *w);
-	size_t nf = 0;
-	m->reach = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
-			continue;
-		const struct mrdem_shape *sh = &r->scene.shapes[p->shape[i]];
-		for (int a = 0; a < 3; a++) {
-			x[3 * nf + a] = p->pos[3 * i + a];
-			lo[a] = fmin(lo[a], p->pos[3 * i + a]);
-			hi[a] = fmax(hi[a], p->pos[3 * i + a]);
-		}
-		w[nf++] = 1.0 + sh->mesh.ntris;
-		m->reach = fmax(m->reach, sh->bound_radius + p->eps[i]);
-	}
-	if (!nf)
-		for (int a = 0; a < 3; a++)
-			lo[a] = hi[a] = 0;
-	double ext[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
-	int dims[3];
-	if (mrdem_rank_grid_dims(m->nranks, ext, r->ranks_given, dims)) {
-		free(x), free(w);
-		return mrdem_error("--ranks %d,%d,%d: the ranks given do not make %d ranks "
-				   "(mpirun -np)", r->ranks_given[0], r->ranks_given[1],
-				   r->ranks_given[2], m->nranks);
-	}
-	mrdem_rank_grid_init(&m->grid, dims, lo, hi);
-	for (int a = 0; a < 3; a++)
-		mrdem_rank_grid_balance(&m->grid, a, x, w, nf);
-	free(x), free(w);
-	mrdem_rank_grid_name(&m->grid, r->grid_name, sizeof r->grid_name);
-	return 0;
-}
-
-/* How far from particle i of p a rank's box may be for its particles to
- * touch i: both bounding spheres with their halos, and a margin for the
- * rounding of the broad phase's own test. */
-static double ghost_reach(const struct mrdem_scene *s, const struct mrdem_particles *p, size_t i,
-			  double reach)
-{
-	double r = s->shapes[p->shape[i]].bound_radius + p->eps[i] + reach;
-	return r * (1 + 1e-9);
-}
-
-/* Particle i of p (order `order`) to its owner and every rank it can reach. */
-static void send_particle(struct mpi_run *m, const struct mrdem_particles *p, size_t i,
-			  uint64_t order)
-{
-	struct mrdem_wire_particle w;
-	int owner = mrdem_rank_grid_owner(&m->grid, &p->pos[3 * i]);
-	mrdem_wire_particle_get(&w, p, i, order, owner);
-	int n = mrdem_rank_grid_reach(&m->grid, &p->pos[3 * i],
-				      ghost_reach(&m->local, p, i, m->reach), m->ranks);
-	for (int k = 0; k < n; k++)
-		exchange_put(&m->particles, m->ranks[k], &w);
-}
-
-/* The fixed particles of frame f (every rank has them all), as wire
- * particles; orders from order (NULL: their index in f). */
-static size_t fixed_wire(struct mrdem_wire_particle **w, const struct mrdem_frame *f,
-			 const uint64_t *order)
-{
-	const struct mrdem_particles *p = &f->p;
-	size_t n = 0;
-	*w = mrdem_xmalloc_array(p->n ? p->n : 1, sizeof **w);
-	for (size_t i = 0; i < p->n; i++)
-		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
-			mrdem_wire_particle_get(&(*w)[n++], p, i, order ? order[i] : i,
-						MRDEM_RANK_GLOBAL);
-	return n;
-}
-
-/* The working frame from what arrived and the fixed particles fw[0..nfixed). */
-static int build_local(struct mpi_run *m, const struct mrdem_wire_particle *fw, size_t nfixed)
-{
-	struct exchange *x = &m->particles;
-	struct mrdem_wire_particle *w = mrdem_xmalloc_array(x->nin + nfixed + 1, sizeof *w);
-	if (x->nin)
-		memcpy(w, x->in, x->nin * sizeof *w);
-	if (nfixed)
-		memcpy(w + x->nin, fw, nfixed * sizeof *w);
-	int rc = mrdem_rank_frame_build(&m->rf, &m->local.frame, w, x->nin + nfixed, m->me);
-	free(w);
-	size_t owned = 0;
-	for (size_t i = 0; i < m->rf.n; i++)
-		owned += m->rf.owner[i] == m->me;
-	size_t ghosts = m->rf.n - owned - nfixed;
-	m->ghosts_max = ghosts > m->ghosts_max ? ghosts : m->ghosts_max;
-	m->owned_max = owned > m->owned_max ? owned : m->owned_max;
-	m->ghosts_sum += ghosts;
-	m->owned_sum += owned;
-	m->samples++;
-	return rc;
-}
-
-/* The frame the rank writes, from its working frame. */
-static void rank_output_frame(struct run *r, struct mpi_run *m)
-{
-	mrdem_rank_frame_output(&m->rf, &m->local.frame, m->me, &r->scene.frame);
-}
-
-/* Every rank has the whole start: each keeps its part of it. */
-static int distribute_start(struct run *r, struct mpi_run *m)
-{
-	struct mrdem_frame start;
-	mrdem_frame_init(&start);
-	mrdem_frame_copy(&start, &r->scene.frame);
-	/* a resumed velocity-Verlet frame: the half-step state it goes on from */
-	if (mrdem_frame_resume_half_step(&start)) {
-		mrdem_frame_release(&start);
-		return -1;
-	}
-	const struct mrdem_particles *p = &start.p;
-	uint64_t *order = mrdem_xmalloc_array(p->n ? p->n : 1, sizeof *order);
-	for (size_t i = 0; i < p->n; i++)
-		order[i] = i;
-	for (size_t i = 0; i < p->n; i++) {
-		if (p->flags[i] & MRDEM_PARTICLE_FIXED)
-			continue;
-		struct mrdem_wire_particle w;
-		int owner = mrdem_rank_grid_owner(&m->grid, &p->pos[3 * i]);
-		int n = mrdem_rank_grid_reach(&m->grid, &p->pos[3 * i],
-					      ghost_reach(&r->scene, p, i, m->reach), m->ranks);
-		for (int k = 0; k < n; k++)
-			if (m->ranks[k] == m->me) {
-				mrdem_wire_particle_get(&w, p, i, order[i], owner);
-				exchange_put(&m->particles, m->me, &w);
-			}
-	}
-	/* no message: every rank takes its own share of what it has */
-	struct exchange *x = &m->particles;
-	x->nin = x->count[m->me];
-	if (x->nin > x->incap / sizeof(struct mrdem_wire_particle)) {
-		x->in = mrdem_xrealloc(x->in, x->nin * sizeof(struct mrdem_wire_particle) + 1);
-		x->incap = x->nin * sizeof(struct mrdem_wire_particle) + 1;
-	}
-	if (x->nin)
-		memcpy(x->in, x->out[m->me], x->nin * sizeof(struct mrdem_wire_particle));
-	x->count[m->me] = 0;
-	m->local.frame.step = start.step;
-	m->local.frame.time = start.time;
-	struct mrdem_wire_particle *fw;
-	size_t nfixed = fixed_wire(&fw, &start, NULL);
-	int rc = build_local(m, fw, nfixed);
-	free(fw);
-	free(order);
-	/* the springs of pairs one of whose particles is this rank's */
-	mrdem_history_release(&m->local.frame.history);
-	for (size_t k = 0; !rc && k < start.history.n; k++) {
-		const struct mrdem_spring *s = &start.history.s[k];
-		size_t ia = mrdem_id_index_find(&m->rf.index, s->a);
-		size_t ib = mrdem_is_plane_id(s->b) ? MRDEM_NO_INDEX :
-			    mrdem_id_index_find(&m->rf.index, s->b);
-		if ((ia != MRDEM_NO_INDEX && m->rf.owner[ia] == m->me) ||
-		    (ib != MRDEM_NO_INDEX && m->rf.owner[ib] == m->me))
-			*mrdem_history_push(&m->local.frame.history) = *s;
-	}
-	mrdem_frame_release(&start);
-	if (rc)
-		return -1;
-	/* the first frame as the scene has it: synchronised velocities and
-	 * their columns kept */
-	struct mrdem_frame *f = &r->scene.frame;
-	unsigned char *drop = mrdem_xcalloc(f->p.n ? f->p.n : 1, 1);
-	uint64_t *keep = mrdem_xmalloc_array(f->p.n ? f->p.n : 1, sizeof *keep);
-	size_t nk = 0;
-	for (size_t i = 0; i < f->p.n; i++) {
-		int fixed = (f->p.flags[i] & MRDEM_PARTICLE_FIXED) != 0;
-		drop[i] = fixed ? m->me != 0 :
-			  mrdem_rank_grid_owner(&m->grid, &f->p.pos[3 * i]) != m->me;
-		if (!drop[i])
-			keep[nk++] = i;
-	}
-	struct mrdem_history all = f->history;
-	mrdem_history_init(&f->history);
-	mrdem_frame_remove(f, drop);
-	for (size_t k = 0; k < all.n; k++)
-		if (mrdem_rank_pair_owner(&m->rf, all.s[k].a, all.s[k].b) == m->me)
-			*mrdem_history_push(&f->history) = all.s[k];
-	mrdem_history_release(&all);
-	f->extra = mrdem_xrealloc(f->extra, (f->nextra + 1) * sizeof *f->extra);
-	struct mrdem_column *c = &f->extra[f->nextra++];
-	memset(c, 0, sizeof *c);
-	c->name = mrdem_xstrdup(MRDEM_COLUMN_ORDER);
-	c->type = MRDEM_COLUMN_U64;
-	c->components = 1;
-	c->size = nk * 8;
-	c->data = mrdem_xmalloc(nk ? nk * 8 : 1);
-	for (size_t k = 0; k < nk; k++)
-		for (int byte = 0; byte < 8; byte++)
-			c->data[8 * k + byte] = (unsigned char)(keep[k] >> (8 * byte));
-	free(drop);
-	free(keep);
-	return 0;
 }
 
 /* The parts go to DIR/rank-K.mrd; a directory that holds parts of more
@@ -321,9 +88,6 @@ static int open_mpi(struct run *r, int argc, char **argv)
 	mrdem_set_progname(name);
 	if (m->me != 0)
 		r->quiet = 1, r->progress = 0;
-	m->ranks = mrdem_xmalloc_array((size_t)m->nranks, sizeof *m->ranks);
-	exchange_init(&m->particles, m->nranks, sizeof(struct mrdem_wire_particle));
-	exchange_init(&m->springs, m->nranks, sizeof(struct mrdem_spring));
 	mrdem_rank_frame_init(&m->rf);
 	m->local = r->scene;
 	mrdem_frame_init(&m->local.frame);
@@ -342,10 +106,10 @@ static int open_mpi(struct run *r, int argc, char **argv)
 	unsigned long long id = m->me == 0 ? ((unsigned long long)time(NULL) << 20) ^ getpid() : 0;
 	MPI_Bcast(&id, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
 	snprintf(r->run_id, sizeof r->run_id, "%llx", id);
-	int rc = refuse(r) || part_path(r, m) || make_grid(r, m);
+	int rc = refuse(r) || part_path(r, m);
 	if (ranks_agree(rc ? 1 : 0))
 		return r->failure_agreed = 1, -1;
-	rc = distribute_start(r, m);
+	rc = holdings_start(r, m);
 	if (ranks_agree(rc ? 1 : 0))
 		return r->failure_agreed = 1, -1;
 	return 0;
@@ -356,7 +120,7 @@ static void close_mpi(struct run *r)
 	struct mpi_run *m = mpi_of(r);
 	if (!m)
 		return;
-	mrdem_rank_grid_release(&m->grid);
+	holdings_release(m);
 	mrdem_frame_release(&m->local.frame);
 	mrdem_rank_frame_release(&m->rf);
 	mrdem_broad_free(m->broad);
@@ -368,11 +132,7 @@ static void close_mpi(struct run *r)
 	mrdem_contacts_release(&m->cm);
 	mrdem_contacts_release(&m->ct);
 	mrdem_contacts_release(&m->contacts);
-	exchange_release(&m->particles);
-	exchange_release(&m->springs);
 	free(m->kind);
-	free(m->next_owner);
-	free(m->ranks);
 	free(m->sync_vel);
 	free(m->sync_angvel);
 	free(m);
@@ -504,52 +264,6 @@ static int energy_bound(struct run *r, struct mpi_run *m)
 	return -1;
 }
 
-/* After a step: each particle to the rank whose box now holds it and,
- * as a ghost, to every rank it can touch; each spring to the next owners
- * of its particles (both send it: the receiver keeps one). */
-static int migrate(struct mpi_run *m)
-{
-	struct mrdem_frame *f = &m->local.frame;
-	const struct mrdem_particles *p = &f->p;
-	if (p->n > m->ncap) {
-		m->next_owner = mrdem_xrealloc(m->next_owner, p->n * sizeof *m->next_owner);
-		m->ncap = p->n;
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		m->next_owner[i] = -1;
-		if (m->rf.owner[i] != m->me)
-			continue;
-		send_particle(m, p, i, m->rf.order[i]);
-		m->next_owner[i] = mrdem_rank_grid_owner(&m->grid, &p->pos[3 * i]);
-	}
-	for (size_t k = 0; k < f->history.n; k++) {
-		const struct mrdem_spring *s = &f->history.s[k];
-		size_t ia = mrdem_id_index_find(&m->rf.index, s->a);
-		size_t ib = mrdem_is_plane_id(s->b) ? MRDEM_NO_INDEX :
-			    mrdem_id_index_find(&m->rf.index, s->b);
-		int ta = ia == MRDEM_NO_INDEX ? -1 : m->next_owner[ia];
-		int tb = ib == MRDEM_NO_INDEX ? -1 : m->next_owner[ib];
-		if (ta >= 0)
-			exchange_put(&m->springs, ta, s);
-		if (tb >= 0 && tb != ta)
-			exchange_put(&m->springs, tb, s);
-	}
-	if (exchange_run(&m->particles) || exchange_run(&m->springs))
-		return -1;
-	/* the fixed particles as the step left them (moving walls) */
-	struct mrdem_wire_particle *fw;
-	size_t nfixed = fixed_wire(&fw, f, m->rf.order);
-	int rc = build_local(m, fw, nfixed);
-	free(fw);
-	struct mrdem_history *h = &f->history;
-	h->n = 0;
-	const struct mrdem_spring *in = (const struct mrdem_spring *)m->springs.in;
-	for (size_t k = 0; k < m->springs.nin; k++)
-		*mrdem_history_push(h) = in[k];
-	mrdem_rank_springs_merge(h, m->springs.from);
-	return rc;
-}
-
 /* The test hook of a failure on one rank (tests/e2e/mpi.sh):
  * MRDEM_MPI_TEST_NAN=RANK:STEP gives that rank's first own particle a
  * velocity of NaN before that step, as a diverged state would. */
@@ -579,9 +293,9 @@ static int advance(struct run *r, int output)
 	int rc = mrdem_stepper_step(&m->stepper, &m->local, &m->contacts, &o);
 	if (ranks_agree(rc ? 1 : 0) || ranks_agree(energy_bound(r, m) ? 1 : 0))
 		return r->failure_agreed = 1, -1;
-	rc = migrate(m);
+	rc = holdings_after_step(m);
 	if (!rc)
-		rank_output_frame(r, m);
+		mrdem_rank_frame_output(&m->rf, &m->local.frame, m->me, &r->scene.frame);
 	/* the run's motion bounds here, where the ranks can agree on them */
 	rc = rc || mrdem_run_guard_motion(&r->guard, &r->scene, m->stepper.step,
 					  m->stepper.time, r->opts.step.dt);
@@ -640,10 +354,10 @@ static void account_last(struct run *r)
 		v[6 + k] = r->sum_round[k];
 	uint64_t s[6 + MRDEM_SEARCH_ROUNDS];
 	MPI_Reduce(v, s, 6 + MRDEM_SEARCH_ROUNDS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	uint64_t mx[3] = {m->ghosts_max, m->owned_max, m->particles.bytes_sent + m->springs.bytes_sent},
-		 smx[3];
-	MPI_Reduce(mx, smx, 3, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
-	uint64_t bytes = m->particles.bytes_sent + m->springs.bytes_sent, sbytes = 0;
+	uint64_t mx[2] = {m->ghosts_max, m->owned_max}, smx[2];
+	MPI_Reduce(mx, smx, 2, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	uint64_t bytes = m->particles.bytes_sent + m->springs.bytes_sent + m->states.bytes_sent;
+	uint64_t sbytes = 0;
 	MPI_Reduce(&bytes, &sbytes, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 	if (m->me != 0)
 		return;
@@ -662,9 +376,11 @@ static int summary(const struct run *r, double n)
 	const struct mpi_run *m = mpi_of(r);
 	double samples = m->samples ? (double)m->samples : 1;
 	fprintf(stderr, "  ranks: %d (grid %s); ghosts per rank %.1f on average over the ranks "
-		"and steps, at most %llu; %.0f bytes sent per step\n", m->nranks, r->grid_name,
+		"and steps, at most %llu; %.0f bytes sent per step; %llu rebuilds, %llu of them "
+		"with the cuts balanced\n", m->nranks, r->grid_name,
 		(double)m->ghosts_sum / samples / m->nranks, (unsigned long long)m->ghosts_max,
-		(double)m->particles.bytes_sent / fmax(n, 1));
+		(double)m->particles.bytes_sent / fmax(n, 1), (unsigned long long)m->rebuilds,
+		(unsigned long long)m->balances);
 	return 0;
 }
 

@@ -1,0 +1,69 @@
+/* The state of one rank of mrdem-run-mpi (docs/parallel.md), shared by
+ * the backend's hooks (run_mpi.c) and who holds which particle (holdings.c). */
+#ifndef MRDEM_TOOLS_RUN_MPI_MPI_RUN_H
+#define MRDEM_TOOLS_RUN_MPI_MPI_RUN_H
+
+#include "common/broad/broad.h"
+#include "common/narrow/contacts/particle_contacts.h"
+#include "common/parallel/rank_frame.h"
+#include "common/parallel/rank_grid.h"
+#include "tools/run/mpi/exchange.h"
+#include "tools/run/run.h"
+
+/* A ghost's state as refreshed between rebuilds. */
+struct ghost_state {
+	double pos[3], quat[4], vel[3], angvel[3];
+	uint32_t flags, pad;
+};
+
+struct mpi_run {
+	int me, nranks;
+	struct mrdem_rank_grid grid;
+	double reach;              /* largest bounding radius + halo of a free particle */
+	double skin;               /* ghosts reach this much further: lists hold until
+				      a particle moves half of it */
+	struct mrdem_scene local;  /* the working frame; setup and shapes are the run's */
+	struct mrdem_rank_frame rf;
+	struct mrdem_broad *broad;
+	struct mrdem_contact_finder *finder;
+	struct mrdem_stepper stepper;
+	struct mrdem_pairs all, mine, theirs;
+	unsigned char *kind;
+	size_t kcap;
+	struct mrdem_contacts cm, ct, contacts;
+	struct mrdem_contact_counts counts;
+	struct mrdem_broad_stats broad_stats;
+	double t_broad, t_narrow;
+	struct exchange particles, springs, states;
+	int *ranks;                /* room for nranks */
+	/* since the last rebuild: the owned particles' positions then, the
+	 * local indices of the ghosts each rank gets from this one, and of
+	 * the ghosts this one gets, in the order they come */
+	double *xref;
+	size_t xcap;
+	size_t **send, *nsend, *send_cap;
+	size_t *recv, nrecv, rcap;
+	/* what the run holds in all: free particles and the sum of their ids,
+	 * checked after every rebuild */
+	uint64_t total, idsum;
+	/* the rank frame's velocities at its time, for output */
+	double *sync_vel, *sync_angvel;
+	size_t scap;
+	double energy[3];          /* the step's start, all ranks: kinetic, gravity, contact */
+	/* account: ghosts and owned particles per step, rebuilds, balances */
+	uint64_t ghosts_max, ghosts_sum, owned_max, owned_sum, samples, rebuilds, balances;
+};
+
+/* The grid, and this rank's part of the start r->scene (every rank has it
+ * all): its working frame, and r->scene.frame the part it writes. 0, or
+ * -1 with a message. */
+int holdings_start(struct run *r, struct mpi_run *m);
+/* After a step: the ghosts' new state, or, when a particle has moved
+ * half the skin since the last rebuild (all ranks decide together), a
+ * rebuild: cuts balanced when the work is uneven, particles to the ranks
+ * whose boxes hold them with their springs, ghosts anew. 0, or -1 with
+ * a message. */
+int holdings_after_step(struct mpi_run *m);
+void holdings_release(struct mpi_run *m);
+
+#endif
