@@ -33,6 +33,8 @@ TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TOOLS     := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Programs the e2e tests run (tests/tools/), not installed.
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # *_private.h: shared by a few .c files of one folder, not installed
@@ -91,6 +93,9 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
 
+$(BUILD)/tests/tools/%: $(BUILD)/tests/tools/%.o $(LIB)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(BENCH_LIBS) -o $@
@@ -102,7 +107,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 # pass; on a failure, the output of each failing test (kept under
 # $(BUILD)/check/) and prove's summary.
 CHECK_LOG := $(BUILD)/check
-check: $(TOOLS) $(UNITS)
+check: $(TOOLS) $(UNITS) $(TEST_TOOLS)
 	@rm -rf $(CHECK_LOG) && mkdir -p $(CHECK_LOG)
 	@MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) $(CHECK_ENV) \
 	  MRDEM_PYTHON=$$(python3 -c 'import sys; print(sys.executable)') OMP_WAIT_POLICY=passive \

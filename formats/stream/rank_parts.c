@@ -200,10 +200,31 @@ static int check_listing(const struct mrdem_rank_parts *rp)
 	return rc;
 }
 
+/* The number of ranks, from part 0's meta record (a reader of its own:
+ * the parts' readers cannot move once open, zlib keeps their address). */
+static int count_ranks(struct mrdem_rank_parts *rp)
+{
+	struct mrdem_rank_part *p = &rp->part[0];
+	struct mrdem_record rec;
+	struct mrdem_meta m;
+	int rc = part_read(p, &rec);
+	if (rc <= 0 || rec.type != MRDEM_REC_META)
+		return rc < 0 ? -1 : mrdem_error("%s: does not start with a meta record", p->path);
+	if (mrdem_decode_meta(&rec, p->path, &m))
+		return -1;
+	rc = check_meta(rp, 0, &m);
+	mrdem_meta_release(&m);
+	mrdem_reader_close(&p->r);
+	free(p->path);
+	p->path = NULL;
+	return rc;
+}
+
 int mrdem_rank_parts_open(struct mrdem_rank_parts *rp, const char *dir)
 {
 	memset(rp, 0, sizeof *rp);
 	rp->dir = mrdem_xstrdup(dir);
+	rp->n = 1;
 	rp->part = mrdem_xcalloc(1, sizeof *rp->part);
 	rp->names = mrdem_xcalloc(1, sizeof *rp->names);
 	size_t len = strlen(dir) + 16;
@@ -214,13 +235,13 @@ int mrdem_rank_parts_open(struct mrdem_rank_parts *rp, const char *dir)
 	if (!f)
 		return mrdem_error("%s: part rank-0.mrd is missing (%s)", dir, strerror(errno));
 	fclose(f);
-	rp->n = 1;
-	if (part_open(rp, 0) || read_head(rp, 0) || check_listing(rp))
+	if (part_open(rp, 0) || count_ranks(rp) || check_listing(rp))
 		return -1;
-	rp->part = mrdem_xrealloc(rp->part, rp->n * sizeof *rp->part);
-	rp->names = mrdem_xrealloc(rp->names, rp->n * sizeof *rp->names);
-	memset(rp->part + 1, 0, (rp->n - 1) * sizeof *rp->part);
-	for (unsigned k = 1; k < rp->n; k++)
+	free(rp->part);
+	free(rp->names);
+	rp->part = mrdem_xcalloc(rp->n, sizeof *rp->part);
+	rp->names = mrdem_xcalloc(rp->n, sizeof *rp->names);
+	for (unsigned k = 0; k < rp->n; k++)
 		if (part_open(rp, k) || read_head(rp, k))
 			return -1;
 	return 0;

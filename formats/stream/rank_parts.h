@@ -39,7 +39,7 @@ struct mrdem_part_frame {
 struct mrdem_rank_parts {
 	char *dir;
 	unsigned n;
-	struct mrdem_rank_part *part;
+	struct mrdem_rank_part *part; /* never moved once open: zlib keeps their address */
 	const char **names;           /* part[k].path */
 	struct mrdem_meta meta;       /* part 0's meta record, the run's */
 	/* part 0's records between its meta and its first frame, the same in
