@@ -224,7 +224,7 @@ int mrdem_rank_parts_open(struct mrdem_rank_parts *rp, const char *dir)
 {
 	memset(rp, 0, sizeof *rp);
 	rp->dir = mrdem_xstrdup(dir);
-	rp->n = 1;
+	rp->n = rp->nalloc = 1;
 	rp->part = mrdem_xcalloc(1, sizeof *rp->part);
 	rp->names = mrdem_xcalloc(1, sizeof *rp->names);
 	size_t len = strlen(dir) + 16;
@@ -240,6 +240,7 @@ int mrdem_rank_parts_open(struct mrdem_rank_parts *rp, const char *dir)
 	free(rp->part);
 	free(rp->names);
 	rp->part = mrdem_xcalloc(rp->n, sizeof *rp->part);
+	rp->nalloc = rp->n;
 	rp->names = mrdem_xcalloc(rp->n, sizeof *rp->names);
 	for (unsigned k = 0; k < rp->n; k++)
 		if (part_open(rp, k) || read_head(rp, k))
@@ -249,7 +250,7 @@ int mrdem_rank_parts_open(struct mrdem_rank_parts *rp, const char *dir)
 
 void mrdem_rank_parts_close(struct mrdem_rank_parts *rp)
 {
-	for (unsigned k = 0; rp->part && k < rp->n; k++) {
+	for (unsigned k = 0; k < rp->nalloc; k++) {
 		struct mrdem_rank_part *p = &rp->part[k];
 		if (p->path)
 			mrdem_reader_close(&p->r);

@@ -40,6 +40,7 @@ struct mrdem_rank_parts {
 	char *dir;
 	unsigned n;
 	struct mrdem_rank_part *part; /* never moved once open: zlib keeps their address */
+	unsigned nalloc;              /* parts allocated (n once all are open) */
 	const char **names;           /* part[k].path */
 	struct mrdem_meta meta;       /* part 0's meta record, the run's */
 	/* part 0's records between its meta and its first frame, the same in
