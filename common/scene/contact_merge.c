@@ -44,22 +44,29 @@ int mrdem_pair_key(const struct mrdem_id_index *x, size_t n, uint64_t a, uint64_
 	return 0;
 }
 
-/* The keys of the parts' items (pairs or contacts: id(part, at, ab) gives
- * the two ids), sorted; *m receives their count. NULL after a message. */
-static struct keyed *sorted_keys(size_t nparts, const size_t *counts, const void *parts,
-				 void (*ids)(const void *, size_t, size_t, uint64_t[2]),
+/* The items of the parts (pairs or contacts): how many part k has, and
+ * the two ids of its item i. */
+struct items {
+	const void *parts;
+	size_t (*count)(const void *parts, size_t k);
+	void (*ids)(const void *parts, size_t k, size_t i, uint64_t ab[2]);
+};
+
+/* The keys of the parts' items, sorted; *m receives their count. NULL
+ * after a message. */
+static struct keyed *sorted_keys(size_t nparts, const struct items *it,
 				 const struct mrdem_id_index *x, size_t n, const char *const *name,
 				 size_t *m)
 {
 	size_t total = 0;
 	for (size_t k = 0; k < nparts; k++)
-		total += counts[k];
+		total += it->count(it->parts, k);
 	struct keyed *t = mrdem_xmalloc_array(total ? total : 1, sizeof *t);
 	*m = 0;
 	for (size_t k = 0; k < nparts; k++)
-		for (size_t i = 0; i < counts[k]; i++) {
+		for (size_t i = 0; i < it->count(it->parts, k); i++) {
 			uint64_t ab[2];
-			ids(parts, k, i, ab);
+			it->ids(it->parts, k, i, ab);
 			struct keyed *e = &t[(*m)++];
 			e->part = k;
 			e->at = i;
@@ -70,6 +77,16 @@ static struct keyed *sorted_keys(size_t nparts, const size_t *counts, const void
 		}
 	qsort(t, total, sizeof *t, cmp_keyed);
 	return t;
+}
+
+static size_t pair_count(const void *parts, size_t k)
+{
+	return ((const struct mrdem_pairs *)parts)[k].n;
+}
+
+static size_t contact_count(const void *parts, size_t k)
+{
+	return ((const struct mrdem_contacts *)parts)[k].n;
 }
 
 static void pair_ids(const void *parts, size_t k, size_t i, uint64_t ab[2])
@@ -86,21 +103,26 @@ static void contact_ids(const void *parts, size_t k, size_t i, uint64_t ab[2])
 	ab[1] = c->b;
 }
 
-/* Two items of one pair: from two parts (any items), or twice in one
- * (pairs only, when once_per_part). */
-static int clash(const struct keyed *t, size_t i, int once_per_part)
+/* The parts' items in the merged order: sorted keys, after checking that
+ * no pair comes from two parts (nor, once_per_part, twice from one). NULL
+ * after a message naming what (pairs, contacts) and the step. */
+static struct keyed *merged_order(size_t nparts, const struct items *it,
+				  const struct mrdem_id_index *x, size_t n, const char *const *name,
+				  const char *what, uint64_t step, int once_per_part, size_t *m)
 {
-	if (!i || t[i].key[0] != t[i - 1].key[0] || t[i].key[1] != t[i - 1].key[1])
-		return 0;
-	return once_per_part || t[i].part != t[i - 1].part;
-}
-
-static int clash_error(const char *what, uint64_t step, const struct keyed *t, size_t i,
-		       const char *const *name)
-{
-	return mrdem_error("%s and %s: the %s of step %llu name one pair (frame indices %zu, "
-			   "%zu) twice; one rank owns a pair", name[t[i - 1].part], name[t[i].part],
-			   what, (unsigned long long)step, t[i].key[0], t[i].key[1]);
+	struct keyed *t = sorted_keys(nparts, it, x, n, name, m);
+	for (size_t i = 1; t && i < *m; i++) {
+		const struct keyed *a = &t[i - 1], *b = &t[i];
+		if (a->key[0] != b->key[0] || a->key[1] != b->key[1] ||
+		    (!once_per_part && a->part == b->part))
+			continue;
+		mrdem_error("%s and %s: the %s of step %llu name one pair (frame indices %zu, %zu) "
+			    "twice; one rank owns a pair", name[a->part], name[b->part], what,
+			    (unsigned long long)step, b->key[0], b->key[1]);
+		free(t);
+		t = NULL;
+	}
+	return t;
 }
 
 int mrdem_pairs_merge(struct mrdem_pairs *out, const struct mrdem_pairs *parts, size_t nparts,
@@ -108,20 +130,12 @@ int mrdem_pairs_merge(struct mrdem_pairs *out, const struct mrdem_pairs *parts, 
 {
 	mrdem_pairs_init(out);
 	out->step = nparts ? parts[0].step : 0;
-	size_t *counts = mrdem_xmalloc_array(nparts ? nparts : 1, sizeof *counts);
-	for (size_t k = 0; k < nparts; k++)
-		counts[k] = parts[k].n;
+	struct items it = {parts, pair_count, pair_ids};
 	size_t m;
-	struct keyed *t = sorted_keys(nparts, counts, parts, pair_ids, x, n, name, &m);
-	free(counts);
+	struct keyed *t = merged_order(nparts, &it, x, n, name, "pairs", out->step, 1, &m);
 	if (!t)
 		return -1;
-	int rc = 0;
-	for (size_t i = 0; i < m && !rc; i++) {
-		if (clash(t, i, 1)) {
-			rc = clash_error("pairs", out->step, t, i, name);
-			break;
-		}
+	for (size_t i = 0; i < m; i++) {
 		const struct mrdem_pair *p = &parts[t[i].part].p[t[i].at];
 		size_t ia;
 		/* a is the lower index */
@@ -129,9 +143,7 @@ int mrdem_pairs_merge(struct mrdem_pairs *out, const struct mrdem_pairs *parts, 
 		mrdem_pairs_push(out, turned ? p->b : p->a, turned ? p->a : p->b);
 	}
 	free(t);
-	if (rc)
-		mrdem_pairs_release(out);
-	return rc;
+	return 0;
 }
 
 int mrdem_contacts_merge(struct mrdem_contacts *out, const struct mrdem_contacts *parts,
@@ -140,24 +152,13 @@ int mrdem_contacts_merge(struct mrdem_contacts *out, const struct mrdem_contacts
 {
 	mrdem_contacts_init(out);
 	out->step = nparts ? parts[0].step : 0;
-	size_t *counts = mrdem_xmalloc_array(nparts ? nparts : 1, sizeof *counts);
-	for (size_t k = 0; k < nparts; k++)
-		counts[k] = parts[k].n;
+	struct items it = {parts, contact_count, contact_ids};
 	size_t m;
-	struct keyed *t = sorted_keys(nparts, counts, parts, contact_ids, x, n, name, &m);
-	free(counts);
+	struct keyed *t = merged_order(nparts, &it, x, n, name, "contacts", out->step, 0, &m);
 	if (!t)
 		return -1;
-	int rc = 0;
-	for (size_t i = 0; i < m && !rc; i++) {
-		if (clash(t, i, 0)) {
-			rc = clash_error("contacts", out->step, t, i, name);
-			break;
-		}
+	for (size_t i = 0; i < m; i++)
 		*mrdem_contacts_push(out) = parts[t[i].part].c[t[i].at];
-	}
 	free(t);
-	if (rc)
-		mrdem_contacts_release(out);
-	return rc;
+	return 0;
 }
