@@ -224,16 +224,18 @@ int mrdem_rank_parts_open(struct mrdem_rank_parts *rp, const char *dir)
 {
 	memset(rp, 0, sizeof *rp);
 	rp->dir = mrdem_xstrdup(dir);
+	for (size_t len = strlen(rp->dir); len > 1 && rp->dir[len - 1] == '/';)
+		rp->dir[--len] = 0; /* DIR/ names its parts DIR/rank-K.mrd too */
 	rp->n = rp->nalloc = 1;
 	rp->part = mrdem_xcalloc(1, sizeof *rp->part);
 	rp->names = mrdem_xcalloc(1, sizeof *rp->names);
-	size_t len = strlen(dir) + 16;
+	size_t len = strlen(rp->dir) + 16;
 	char *first = mrdem_xmalloc(len);
-	snprintf(first, len, "%s/rank-0.mrd", dir);
+	snprintf(first, len, "%s/rank-0.mrd", rp->dir);
 	FILE *f = fopen(first, "rb");
 	free(first);
 	if (!f)
-		return mrdem_error("%s: part rank-0.mrd is missing (%s)", dir, strerror(errno));
+		return mrdem_error("%s: part rank-0.mrd is missing (%s)", rp->dir, strerror(errno));
 	fclose(f);
 	if (part_open(rp, 0) || count_ranks(rp) || check_listing(rp))
 		return -1;

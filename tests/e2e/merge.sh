@@ -111,6 +111,12 @@ expect_success "parts of different scenes are refused at the first header record
 	cp -r pour.2 scenes && cp box.2/rank-1.mrd scenes/ &&
 	refused scenes "scenes/rank-1.mrd: record 1 (setup) .*differs from the header record 0 of scenes/rank-0.mrd"'
 
+expect_success "parts with fewer frames than the others are refused" '
+	mkdir short cut && "$SPLIT" pour.mrd 2 short && "$SPLIT" --frames 3 pour.mrd 2 cut &&
+	cp cut/rank-1.mrd short/ && refused short "short: short/rank-0.mrd has more frames than short/rank-1.mrd" &&
+	"$SPLIT" --frames 3 pour.mrd 2 short && mrdem-merge short -o three.mrd &&
+	assert_eq "$(mrdem-info three.mrd | grep -c ": frame (")" 3 "frames of the merge"'
+
 expect_success "an order column that is no permutation, or none, is refused" '
 	mkdir bad none && "$SPLIT" --bad-order pour.mrd 2 bad && "$SPLIT" --no-order pour.mrd 2 none &&
 	refused bad "bad/rank-1.mrd: the frame of step 0: particle 1 (id [0-9]*) has order [0-9]*, which another particle has too" &&

@@ -2,7 +2,7 @@
  * (docs/parallel.md, "Merging the ranks' streams"), made from the stream of
  * a one-rank run, for the tests of mrdem-merge:
  *
- *   split_ranks [--run HEX] [--bad-order | --no-order] IN N DIR
+ *   split_ranks [--run HEX] [--frames K] [--bad-order | --no-order] IN N DIR
  *
  * writes DIR/rank-K.mrd for K = 0 .. N-1. A free particle belongs to the
  * slab of the frame's x range it lies in (N slabs), a fixed one to rank 0;
@@ -10,8 +10,8 @@
  * (by frame index; rank 0 when both are fixed). Stats of mrdem-step become
  * zeros (mrdem-merge computes them afresh); others are split so that the
  * merge's rules give them back: sums in shares, maxima in every part.
- * --bad-order gives two particles of the last part one order, --no-order
- * leaves the column out. */
+ * --frames K ends the parts after K frames, --bad-order gives two
+ * particles of the last part one order, --no-order leaves the column out. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +30,7 @@ struct split {
 	struct mrdem_writer *w;
 	const char *in;
 	int bad_order, no_order;
+	long frames_left;             /* --frames: the frames still to write */
 	struct mrdem_scene scene;
 	int pending;                  /* a frame absorbed and not yet written */
 	unsigned *owner;              /* of each particle of the frame */
@@ -191,6 +192,10 @@ static int split_record(struct split *sp, const struct mrdem_record *rec)
 {
 	if (rec->type == MRDEM_REC_META || rec->type == MRDEM_REC_INDEX || rec->type == MRDEM_REC_END)
 		return 0;
+	if (rec->type == MRDEM_REC_FRAME && sp->frames_left-- == 0)
+		sp->frames_left = -1; /* the rest of the input is left out */
+	if (sp->frames_left < 0)
+		return 0;
 	if (rec->type == MRDEM_REC_HISTORY || rec->type == MRDEM_REC_FRAME) {
 		if (rec->type == MRDEM_REC_FRAME && flush_frame(sp))
 			return -1;
@@ -245,12 +250,14 @@ static int open_parts(struct split *sp, const char *dir, const char *run, int ar
 int main(int argc, char **argv)
 {
 	mrdem_set_progname(argv[0]);
-	struct split sp = {0};
+	struct split sp = {.frames_left = 1L << 40};
 	const char *run = "5eed";
 	int a = 1;
 	for (; a < argc && argv[a][0] == '-'; a++) {
 		if (!strcmp(argv[a], "--run") && a + 1 < argc)
 			run = argv[++a];
+		else if (!strcmp(argv[a], "--frames") && a + 1 < argc)
+			sp.frames_left = atol(argv[++a]);
 		else if (!strcmp(argv[a], "--bad-order"))
 			sp.bad_order = 1;
 		else if (!strcmp(argv[a], "--no-order"))
@@ -259,7 +266,8 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (argc - a != 3 || atoi(argv[a + 1]) < 1) {
-		fputs("usage: split_ranks [--run HEX] [--bad-order | --no-order] IN N DIR\n", stderr);
+		fputs("usage: split_ranks [--run HEX] [--frames K] [--bad-order | --no-order] IN N DIR\n",
+		      stderr);
 		return 2;
 	}
 	sp.in = argv[a];
