@@ -98,8 +98,9 @@ static int put_contacts(struct merge *m, const struct mrdem_record *const *recs)
 	return rc ? -1 : 0;
 }
 
-/* The step's stats record as the one-rank run made it: the step from the
- * merged frame with its contacts, on a copy of the frame. */
+/* The step's stats record as the one-rank run made it: the whole step
+ * from the merged frame with its contacts (begin alone would miss the
+ * particles its end removes and inserts), on a copy of the frame. */
 static int step_stats(struct merge *m, const struct mrdem_stats *part0)
 {
 	struct mrdem_scene *s = &m->scene;
