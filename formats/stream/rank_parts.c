@@ -96,8 +96,8 @@ static int part_read(struct mrdem_rank_part *p, struct mrdem_record *rec)
 	}
 }
 
-/* Part k's meta record: the tool's, its rank, the run's ranks, id and
- * grid those of part 0 (m0; NULL for part 0 itself, then into *n). */
+/* Part k's meta record m: of the tool, naming rank k, the run's ranks, id
+ * and grid those of part 0 (rp->meta); part 0's sets rp->n. */
 static int check_meta(struct mrdem_rank_parts *rp, unsigned k, const struct mrdem_meta *m)
 {
 	const char *path = rp->names[k];
