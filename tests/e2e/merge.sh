@@ -27,6 +27,23 @@ Y
 sed -e 's/model: spring-dashpot, stiffness: 2000, damping: 20/model: hertz, young: 1.0e7, poisson: 0.3, restitution: 0.4/' \
 	-e 's/velocity-verlet/symplectic-euler/' spheres.yaml >hertz.yaml
 grep -q hertz hertz.yaml || { echo "Bail out! hertz.yaml not made"; exit 1; }
+# Two materials (frames with a material column), the floor of one.
+cat >materials.yaml <<'Y'
+shapes:
+  ball: {analytic-sphere: {radius: 0.01}}
+materials:
+  glass: {density: 2500, friction: 0.4, restitution: 0.4}
+  steel: {density: 7800, friction: 0.2, restitution: 0.6}
+particles:
+  - lattice: {shape: ball, origin: [-0.03, -0.03, 0.0106], count: [4, 4, 2], spacing: 0.0212, jitter: 0.0003, seed: 4, material: glass, velocity: [0, 0, -0.3]}
+  - lattice: {shape: ball, origin: [-0.03, -0.03, 0.053], count: [4, 4, 1], spacing: 0.0212, jitter: 0.0003, seed: 5, material: steel, velocity: [0, 0, -0.3]}
+planes:
+  - {point: [0, 0, 0], normal: [0, 0, 1], material: steel}
+gravity: [0, 0, -9.81]
+contact: {model: hooke, stiffness: 2000, tangential: 0.3, restitution: 0.5, friction: 0.3, epsilon_abs: 0.0002, plane_epsilon: 0.0002}
+time: {dt: 1.0e-4, steps: 80, scheme: velocity-verlet}
+output: {every: 20}
+Y
 
 # split_merge RUN N: split RUN.mrd into N rank streams (RUN.N/), merge them
 # into RUN.N.mrd and compare with the run's records.
@@ -48,6 +65,9 @@ merge_test "fixed mesh block, planes, analytic spheres and ellipsoids" box \
 	"$X/grains-in-a-box.yaml" --steps 200 --every 50
 merge_test "hopper: a fixed funnel, inflow and outflow" hopper "$X/hopper.yaml" --steps 200 --every 50
 merge_test "scaled rocks (hooke with rolling friction)" rocks "$X/sized-rocks.yaml" --steps 100 --every 25
+merge_test "drum: a turning fixed mesh, hertz, inflow" drum "$X/drum.yaml" --steps 100 --every 50
+merge_test "shaker: moving planes" shaker "$X/shaker.yaml" --steps 200 --every 50
+merge_test "materials" materials materials.yaml
 merge_test "spheres on the sphere fast path (frames only)" fast spheres.yaml
 merge_test "spheres on the general path" general spheres.yaml --general-path
 merge_test "hertz spheres with friction" hertz hertz.yaml
