@@ -33,6 +33,8 @@ TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TOOLS     := $(TOOL_SRC:tools/%.c=$(BIN)/%)
 UNIT_SRC  := $(sort $(wildcard tests/unit/*.c))
 UNITS     := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Programs the e2e tests run (tests/tools/), not installed.
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # *_private.h: shared by a few .c files of one folder, not installed
@@ -95,7 +97,7 @@ MPI_BUILD := $(BUILD)/mpi
 MPI_SRC   := tools/mrdem-run.c $(RUN_SRC) $(sort $(wildcard tools/run/mpi/*.c))
 MPI_OBJ   := $(MPI_SRC:%.c=$(MPI_BUILD)/%.o)
 .PHONY: mpi
-mpi: $(BIN)/mrdem-run-mpi
+mpi: $(BIN)/mrdem-run-mpi $(BIN)/mrdem-merge
 $(MPI_BUILD)/%.o: %.c
 	@command -v $(MPICC) >/dev/null || { echo "make mpi: $(MPICC) not found: 'make deps' installs Open MPI" >&2; exit 1; }
 	@mkdir -p $(dir $@)
@@ -107,6 +109,9 @@ $(BIN)/mrdem-run-mpi: $(MPI_OBJ) $(LIB)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) $(TEST_LIBS) -o $@
+
+$(BUILD)/tests/tools/%: $(BUILD)/tests/tools/%.o $(LIB)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
@@ -121,7 +126,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 CHECK_LOG := $(BUILD)/check
 # mrdem-run-mpi too where Open MPI is installed (tests/e2e/mpi.sh skips without)
 CHECK_MPI := $(if $(shell command -v $(MPICC) 2>/dev/null),$(BIN)/mrdem-run-mpi)
-check: $(TOOLS) $(UNITS) $(CHECK_MPI)
+check: $(TOOLS) $(UNITS) $(TEST_TOOLS) $(CHECK_MPI)
 	@rm -rf $(CHECK_LOG) && mkdir -p $(CHECK_LOG)
 	@MRDEM_BIN=$(abspath $(BIN)) MRDEM_BUILD=$(abspath $(BUILD)) $(CHECK_ENV) \
 	  MRDEM_PYTHON=$$(python3 -c 'import sys; print(sys.executable)') OMP_WAIT_POLICY=passive \

@@ -412,7 +412,7 @@ static void read_columns(struct mrdem_cursor *c, struct mrdem_frame *f, struct c
 	}
 }
 
-static int decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
+int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f)
 {
 	struct mrdem_cursor c;
 	mrdem_cursor_init(&c, rec->data, rec->len);
@@ -813,7 +813,7 @@ static int absorb_shape(struct mrdem_scene *s, const struct mrdem_record *rec, c
 static int absorb_frame(struct mrdem_scene *s, const struct mrdem_record *rec, const char *src)
 {
 	struct mrdem_frame f;
-	if (decode_frame(rec, src, &f))
+	if (mrdem_decode_frame(rec, src, &f))
 		return -1;
 	for (size_t i = 0; i < f.p.n; i++) {
 		if (f.p.shape[i] >= s->nshapes) {

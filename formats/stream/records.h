@@ -49,6 +49,10 @@ int mrdem_decode_outflow(const struct mrdem_record *rec, const char *src, struct
 
 /* ---- frame: particle state */
 void mrdem_encode_frame(struct mrdem_buf *b, const struct mrdem_frame *f);
+/* Into f (initialised here), checked alone: the values and ids, not the
+ * shapes, materials or motions of a scene (mrdem_scene_absorb checks those;
+ * the rank parts of an MPI run hold frames that are not whole). */
+int mrdem_decode_frame(const struct mrdem_record *rec, const char *src, struct mrdem_frame *f);
 
 /* ---- stats: named values produced by one tool for one step */
 void mrdem_encode_stats(struct mrdem_buf *b, const struct mrdem_stats *s);
