@@ -2,7 +2,8 @@
 # The include graph is layered (README "Layout"): a library directory may
 # include its own layer and the layers below it, never one above, and the
 # three stages of a step (broad, narrow, dynamics) stay independent.
-#   util, geom < mesh, shape < tree < scene < broad | narrow | dynamics < sim
+#   util, geom < mesh, shape < tree < scene < broad | narrow | dynamics
+#   < parallel (an MPI run's decomposition, without MPI) < sim
 #   < formats/stream (the stream codec) < formats/foreign (OBJ, STL, YAML, VTK, JSON)
 # Inside narrow: tri (triangle kernels) < search (tree search and fronts),
 # analytic (analytic and convex kernels) < contacts (contact assembly).
@@ -25,6 +26,7 @@ rank() {
 	common/narrow/tri) R=40 S=narrow ;;
 	common/narrow/search | common/narrow/analytic) R=41 S=narrow ;;
 	common/narrow/contacts) R=42 S=narrow ;;
+	common/parallel) R=45 ;;
 	common/sim) R=50 ;;
 	formats/stream) R=60 ;;
 	formats/foreign) R=70 ;;
