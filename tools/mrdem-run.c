@@ -19,6 +19,7 @@
 #include "formats/foreign/scene_yaml.h"
 #include "formats/stream/filter.h"
 #include "formats/stream/meta.h"
+#include "formats/stream/rank_merge.h"
 #include "formats/stream/records.h"
 #include "tools/run/run.h"
 #ifdef MRDEM_MPI
@@ -30,7 +31,8 @@ static const char usage_head[] =
 	"\n"
 	"Simulate SCENE (a YAML scene, docs/scene.md, named *.yaml or *.yml, or a\n"
 	"state stream whose last frame is the start; '-': a stream on standard\n"
-	"input): broad phase, contact detection and a rigid-body step\n"
+	"input; a directory: the streams of a parallel run's ranks, merged as\n"
+	"mrdem-merge does, docs/parallel.md): broad phase, contact detection and a rigid-body step\n"
 	"per time step (implicit Euler: Picard iterations of contact detection and\n"
 	"forces per step, docs/dynamics.md). Writes the setup, the shapes\n"
 	"with their surrogate trees, and every --every steps a frame with its pairs,\n"
@@ -137,10 +139,26 @@ static int note_frame(struct mrdem_filter *f, const struct mrdem_record *rec)
 
 /* A YAML scene, or the setup, shapes and last complete frame of a stream:
  * a run killed mid-way resumes from what it wrote. */
+static int load_stream(struct run *r, const char *path);
+
 static int load(struct run *r, const char *path)
 {
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml"))
 		return mrdem_scene_load_yaml(path, &r->scene);
+	if (mrdem_is_rank_dir(path)) {
+		/* a parallel run's parts: their merge, whose last frame is the start */
+		char tmp[4096];
+		if (mrdem_rank_dir_merge_temp(path, tmp, sizeof tmp))
+			return -1;
+		int rc = load_stream(r, tmp);
+		unlink(tmp);
+		return rc;
+	}
+	return load_stream(r, path);
+}
+
+static int load_stream(struct run *r, const char *path)
+{
 	struct mrdem_filter f;
 	struct mrdem_record last = {0};
 	mrdem_filter_init(&f, "mrdem-run");

@@ -11,6 +11,7 @@
 #include "common/util/error.h"
 #include "common/util/parse.h"
 #include "common/util/threads.h"
+#include "formats/stream/rank_merge.h"
 #include "formats/stream/records.h"
 #include "formats/stream/staged_files.h"
 #include "formats/stream/filter.h"
@@ -20,8 +21,9 @@
 static const char usage[] =
 	"usage: mrdem-vtk [-o DIR] [--surfaces] [--double] [--ascii | --binary] [INPUT]\n"
 	"\n"
-	"Convert a frame stream (INPUT, or standard input) into VTK XML PolyData for\n"
-	"ParaView (docs/output.md). By default particles are instances of their shapes:\n"
+	"Convert a frame stream (INPUT, or standard input; a directory: the streams\n"
+	"of a parallel run's ranks, merged as mrdem-merge does) into VTK XML PolyData\n"
+	"for ParaView (docs/output.md). By default particles are instances of their shapes:\n"
 	"DIR/shape-NNN.vtp holds each shape's surface once, in its own frame (vertices\n"
 	"relative to the centre of mass), and DIR/frame-NNNNNN.vtp one point per\n"
 	"particle of the N-th frame at its centre of mass, with point data particle_id,\n"
@@ -591,11 +593,18 @@ int main(int argc, char **argv)
 	/* A missing input is reported before any directory is made. */
 	if (strcmp(ex.in, "-") && access(ex.in, R_OK))
 		return mrdem_error("%s: cannot open: %s", ex.in, strerror(errno)), 1;
-	if (mrdem_staged_files_open(&ex.files, ex.dir)) {
-		export_release(&ex);
-		return 1;
+	/* a parallel run's parts: their merge */
+	char merged[4096] = "";
+	if (mrdem_is_rank_dir(ex.in)) {
+		if (mrdem_rank_dir_merge_temp(ex.in, merged, sizeof merged)) {
+			export_release(&ex);
+			return 1;
+		}
+		ex.in = merged;
 	}
-	rc = convert(&ex, argc, argv);
+	rc = mrdem_staged_files_open(&ex.files, ex.dir) ? -1 : convert(&ex, argc, argv);
+	if (*merged)
+		unlink(merged);
 	export_release(&ex);
 	return rc == 0 ? 0 : 1;
 }

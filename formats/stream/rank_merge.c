@@ -3,8 +3,12 @@
  * contacts, stats), which every part must have alike. */
 #include "formats/stream/rank_merge.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/dynamics/step.h"
 #include "common/scene/contact_merge.h"
@@ -231,5 +235,34 @@ int mrdem_rank_merge(struct mrdem_rank_parts *rp, struct mrdem_writer *w)
 	mrdem_contacts_release(&m.contacts);
 	mrdem_id_index_release(&m.index);
 	mrdem_scene_release(&m.scene);
+	return rc ? -1 : 0;
+}
+
+int mrdem_is_rank_dir(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int mrdem_rank_dir_merge_temp(const char *dir, char *tmp, size_t size)
+{
+	const char *base = getenv("TMPDIR");
+	snprintf(tmp, size, "%s/mrdem-merged-XXXXXX", base && *base ? base : "/tmp");
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return mrdem_error("%s: cannot make a temporary file to merge it into (%s): %s", dir,
+				   tmp, strerror(errno));
+	close(fd);
+	struct mrdem_rank_parts rp;
+	struct mrdem_writer w;
+	int rc = mrdem_rank_parts_open(&rp, dir);
+	if (!rc && !(rc = mrdem_writer_open(&w, tmp, 0))) {
+		rc = mrdem_rank_merge(&rp, &w) || mrdem_writer_commit(&w);
+		if (rc)
+			mrdem_writer_abort(&w);
+	}
+	mrdem_rank_parts_close(&rp);
+	if (rc)
+		unlink(tmp);
 	return rc ? -1 : 0;
 }

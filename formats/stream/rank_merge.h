@@ -14,4 +14,12 @@
  * message naming the directory or the part and the step. */
 int mrdem_rank_merge(struct mrdem_rank_parts *rp, struct mrdem_writer *w);
 
+/* Whether path is a directory (a parallel run's parts, for the tools that
+ * take one in place of a stream). */
+int mrdem_is_rank_dir(const char *path);
+/* The merge of directory dir into a new temporary file (under TMPDIR),
+ * its path in tmp (size bytes; the caller removes it). 0, or -1 with a
+ * message naming dir and the part. */
+int mrdem_rank_dir_merge_temp(const char *dir, char *tmp, size_t size);
+
 #endif

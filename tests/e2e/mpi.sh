@@ -82,6 +82,15 @@ for k in a.columns:
     assert list(a[k]) == list(b[k]), k
 PY'
 
+expect_success "a rank directory in place of a stream: resumed on 3 ranks and by mrdem-run, drawn by mrdem-vtk" '
+	mrdem-run -q h4.mrd --steps 500 --every 500 -o one.mrd &&
+	mkdir -p tmpd &&
+	TMPDIR=$PWD/tmpd mrdem-run -q h4 --steps 500 --every 500 -o fromdir.mrd &&
+	same_stream one.mrd fromdir.mrd &&
+	TMPDIR=$PWD/tmpd ranks_same 3 d3 h4 --steps 500 --every 500 &&
+	TMPDIR=$PWD/tmpd mrdem-vtk h4 -o vdir && mrdem-vtk h4.mrd -o vmerged && diff -r vdir vmerged &&
+	test -z "$(ls tmpd)"'
+
 expect_success "a NaN on rank 1 ends every rank at that step, rank 1 named" '
 	rm -rf nan &&
 	MRDEM_MPI_TEST_NAN=1:700 assert_exit 1 mpi 3 "$SCENES/mixed.yaml" --steps 3000 --every 500 -o nan &&
