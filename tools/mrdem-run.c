@@ -516,13 +516,11 @@ static int apply_options(struct run *r, const struct options *o)
 	return 0;
 }
 
-/* The start's contacts and their energy, for the summary; at step 0 its
- * overlaps are reported, and refused when they would throw the particles
- * apart (common/sim/overlap.h). Before any output. */
-static int check_start(struct run *r, const char *scene)
+/* The start's overlaps (r->start, measured): at step 0 they are reported,
+ * and refused when they would throw the particles apart
+ * (common/sim/overlap.h). Before any output. */
+static int judge_start(struct run *r, const char *scene)
 {
-	if (mrdem_overlap_measure(&r->scene, &r->opts, &r->start))
-		return -1;
 	r->have_start = 1;
 	if (r->scene.frame.step != 0 || !r->start.deep)
 		return 0;
@@ -540,13 +538,25 @@ static int check_start(struct run *r, const char *scene)
 /* Simulate into the output stream, with a summary. Returns 0 or -1. */
 static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 {
-	if (mrdem_sim_prepare(&r->scene, &r->opts) || check_start(r, scene))
+	const struct run_backend *b = r->backend;
+	if (mrdem_sim_prepare(&r->scene, &r->opts))
+		return -1;
+	if (!b->measures_start &&
+	    (mrdem_overlap_measure(&r->scene, &r->opts, &r->start) || judge_start(r, scene)))
 		return -1;
 	/* the bounds of the whole start (an MPI rank keeps its part of it) */
 	mrdem_run_guard_init(&r->guard, &r->scene, r->opts.step.dt, r->steps,
 			     r->backend->start_energies ? r->opts.step.max_energy_growth : 0);
-	if (r->backend->open(r, argc, argv))
+	if (b->open(r, argc, argv))
 		return -1;
+	if (b->measures_start) {
+		/* every rank judges the same sums: the first says so */
+		mrdem_set_errors(r->rank == 0);
+		int bad = judge_start(r, scene);
+		mrdem_set_errors(1);
+		if (bad)
+			return -1;
+	}
 	r->failure_agreed = 0;
 #ifndef MRDEM_MPI
 	/* Before the output exists: a signal as soon as it does ends the run

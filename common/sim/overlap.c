@@ -54,7 +54,7 @@ static void free_energy(struct mrdem_overlap *ov, const struct mrdem_scene *s,
 	ov->potential = fmax(0.0, e.gravity - e.mass * g * hmin);
 }
 
-static void summarise(struct mrdem_overlap *ov, const struct mrdem_contacts *c)
+void mrdem_overlap_summarise(struct mrdem_overlap *ov, const struct mrdem_contacts *c)
 {
 	struct id_pair *deep = mrdem_xmalloc((c->n ? c->n : 1) * sizeof *deep);
 	size_t nd = 0;
@@ -103,7 +103,7 @@ static int measure(struct mrdem_scene *s, const struct mrdem_sim_opts *o,
 	if (!rc) {
 		out->contact_energy = forces.contact_energy;
 		free_energy(out, s, &bodies);
-		summarise(out, &contacts);
+		mrdem_overlap_summarise(out, &contacts);
 	}
 	mrdem_forces_release(&forces);
 	mrdem_id_index_release(&index);

@@ -39,6 +39,10 @@ struct mrdem_overlap {
 int mrdem_overlap_measure(struct mrdem_scene *s, const struct mrdem_sim_opts *o,
 			  struct mrdem_overlap *out);
 
+/* contacts, deep and the deepest pair of ov from the contacts c (an MPI
+ * rank's own, whose sums the ranks then add). */
+void mrdem_overlap_summarise(struct mrdem_overlap *ov, const struct mrdem_contacts *c);
+
 /* Whether the overlaps hold more energy than the scene's kinetic and
  * potential energy (the start would throw particles out). */
 int mrdem_overlap_excessive(const struct mrdem_overlap *ov);

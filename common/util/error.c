@@ -51,6 +51,11 @@ void mrdem_set_silent(void)
 	warnings_on = errors_on = 0;
 }
 
+void mrdem_set_errors(int on)
+{
+	errors_on = on;
+}
+
 void mrdem_warning(const char *fmt, ...)
 {
 	if (!warnings_on)

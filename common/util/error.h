@@ -24,6 +24,9 @@ void mrdem_set_warnings(int on);
 /* Errors and warnings off: an MPI rank that stops because another failed
  * leaves the saying why to that one. */
 void mrdem_set_silent(void);
+/* Errors on or off (mrdem_error still returns -1): what every rank of an
+ * MPI run finds alike, one of them says. */
+void mrdem_set_errors(int on);
 
 /* Print "prog: error: ..." to stderr; always returns -1. */
 int mrdem_error(const char *fmt, ...) MRDEM_PRINTF(1, 2);

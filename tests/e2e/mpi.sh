@@ -108,6 +108,22 @@ expect_success "refused before anything is written: implicit Euler, inflow, no d
 	assert_exit 2 mpi 2 "$SCENES/mixed.yaml" --ranks 2,1 -o x && assert_grep "is not X,Y,Z" err &&
 	! test -e x/rank-0.mrd'
 
+expect_success "a start whose overlaps would throw the particles apart: refused once, no part written" '
+	cat >deep.yaml <<"Y" &&
+shapes:
+  ball: {analytic-sphere: {radius: 0.01}}
+particles:
+  - {shape: ball, position: [0, 0, 0]}
+  - {shape: ball, position: [0.0195, 0, 0]}
+  - {shape: ball, position: [0.1, 0, 0]}
+gravity: [0, 0, 0]
+contact: {model: hooke, stiffness: 1.0e5, restitution: 0.5, epsilon_abs: 0.001}
+time: {dt: 1.0e-5, steps: 10}
+Y
+	rm -rf deep && assert_exit 1 mpi 2 deep.yaml -o deep &&
+	assert_grep "rank 0: error: deep.yaml: 1 initial overlap(s) deeper than 0.5 of the halos; deepest: particle 0 and particle 1" err &&
+	test "$(grep -c "error:" err)" = 1 && ! test -e deep/rank-0.mrd && ! test -e deep/rank-1.mrd'
+
 expect_success "a directory with the part of a larger run is refused, its files kept" '
 	rm -rf old && mkdir old && echo keep >old/rank-2.mrd &&
 	assert_exit 1 mpi 2 "$SCENES/mixed.yaml" --steps 10 -o old &&

@@ -88,6 +88,9 @@ struct run_backend {
 	/* Chosen by itself for a scene it covers when no option asks for
 	 * another backend or for what it refuses. */
 	int automatic;
+	/* Its open measures the start's overlaps (r->start) itself, where the
+	 * run judges them after it instead of before. */
+	int measures_start;
 	/* The search and the steps run in this process, so its stage log and
 	 * detection times cover them (--log-view, the summary). */
 	int stage_log;

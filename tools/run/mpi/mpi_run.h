@@ -34,6 +34,7 @@ struct mpi_run {
 	struct mrdem_contact_counts counts;
 	struct mrdem_broad_stats broad_stats;
 	double t_broad, t_narrow;
+	int searched;              /* the search of the frame is done (the start's) */
 	struct exchange particles, springs, states;
 	int *ranks;                /* room for nranks */
 	/* since the last rebuild: the owned particles' positions then, the

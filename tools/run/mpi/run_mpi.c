@@ -22,11 +22,14 @@
 #include "common/dynamics/energy.h"
 #include "common/narrow/contacts/contact_stats.h"
 #include "common/narrow/contacts/particle_contacts.h"
+#include "common/sim/overlap.h"
 #include "common/parallel/rank_frame.h"
 #include "common/parallel/rank_grid.h"
 #include "common/util/error.h"
 #include "formats/stream/records.h"
 #include "tools/run/mpi/mpi_run.h"
+
+static int measure_start(struct run *r, struct mpi_run *m);
 
 static struct mpi_run *mpi_of(const struct run *r)
 {
@@ -110,7 +113,7 @@ static int open_mpi(struct run *r, int argc, char **argv)
 	if (ranks_agree(rc ? 1 : 0))
 		return r->failure_agreed = 1, -1;
 	rc = holdings_start(r, m);
-	if (ranks_agree(rc ? 1 : 0))
+	if (ranks_agree(rc ? 1 : 0) || measure_start(r, m))
 		return r->failure_agreed = 1, -1;
 	return 0;
 }
@@ -169,6 +172,68 @@ static int search(struct run *r, struct mpi_run *m)
 	return 0;
 }
 
+/* The start's overlaps from the first search (which the first step then
+ * takes as it is): each rank's own pairs and particles, the ranks' sums
+ * added, the deepest pair the rank that holds it names. */
+static int measure_start(struct run *r, struct mpi_run *m)
+{
+	struct mrdem_overlap *ov = &r->start;
+	memset(ov, 0, sizeof *ov);
+	struct mrdem_bodies b;
+	struct mrdem_id_index ix;
+	struct mrdem_forces f;
+	mrdem_bodies_init(&b);
+	mrdem_id_index_init(&ix);
+	mrdem_forces_init(&f);
+	int rc = search(r, m) ||
+		 mrdem_forces_of_frame(&f, &b, &ix, &m->local, &m->contacts) ? -1 : 0;
+	m->searched = !rc;
+	/* contacts, deep pairs, contact, kinetic and gravitational energy, mass */
+	double mine[6] = {0}, all[6], hmin = INFINITY, hmin_all;
+	const double *g = m->local.setup.gravity;
+	double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+	if (!rc) {
+		mrdem_overlap_summarise(ov, &m->cm);
+		for (size_t k = 0; k < m->contacts.n; k++)
+			if (mrdem_rank_pair_owner(&m->rf, m->contacts.c[k].a, m->contacts.c[k].b) ==
+			    m->me)
+				mine[2] += f.ce[k];
+		struct mrdem_energy e;
+		mrdem_energy_compute(&e, &m->local, &b);
+		const struct mrdem_particles *p = &m->local.frame.p;
+		for (size_t i = 0; gn > 0 && i < p->n; i++)
+			if (m->rf.owner[i] == m->me)
+				hmin = fmin(hmin, -(p->pos[3 * i] * g[0] + p->pos[3 * i + 1] * g[1] +
+						    p->pos[3 * i + 2] * g[2]) / gn);
+		mine[0] = (double)ov->contacts, mine[1] = (double)ov->deep;
+		mine[3] = e.translational + e.rotational;
+		mine[4] = e.gravity, mine[5] = e.mass;
+	}
+	mrdem_forces_release(&f);
+	mrdem_id_index_release(&ix);
+	mrdem_bodies_release(&b);
+	if (ranks_agree(rc ? 1 : 0))
+		return -1;
+	MPI_Allreduce(mine, all, 6, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(&hmin, &hmin_all, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+	struct { double v; int rank; } worst = {ov->worst_fraction, m->me}, top;
+	MPI_Allreduce(&worst, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+	uint64_t ids[2] = {ov->worst_a, ov->worst_b};
+	double depth = ov->worst_depth;
+	MPI_Bcast(ids, 2, MPI_UINT64_T, top.rank, MPI_COMM_WORLD);
+	MPI_Bcast(&depth, 1, MPI_DOUBLE, top.rank, MPI_COMM_WORLD);
+	ov->contacts = (size_t)all[0];
+	ov->deep = (size_t)all[1];
+	ov->contact_energy = all[2];
+	ov->kinetic = all[3];
+	/* gravity's potential energy above the lowest particle (overlap.h) */
+	ov->potential = gn > 0 && all[5] > 0 ? fmax(0.0, all[4] - all[5] * gn * hmin_all) : 0;
+	ov->worst_fraction = top.v;
+	ov->worst_a = ids[0], ov->worst_b = ids[1];
+	ov->worst_depth = depth;
+	return 0;
+}
+
 static int write_detection(struct run *r, struct mpi_run *m)
 {
 	struct mrdem_stats broad, narrow;
@@ -187,7 +252,9 @@ static int detect(struct run *r, int output, int frame, int step)
 {
 	(void)step;
 	struct mpi_run *m = mpi_of(r);
-	int rc = search(r, m);
+	/* the start's search was the first detection's */
+	int rc = m->searched ? 0 : search(r, m);
+	m->searched = 0;
 	if (ranks_agree(rc ? 1 : 0))
 		return r->failure_agreed = 1, -1;
 	if (frame && run_write_frame(r, &m->contacts))
@@ -400,6 +467,7 @@ const struct run_backend run_mpi = {
 	.account_last = account_last,
 	.summary = summary,
 	.contacts = contacts,
+	.measures_start = 1,
 	.refuses = RUN_OPT_LOG_VIEW,
 	.refusal = "mrdem-run-mpi has no per-stage log yet",
 	.memory_note = " (rank 0)",
