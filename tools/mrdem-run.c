@@ -24,6 +24,8 @@
 #include "tools/run/run.h"
 #ifdef MRDEM_MPI
 #include <mpi.h>
+
+#include "tools/run/mpi/exchange.h"
 #endif
 
 static const char usage_head[] =
@@ -617,6 +619,7 @@ int main(int argc, char **argv)
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	mrdem_set_warnings(rank == 0);
+	ranks_share_cores();
 #endif
 	mrdem_threads_init();
 	mrdem_scene_init(&r.scene);

@@ -2,6 +2,7 @@
 
 #include <limits.h>
 #include <mpi.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,4 +102,19 @@ int ranks_agree(int failed)
 	if (any && !failed)
 		mrdem_set_silent();
 	return any;
+}
+
+void ranks_share_cores(void)
+{
+	if (getenv("OMP_NUM_THREADS"))
+		return;
+	MPI_Comm local;
+	int here = 1;
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
+	    MPI_SUCCESS) {
+		MPI_Comm_size(local, &here);
+		MPI_Comm_free(&local);
+	}
+	int share = omp_get_num_procs() / here;
+	omp_set_num_threads(share > 1 ? share : 1);
 }

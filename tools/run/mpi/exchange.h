@@ -31,6 +31,10 @@ void exchange_put(struct exchange *x, int to, const void *item);
  * emptying the queues. 0, or -1 with a message. */
 int exchange_run(struct exchange *x);
 
+/* Without OMP_NUM_THREADS, the ranks on one machine share its cores out
+ * (each its share, at least one thread) instead of each taking them all. */
+void ranks_share_cores(void);
+
 /* Every rank's failure flag (0: none): the largest, on every rank. */
 int ranks_agree(int failed);
 

@@ -178,6 +178,14 @@ static int send_ghosts(struct mpi_run *m, struct mrdem_wire_particle *own, size_
 				   "%llu), not the run's %llu (%llu): a particle was lost or doubled",
 				   (unsigned long long)all_ranks[0], (unsigned long long)all_ranks[1],
 				   (unsigned long long)m->total, (unsigned long long)m->idsum);
+	/* the busiest rank's work against the mean */
+	double load = 0, loads[2];
+	for (size_t k = 0; k < nown; k++)
+		load += work(&m->local, own[k].shape);
+	MPI_Allreduce(&load, &loads[0], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(&load, &loads[1], 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	m->imbalance = loads[1] > 0 ? loads[0] * m->nranks / loads[1] : 1;
+	m->imbalance_max = fmax(m->imbalance_max, m->imbalance);
 	size_t ghosts = x->nin;
 	m->ghosts_max = ghosts > m->ghosts_max ? ghosts : m->ghosts_max;
 	m->owned_max = nown > m->owned_max ? nown : m->owned_max;

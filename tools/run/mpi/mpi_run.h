@@ -53,6 +53,9 @@ struct mpi_run {
 	double energy[3];          /* the step's start, all ranks: kinetic, gravity, contact */
 	/* account: ghosts and owned particles per step, rebuilds, balances */
 	uint64_t ghosts_max, ghosts_sum, owned_max, owned_sum, samples, rebuilds, balances;
+	/* the busiest rank's work (particles weighted by triangles) over the
+	 * mean, after the last rebuild and the most after any */
+	double imbalance, imbalance_max;
 };
 
 /* The grid, and this rank's part of the start r->scene (every rank has it

@@ -443,11 +443,14 @@ static int summary(const struct run *r, double n)
 	const struct mpi_run *m = mpi_of(r);
 	double samples = m->samples ? (double)m->samples : 1;
 	fprintf(stderr, "  ranks: %d (grid %s); ghosts per rank %.1f on average over the ranks "
-		"and steps, at most %llu; %.0f bytes sent per step; %llu rebuilds, %llu of them "
-		"with the cuts balanced\n", m->nranks, r->grid_name,
+		"and steps, at most %llu; %.0f bytes sent per step (%.0f per particle); %llu "
+		"rebuilds, %llu of them with the cuts balanced; work of the busiest rank over "
+		"the mean %.3f after the last rebuild, at most %.3f\n", m->nranks, r->grid_name,
 		(double)m->ghosts_sum / samples / m->nranks, (unsigned long long)m->ghosts_max,
-		(double)m->particles.bytes_sent / fmax(n, 1), (unsigned long long)m->rebuilds,
-		(unsigned long long)m->balances);
+		(double)m->particles.bytes_sent / fmax(n, 1),
+		(double)m->particles.bytes_sent / fmax(n, 1) / fmax((double)m->total, 1),
+		(unsigned long long)m->rebuilds, (unsigned long long)m->balances, m->imbalance,
+		m->imbalance_max);
 	return 0;
 }
 
