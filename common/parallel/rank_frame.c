@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/scene/flow.h"
 #include "common/util/error.h"
 
 void mrdem_order_column(struct mrdem_column *c, const uint64_t *order, size_t n)
@@ -214,6 +215,39 @@ void mrdem_rank_springs_merge(struct mrdem_history *h, const int *src)
 	h->s = out;
 	h->n = m;
 	h->cap = n;
+}
+
+/* How many of the sorted v[0..n) are below x. */
+static size_t count_below(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int mrdem_rank_frame_remove(struct mrdem_rank_frame *rf, struct mrdem_frame *f,
+			    const uint64_t *removed, size_t nr)
+{
+	size_t n = rf->n, m = 0;
+	unsigned char *drop = mrdem_xcalloc(n ? n : 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t below = count_below(removed, nr, rf->order[i]);
+		drop[i] = below < nr && removed[below] == rf->order[i];
+		if (drop[i])
+			continue;
+		rf->order[m] = rf->order[i] - below;
+		rf->owner[m++] = rf->owner[i];
+	}
+	mrdem_frame_remove(f, drop);
+	free(drop);
+	rf->n = m;
+	return mrdem_id_index_build(&rf->index, &f->p);
 }
 
 void mrdem_rank_frame_output(const struct mrdem_rank_frame *rf, const struct mrdem_frame *local,

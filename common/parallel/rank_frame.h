@@ -89,6 +89,14 @@ int mrdem_rank_contacts_merge(const struct mrdem_pairs *mine, const struct mrdem
  * springs of its first sender are kept; the rest sorted as a history. */
 void mrdem_rank_springs_merge(struct mrdem_history *h, const int *src);
 
+/* Delete from the working frame f the particles whose one-rank order is
+ * in removed[0..nr) (sorted; the run's removals of a step, on every rank),
+ * with their springs, and close the gaps in the order the one-rank frame
+ * closes them: each order less the removed ones below it. 0, or -1 with a
+ * message. */
+int mrdem_rank_frame_remove(struct mrdem_rank_frame *rf, struct mrdem_frame *f,
+			    const uint64_t *removed, size_t nr);
+
 /* The frame rank me writes (docs/parallel.md): its own particles and, on
  * rank 0, the fixed ones, in order, with the column MRDEM_COLUMN_ORDER
  * and the springs of the pairs it owns. out is replaced. */

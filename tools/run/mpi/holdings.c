@@ -59,10 +59,22 @@ static int make_grid(struct run *r, struct mpi_run *m)
 		m->total++;
 		m->idsum += p->id[i];
 	}
-	if (!nf)
-		for (int a = 0; a < 3; a++)
-			lo[a] = hi[a] = 0, smallest = 0;
-	m->skin = SKIN_FRACTION * smallest;
+	m->nframe = p->n;
+	/* the particles insertions will bring, where they will bring them */
+	const struct mrdem_flow *fl = &r->scene.flow;
+	for (uint32_t k = 0; k < fl->ninsert; k++)
+		for (uint32_t j = 0; j < fl->insert[k].nshapes; j++) {
+			const struct mrdem_insert_shape *e = &fl->insert[k].shapes[j];
+			double radius = r->scene.shapes[e->shape].bound_radius + e->eps;
+			m->reach = fmax(m->reach, radius);
+			smallest = fmin(smallest, radius);
+		}
+	double vmax = 0;
+	mrdem_flow_grow_bounds(fl, lo, hi, &vmax);
+	for (int a = 0; a < 3; a++)
+		if (!(lo[a] <= hi[a]))
+			lo[a] = hi[a] = 0;
+	m->skin = SKIN_FRACTION * (isfinite(smallest) ? smallest : 0);
 	double ext[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
 	int dims[3];
 	if (mrdem_rank_grid_dims(m->nranks, ext, r->ranks_given, dims)) {
@@ -394,9 +406,12 @@ static void balance(struct mpi_run *m)
 /* Each owned particle to the rank whose box holds it, each spring to the
  * next owners of its two particles (both send it; one copy is kept);
  * then the ghosts anew. */
-static int rebuild(struct mpi_run *m)
+static int rebuild(struct mpi_run *m, const struct mrdem_wire_particle *joined, size_t njoined)
 {
 	balance(m);
+	/* new particles go straight to the rank whose box holds them: here */
+	for (size_t k = 0; k < njoined; k++)
+		exchange_put(&m->particles, m->me, &joined[k]);
 	struct mrdem_frame *f = &m->local.frame;
 	const struct mrdem_particles *p = &f->p;
 	int *next = mrdem_xmalloc_array(p->n + 1, sizeof *next);
@@ -443,9 +458,10 @@ static int rebuild(struct mpi_run *m)
 	return rc;
 }
 
-int holdings_after_step(struct mpi_run *m)
+int holdings_after_step(struct mpi_run *m, const struct mrdem_wire_particle *joined,
+			size_t njoined, int force)
 {
-	int rc = must_rebuild(m) ? rebuild(m) : refresh(m);
+	int rc = must_rebuild(m) || force ? rebuild(m, joined, njoined) : refresh(m);
 	size_t owned = 0, n = m->local.frame.p.n;
 	for (size_t i = 0; i < n; i++)
 		owned += m->rf.owner[i] == m->me;
@@ -465,6 +481,7 @@ void holdings_release(struct mpi_run *m)
 	free(m->recv);
 	free(m->xref);
 	free(m->ranks);
+	free(m->step_joined);
 	exchange_release(&m->particles);
 	exchange_release(&m->springs);
 	exchange_release(&m->states);

@@ -47,6 +47,13 @@ struct mpi_run {
 	/* what the run holds in all: free particles and the sum of their ids,
 	 * checked after every rebuild */
 	uint64_t total, idsum;
+	uint64_t nframe;           /* particles of the one-rank frame, fixed ones too */
+	/* the particles this step's insertions placed, on every rank */
+	struct mrdem_wire_particle *step_joined;
+	size_t step_joined_n, step_joined_cap;
+	/* ... those this rank's box holds, which it takes at the rebuild */
+	struct mrdem_wire_particle *joined;
+	size_t njoined, jcap;
 	/* the rank frame's velocities at its time, for output */
 	double *sync_vel, *sync_angvel;
 	size_t scap;
@@ -67,7 +74,16 @@ int holdings_start(struct run *r, struct mpi_run *m);
  * rebuild: cuts balanced when the work is uneven, particles to the ranks
  * whose boxes hold them with their springs, ghosts anew. 0, or -1 with
  * a message. */
-int holdings_after_step(struct mpi_run *m);
+int holdings_after_step(struct mpi_run *m, const struct mrdem_wire_particle *joined,
+			size_t njoined, int force);
 void holdings_release(struct mpi_run *m);
+
+/* The end of a step's inflow and outflow (flow_ranks.c): the particles in
+ * remove regions deleted on every rank (orders closed up, acc counting
+ * them), the insertions placed alike on every rank, the new particles
+ * this rank's box holds into joined (grown as needed). 0, or -1 with a
+ * message. */
+int flow_ranks_step_end(struct run *r, struct mpi_run *m, struct mrdem_flow_account *acc,
+			struct mrdem_wire_particle **joined, size_t *njoined, size_t *jcap);
 
 #endif

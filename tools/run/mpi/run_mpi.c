@@ -66,9 +66,6 @@ static int refuse(const struct run *r)
 	if (r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER)
 		return mrdem_error("mrdem-run-mpi steps the explicit schemes; implicit-euler is not "
 				   "decomposed over ranks yet: run it with mrdem-run");
-	if (s->flow.ninsert || s->flow.nremove)
-		return mrdem_error("mrdem-run-mpi does not decompose inflow and outflow (insert:, "
-				   "remove:) yet: run the scene with mrdem-run");
 	for (size_t k = 0; k < s->frame.nextra; k++)
 		if (strcmp(s->frame.extra[k].name, MRDEM_COLUMN_VELOCITY_HALF) &&
 		    strcmp(s->frame.extra[k].name, MRDEM_COLUMN_ANGVEL_HALF))
@@ -94,6 +91,8 @@ static int open_mpi(struct run *r, int argc, char **argv)
 	mrdem_rank_frame_init(&m->rf);
 	m->local = r->scene;
 	mrdem_frame_init(&m->local.frame);
+	/* the ranks' inflow and outflow run after the stepper's (flow_ranks.c) */
+	memset(&m->local.flow, 0, sizeof m->local.flow);
 	if (r->scene.frame.p.material)
 		mrdem_particles_use_material(&m->local.frame.p);
 	mrdem_stepper_init(&m->stepper);
@@ -136,6 +135,7 @@ static void close_mpi(struct run *r)
 	mrdem_contacts_release(&m->ct);
 	mrdem_contacts_release(&m->contacts);
 	free(m->kind);
+	free(m->joined);
 	free(m->sync_vel);
 	free(m->sync_angvel);
 	free(m);
@@ -360,7 +360,12 @@ static int advance(struct run *r, int output)
 	int rc = mrdem_stepper_step(&m->stepper, &m->local, &m->contacts, &o);
 	if (ranks_agree(rc ? 1 : 0) || ranks_agree(energy_bound(r, m) ? 1 : 0))
 		return r->failure_agreed = 1, -1;
-	rc = holdings_after_step(m);
+	struct mrdem_flow_account acc;
+	rc = flow_ranks_step_end(r, m, &acc, &m->joined, &m->njoined, &m->jcap);
+	if (ranks_agree(rc ? 1 : 0))
+		return r->failure_agreed = 1, -1;
+	m->stepper.flow = acc;
+	rc = holdings_after_step(m, m->joined, m->njoined, acc.removed || acc.inserted);
 	if (!rc)
 		mrdem_rank_frame_output(&m->rf, &m->local.frame, m->me, &r->scene.frame);
 	/* the run's motion bounds here, where the ranks can agree on them */
@@ -395,6 +400,9 @@ static int account(struct run *r, int output)
 	r->max_contacts = m->contacts.n > r->max_contacts ? m->contacts.n : r->max_contacts;
 	r->sum_pairs += m->mine.n;
 	r->sum_detect += m->t_broad + m->t_narrow;
+	/* every rank counts the run's flow: rank 0 writes it, so the parts sum to it */
+	if (m->me == 0)
+		run_flow_add(r, &m->stepper.flow);
 	double e = m->energy[0] + m->energy[1] + m->energy[2];
 	if (!r->have_energy)
 		r->e_first = e, r->have_energy = 1;
