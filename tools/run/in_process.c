@@ -39,15 +39,7 @@ static int write_step_stats(struct mrdem_sim *sim, struct mrdem_writer *w)
 /* The step's counters into the run's sums (the summary, report.c). */
 static void sum_counters(struct run *r)
 {
-	const struct mrdem_contact_counts *c = &sim_of(r)->counts;
-	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(&c->search, &all);
-	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
-		r->sum_round[k] += c->search.round[k].comparisons;
-	r->sum_comparisons += all.comparisons;
-	r->sum_real += c->search.real.comparisons;
-	r->sum_fallbacks += all.fallbacks;
-	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
+	run_add_search_counts(r, &sim_of(r)->counts);
 	r->sum_contacts += sim_of(r)->contacts.n;
 	if (sim_of(r)->contacts.n > r->max_contacts)
 		r->max_contacts = sim_of(r)->contacts.n;

@@ -82,6 +82,18 @@ int run_stepper_synchronise(struct mrdem_stepper *st, struct run *r,
 	return 1;
 }
 
+void run_add_search_counts(struct run *r, const struct mrdem_contact_counts *c)
+{
+	struct mrdem_narrow_counts all = {0};
+	mrdem_search_counts_total(&c->search, &all);
+	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
+		r->sum_round[k] += c->search.round[k].comparisons;
+	r->sum_comparisons += all.comparisons;
+	r->sum_real += c->search.real.comparisons;
+	r->sum_fallbacks += all.fallbacks;
+	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
+}
+
 void run_flow_add(struct run *r, const struct mrdem_flow_account *a)
 {
 	r->flow_sum.removed += a->removed;

@@ -177,6 +177,8 @@ void run_output_done(struct run *r, struct run_out_mark m);
  * (docs/dynamics.md, "Where the closing half kick happens"). 0 or -1
  * (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
+/* Add a detection's search counters to the run's sums (the summary). */
+void run_add_search_counts(struct run *r, const struct mrdem_contact_counts *c);
 /* Add a step's removals and insertions to the run's since the last frame. */
 void run_flow_add(struct run *r, const struct mrdem_flow_account *a);
 /* synchronise of the backends that take the forces of a frame's contacts

@@ -387,15 +387,7 @@ static int start_energies(const struct run *r, double e[3])
 static int account(struct run *r, int output)
 {
 	struct mpi_run *m = mpi_of(r);
-	const struct mrdem_contact_counts *c = &m->counts;
-	struct mrdem_narrow_counts all = {0};
-	mrdem_search_counts_total(&c->search, &all);
-	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
-		r->sum_round[k] += c->search.round[k].comparisons;
-	r->sum_comparisons += all.comparisons;
-	r->sum_real += c->search.real.comparisons;
-	r->sum_fallbacks += all.fallbacks;
-	mrdem_convex_counts_add(&r->sum_convex, &c->convex);
+	run_add_search_counts(r, &m->counts);
 	r->sum_contacts += m->cm.n;
 	r->max_contacts = m->contacts.n > r->max_contacts ? m->contacts.n : r->max_contacts;
 	r->sum_pairs += m->mine.n;
