@@ -28,8 +28,15 @@
 #include "tools/run/mpi/exchange.h"
 #endif
 
+/* The tool's name: the MPI build is another tool (docs/parallel.md). */
+#ifdef MRDEM_MPI
+#define RUN_TOOL "mrdem-run-mpi"
+#else
+#define RUN_TOOL "mrdem-run"
+#endif
+
 static const char usage_head[] =
-	"usage: mrdem-run [options] SCENE\n"
+	"usage: " RUN_TOOL " [options] SCENE\n"
 	"\n"
 	"Simulate SCENE (a YAML scene, docs/scene.md, named *.yaml or *.yml, or a\n"
 	"state stream whose last frame is the start; '-': a stream on standard\n"
@@ -200,11 +207,7 @@ static int load_stream(struct run *r, const char *path)
 static int write_meta(struct run *r, const char *scene, int argc, char **argv)
 {
 	struct mrdem_meta m;
-#ifdef MRDEM_MPI
-	mrdem_meta_init(&m, "mrdem-run-mpi", argc, argv);
-#else
-	mrdem_meta_init(&m, "mrdem-run", argc, argv);
-#endif
+	mrdem_meta_init(&m, RUN_TOOL, argc, argv);
 	int rc = 0;
 	if (has_suffix(scene, ".yaml") || has_suffix(scene, ".yml"))
 		rc = mrdem_meta_add_scene(&m, scene, &r->scene);
@@ -425,11 +428,11 @@ static int parse_options(struct options *o, int argc, char **argv)
 			       mrdem_contact_opts_usage, usage_tail, usage_mpi);
 			o->help = 1;
 			return 0;
-		default: fputs("try 'mrdem-run --help'\n", stderr); return 2;
+		default: fputs("try '" RUN_TOOL " --help'\n", stderr); return 2;
 		}
 	}
 	if (argc - optind != 1) {
-		fputs("mrdem-run: give one scene (try 'mrdem-run --help')\n", stderr);
+		fputs(RUN_TOOL ": give one scene (try '" RUN_TOOL " --help')\n", stderr);
 		return 2;
 	}
 	o->scene = argv[optind];
