@@ -8,7 +8,7 @@ on SMALL (64 spheres) two threads at most 1.2x the CPU time of one.
 
 Each figure is the cost of 1 + N steps less that of 1 step from the scene's
 start (so set-up, tree building and output cancel), the median of REPS
-runs."""
+runs taken in turn with the other configurations."""
 import os
 import resource
 import statistics
@@ -38,22 +38,25 @@ def run(scene, threads, pipes, steps):
     return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
-def per_step(scene, steps, threads, pipes=False):
-    """Median (wall, CPU) seconds per step over REPS runs."""
-    w, c = [], []
-    for _ in range(REPS):
-        (w1, c1), (wn, cn) = run(scene, threads, pipes, 1), run(scene, threads, pipes, 1 + steps)
-        w.append((wn - w1) / steps)
-        c.append((cn - c1) / steps)
-    return statistics.median(w), statistics.median(c)
+def per_step(scene, steps, threads, pipes):
+    """(wall, CPU) seconds per step of one run."""
+    (w1, c1), (wn, cn) = run(scene, threads, pipes, 1), run(scene, threads, pipes, 1 + steps)
+    return (wn - w1) / steps, (cn - c1) / steps
 
 
 load0 = os.getloadavg()
 subprocess.run([BIN + "/mrdem-run", SCENE, "-o", START, "--steps", "0", "-q"], check=True)
 RUNS = [("lattice", START, STEPS, False), ("lattice", START, STEPS, True),
         ("pour", POUR, POUR_STEPS, False), ("small", SMALL, SMALL_STEPS, False)]
-t = {(name, pipes, th): per_step(scene, steps, th, pipes)
-     for name, scene, steps, pipes in RUNS for th in (1, 2)}
+# the configurations in turn, REPS rounds: a busy spell of the machine
+# falls on all of them alike
+samples = {}
+for _ in range(REPS):
+    for name, scene, steps, pipes in RUNS:
+        for th in (1, 2):
+            samples.setdefault((name, pipes, th), []).append(per_step(scene, steps, th, pipes))
+t = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+     for k, v in samples.items()}
 load1 = os.getloadavg()
 
 LABEL = {"lattice": os.path.basename(DIR), "pour": "%s, first %d steps"
@@ -61,7 +64,7 @@ LABEL = {"lattice": os.path.basename(DIR), "pour": "%s, first %d steps"
 print("# Threads: 1 and 2 OpenMP threads with the default teams and waiting\n")
 print("Command: `make -C pipelines threads` (TH_STEPS=%d, TH_POUR_STEPS=%d, TH_SMALL_STEPS=%d,"
       " TH_REPS=%d). Wall and CPU seconds per step (1 + N steps less 1 step from the scene's"
-      " start, median of %d runs), OMP_DYNAMIC, OMP_WAIT_POLICY and GOMP_SPINCOUNT unset."
+      " start, median of %d runs, the configurations in turn), OMP_DYNAMIC, OMP_WAIT_POLICY and GOMP_SPINCOUNT unset."
       " Load average (1, 5, 15 min) at the start %s, at the end %s: the goals mean something"
       " on an idle machine only (load below 1 on 2 cores).\n"
       % (STEPS, POUR_STEPS, SMALL_STEPS, REPS, REPS, " ".join("%.2f" % x for x in load0),
