@@ -23,6 +23,12 @@ void mrdem_threads_init(void);
 #define MRDEM_PARALLEL_MIN 1024
 #define MRDEM_PARALLEL_MIN_RECORDS (4 * MRDEM_PARALLEL_MIN)
 
+/* Work of uneven items (the narrow phase's pairs) shared out only when it
+ * takes this long on one thread: a parallel region wakes the sleeping
+ * threads (passive waiting) and ends in a barrier, about 25 us here
+ * (docs/driver.md, "Threads"), so it pays from twice that, with margin. */
+#define MRDEM_PARALLEL_MIN_SECONDS 100e-6
+
 /* for (size_t I = 0; I < N; I++) { ... } on the thread team (static
  * schedule) when N > MIN, else on the calling thread without entering
  * OpenMP: a parallel region, even of one thread (an if clause that is
