@@ -20,8 +20,8 @@ static int user_chose_wait(char **envp)
  * the environment to the one the process started with: a setenv even in
  * the program's .preinit_array, the earliest code it runs, is lost. So
  * the process starts itself again with the policy added, before any
- * library is initialised (about 1 ms; children inherit the policy and do
- * not repeat it). If that fails the run goes on spinning. */
+ * library is initialised (about 2.5 ms; children inherit the policy and
+ * do not repeat it). If that fails the run goes on spinning. */
 static void preinit_wait_policy(int argc, char **argv, char **envp)
 {
 	(void)argc;

@@ -92,6 +92,7 @@ struct mrdem_contact_finder *mrdem_contact_finder_new(void)
 {
 	struct mrdem_contact_finder *f = mrdem_xcalloc(1, sizeof *f);
 	f->nworkers = omp_get_max_threads();
+	f->work_s = INFINITY; /* unknown: the first call shares its pairs out */
 	f->w = mrdem_xcalloc(f->nworkers, sizeof *f->w);
 	for (int t = 0; t < f->nworkers; t++) {
 		f->w[t].batch = mrdem_tri_batch_new();
