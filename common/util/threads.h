@@ -4,11 +4,16 @@
 
 #include <stddef.h>
 
-/* Unless OMP_DYNAMIC says otherwise, let OpenMP size each team to the
- * cores not already busy (libgomp reads the load average): on a shared,
- * loaded machine a second thread that does not get a core stalls every
- * barrier and burns CPU spinning (measured in docs/driver.md, "Threads").
- * Results never depend on the team size. Every tool's main calls it. */
+/* Fixed teams of OMP_NUM_THREADS threads (all cores when unset), whatever
+ * the load average, as LAMMPS and LIGGGHTS run: OpenMP's dynamic teams
+ * (OMP_DYNAMIC=true) size them from the load average, and on a machine
+ * whose previous minute was this run's own work that is one thread.
+ * Idle threads sleep instead of spinning (OMP_WAIT_POLICY=passive) unless
+ * the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT: a thread spinning
+ * between small loops burns a core that another process, or the next
+ * tool of a pipeline, needs (docs/driver.md, "Threads"). The policy is
+ * set in the environment, so child processes share it. Results never
+ * depend on the team size. Every tool's main calls it first. */
 void mrdem_threads_init(void);
 
 /* Below this many items of per-particle or per-patch work (a few hundred
@@ -17,6 +22,12 @@ void mrdem_threads_init(void);
  * wait for four times as many. */
 #define MRDEM_PARALLEL_MIN 1024
 #define MRDEM_PARALLEL_MIN_RECORDS (4 * MRDEM_PARALLEL_MIN)
+
+/* Work of uneven items (the narrow phase's pairs) shared out only when it
+ * takes this long on one thread: a parallel region wakes the sleeping
+ * threads (passive waiting) and ends in a barrier, about 25 us here
+ * (docs/driver.md, "Threads"), so it pays from twice that, with margin. */
+#define MRDEM_PARALLEL_MIN_SECONDS 100e-6
 
 /* for (size_t I = 0; I < N; I++) { ... } on the thread team (static
  * schedule) when N > MIN, else on the calling thread without entering

@@ -113,8 +113,8 @@ expect_success "--via-pipes: mrdem-pairs | mrdem-contact | mrdem-step give the v
 	test_cmp inproc.energy pipes.energy &&
 	assert_grep "comparisons in the tools.* stats records (mrdem-stats pipes.mrd)" pipes.err'
 
-expect_success "dynamic teams (the default) give the bytes of fixed ones" '
-	env -u OMP_DYNAMIC OMP_NUM_THREADS=2 mrdem-run -q touching.yaml --steps 20 --every 5 -o dyn.mrd &&
+expect_success "dynamic teams (OMP_DYNAMIC=true) give the bytes of fixed ones (the default)" '
+	OMP_DYNAMIC=true OMP_NUM_THREADS=2 mrdem-run -q touching.yaml --steps 20 --every 5 -o dyn.mrd &&
 	OMP_DYNAMIC=false OMP_NUM_THREADS=2 mrdem-run -q touching.yaml --steps 20 --every 5 -o fixed.mrd &&
 	same_stream dyn.mrd fixed.mrd'
 

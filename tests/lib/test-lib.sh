@@ -16,12 +16,14 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MRDEM_BIN=${MRDEM_BIN:-$TOP/bin}
 PATH=$MRDEM_BIN:$PATH
 export PATH TOP MRDEM_BIN
-# Fixed team sizes (OMP_NUM_THREADS as given), so thread-count tests test
-# what they say; the tools default to dynamic teams (common/util/threads.h).
+# Fixed team sizes (OMP_NUM_THREADS as given, the tools' default too), so
+# thread-count tests test what they say whatever the caller's environment.
 OMP_DYNAMIC=${OMP_DYNAMIC:-false}
 # Idle threads sleep instead of spinning at each barrier: on a machine with
 # fewer free cores than threads a spinning thread steals the core its
-# partner needs (ten times the CPU time for the same records).
+# partner needs (ten times the CPU time for the same records). The tools
+# default to it too, but set here they need not start themselves again
+# to set it (common/util/threads.c).
 OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 export OMP_DYNAMIC OMP_WAIT_POLICY
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrdem-test.XXXXXX")

@@ -163,6 +163,8 @@ void run_summary(struct run *r)
 	fprintf(stderr, "mrdem-run: %llu steps in %.3f s (%.3g ms per step), %llu frames to %s\n",
 		(unsigned long long)r->nsteps, wall, 1e3 * wall / n,
 		(unsigned long long)r->frames_written, r->out ? r->out : "standard output");
+	fprintf(stderr, "  threads: %d%s\n", omp_get_max_threads(),
+		omp_get_dynamic() ? " at most (OMP_DYNAMIC: teams sized to the idle cores)" : "");
 	if (r->have_start)
 		fprintf(stderr, "  start: %zu contact(s), contact energy %.4g J against %.4g J kinetic "
 			"and %.4g J potential (gravity above the lowest particle); %zu overlap(s) "

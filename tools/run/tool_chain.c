@@ -46,26 +46,22 @@ static int locate(struct tool_chain *c, const char *argv0)
 /* The tools' environment: this one, with MRDEM_STREAM_LEVEL=0 (their
  * files are read once, by the next tool or this driver, and deflating them
  * took about 10 ms of every step's serial time on the 4,096-sphere
- * lattice) and, unless the user chose one, OMP_WAIT_POLICY=passive: the
- * tools share the cores, and a thread of one spinning at the end of its
- * parallel loop takes a core from the next one (about 35 ms of wall time
- * per step there on two threads, docs/driver.md). */
+ * lattice). The wait policy comes with it: the tools' passive default is
+ * already in this environment unless the user chose one
+ * (common/util/threads.c), and a tool spinning at the end of its parallel
+ * loop would take a core from the next one (about 35 ms of wall time per
+ * step there on two threads, docs/driver.md). */
 static void make_env(struct tool_chain *c)
 {
-	static const char level[] = "MRDEM_STREAM_LEVEL=", wait[] = "OMP_WAIT_POLICY=";
+	static const char level[] = "MRDEM_STREAM_LEVEL=";
 	size_t n = 0, k = 0;
-	int user_wait = 0;
 	while (environ[n])
 		n++;
-	c->env = mrdem_xmalloc((n + 3) * sizeof *c->env);
-	for (size_t i = 0; i < n; i++) {
-		user_wait |= !strncmp(environ[i], wait, sizeof wait - 1);
+	c->env = mrdem_xmalloc((n + 2) * sizeof *c->env);
+	for (size_t i = 0; i < n; i++)
 		if (strncmp(environ[i], level, sizeof level - 1))
 			c->env[k++] = environ[i];
-	}
 	c->env[k++] = "MRDEM_STREAM_LEVEL=0";
-	if (!user_wait)
-		c->env[k++] = "OMP_WAIT_POLICY=passive";
 	c->env[k] = NULL;
 }
 

@@ -16,6 +16,7 @@
 #include "common/util/hash.h"
 #include "common/util/stages.h"
 #include "common/util/simd.h"
+#include "common/util/threads.h"
 
 /* One pair to examine: particle ia with particle ib, or with analytic
  * plane `plane`, and its front (multiscale); then the thread that took
@@ -76,6 +77,7 @@ struct convex_cache {
 
 struct mrdem_contact_finder {
 	int nworkers;
+	double work_s; /* the last call's pair seconds, all threads together */
 	struct convex_cache convex;
 	struct worker *w;
 	uint32_t nsoups;
@@ -90,6 +92,7 @@ struct mrdem_contact_finder *mrdem_contact_finder_new(void)
 {
 	struct mrdem_contact_finder *f = mrdem_xcalloc(1, sizeof *f);
 	f->nworkers = omp_get_max_threads();
+	f->work_s = INFINITY; /* unknown: the first call shares its pairs out */
 	f->w = mrdem_xcalloc(f->nworkers, sizeof *f->w);
 	for (int t = 0; t < f->nworkers; t++) {
 		f->w[t].batch = mrdem_tri_batch_new();
@@ -489,6 +492,7 @@ static void account(struct mrdem_contact_finder *f, int threads, size_t contacts
 		points += w->points_s;
 		plane += w->plane_s;
 	}
+	f->work_s = search + points + plane;
 	double per = 1.0 / threads;
 	l->seconds[MRDEM_STAGE_SEARCH] += per * (search - all.kernel_s);
 	l->seconds[MRDEM_STAGE_KERNELS] += per * (all.kernel_s - all.fallback_s + plane);
@@ -635,8 +639,11 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	}
 	/* Enough pairs to share out: each worker's scratch is its own. One
 	 * thread runs them without entering OpenMP (threads.h: a region of
-	 * one thread still costs a system call). */
-	int threads = njobs > 1 ? f->nworkers : 1, team = 1;
+	 * one thread still costs a system call), and so do pairs whose work
+	 * the last call found too little to pay for waking a thread (the
+	 * pairs change little from one step to the next). */
+	int threads = njobs > 1 && f->work_s >= MRDEM_PARALLEL_MIN_SECONDS ? f->nworkers : 1;
+	int team = 1;
 	if (threads == 1) {
 		for (size_t i = 0; i < njobs; i++)
 			run_job(f, s, o, &jobs[i], 0);
