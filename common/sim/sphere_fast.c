@@ -31,6 +31,7 @@ struct mrdem_sphere_fast {
 	 * friction cap's factor 2 sqrt(kn m_eff) (spring-dashpot) and the
 	 * pair's law, constant while listed */
 	double *meff, *cap_factor;
+	double *rstar;        /* hooke, hertz: R* = 1 / (1/r_a + 1/r_b), r_a for a plane */
 	const struct mrdem_pair_law **law;
 	size_t npairs, cap;
 	struct mrdem_pair_law own;  /* the law of every pair without materials */
@@ -144,6 +145,7 @@ void mrdem_sphere_fast_free(struct mrdem_sphere_fast *f)
 	free(f->meff);
 	free(f->cap_factor);
 	free(f->law);
+	free(f->rstar);
 	free(f->ida);
 	free(f->idb);
 	free(f->rot);
@@ -186,6 +188,7 @@ static int build_list(struct mrdem_sphere_fast *f)
 		f->meff = mrdem_xrealloc(f->meff, f->cap * sizeof *f->meff);
 		f->cap_factor = mrdem_xrealloc(f->cap_factor, f->cap * sizeof *f->cap_factor);
 		f->law = mrdem_xrealloc(f->law, f->cap * sizeof *f->law);
+		f->rstar = mrdem_xrealloc(f->rstar, f->cap * sizeof *f->rstar);
 		f->ida = mrdem_xrealloc(f->ida, f->cap * sizeof *f->ida);
 		f->idb = mrdem_xrealloc(f->idb, f->cap * sizeof *f->idb);
 	}
@@ -200,6 +203,8 @@ static int build_list(struct mrdem_sphere_fast *f)
 		f->law[k] = mrdem_pair_law_of(&s->setup, p, f->pa[k], plane ? SIZE_MAX : f->pb[k],
 					      plane ? mrdem_plane_index(b) : 0, &f->own);
 		f->cap_factor[k] = 2.0 * sqrt(f->law[k]->stiffness * f->meff[k]);
+		f->rstar[k] = plane ? f->radius[f->pa[k]]
+				    : 1.0 / (1.0 / f->radius[f->pa[k]] + 1.0 / f->radius[f->pb[k]]);
 		f->ida[k] = a;
 		f->idb[k] = b;
 	}
@@ -327,13 +332,13 @@ static uint64_t patch_forces(struct mrdem_sphere_fast *f)
 	size_t n = p->n;
 	for (size_t i = 0; i < n; i++)
 		quat_to_matrix(&p->quat[4 * i], &f->rot[9 * i]);
-	struct mrdem_sphere_patch c = {f->s, f->rot, f->radius, f->inv_mass, f->force, f->torque};
+	struct mrdem_sphere_patch c = {f->s, f->rot, f->radius, f->force, f->torque};
 	uint64_t contacts = 0;
 	for (size_t k = 0; k < f->npairs; k++) {
 		size_t a = f->pa[k], b = f->pb[k];
 		contacts += (uint64_t)mrdem_sphere_patch_force(
-			&c, a, b < n ? b : SIZE_MAX, b < n ? 0 : (uint32_t)(b - n), f->law[k],
-			&f->springs.cur[k], &f->springs.next[k]);
+			&c, a, b < n ? b : SIZE_MAX, b < n ? 0 : (uint32_t)(b - n), f->meff[k],
+			f->rstar[k], f->law[k], &f->springs.cur[k], &f->springs.next[k]);
 	}
 	return contacts;
 }

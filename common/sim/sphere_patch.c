@@ -28,7 +28,10 @@ static int sphere_record(struct record *r, const struct mrdem_sphere_patch *c, s
 	const double *xa = &c->s->frame.p.pos[3 * ia], *xb = &c->s->frame.p.pos[3 * ib];
 	double ra = c->radius[ia], rb = c->radius[ib], n[3], pa[3];
 	vec3_sub(n, xa, xb);
-	double len = vec3_norm(n), d = len - ra - rb;
+	double n2 = vec3_norm2(n), reach = ra + rb + ea + eb;
+	if (n2 > reach * reach * (1 + 1e-12)) /* far beyond rounding: no record */
+		return 0;
+	double len = sqrt(n2), d = len - ra - rb;
 	if (d > ea + eb)
 		return 0;
 	if (len > 0)
@@ -75,40 +78,24 @@ static int plane_record(struct record *r, const struct mrdem_sphere_patch *c, si
 	return 1;
 }
 
-/* An analytic sphere's curvature where normal n meets it, as
- * patch_forces.c's curvature() computes an analytic shape's. */
-static double curvature(const struct mrdem_sphere_patch *c, size_t i, const double n[3])
-{
-	const double *ax = c->s->shapes[c->s->frame.p.shape[i]].axes;
-	double nb[3], h2 = 0;
-	mat3_apply_transpose(nb, &c->rot[9 * i], n);
-	for (int k = 0; k < 3; k++)
-		h2 += ax[k] * ax[k] * nb[k] * nb[k];
-	return h2 / (ax[0] * ax[1] * ax[2]);
-}
-
 /* The patch of one record (reduce_patch: one record weighs (d / d)^2 =
- * 1 exactly) into delta, point x and normal n; 0 when it does not
- * overlap. */
-static int reduce(const struct record *r, double *delta, double x[3], double n[3])
+ * 1 exactly) into delta; 0 when it does not overlap. Its point and
+ * normal are the measured ones (the general path's second normalisation
+ * of a unit normal is left out: equal to rounding). */
+static int reduce(const struct record *r, double *delta)
 {
-	static const double zero[3] = {0, 0, 0};
 	double epssum = r->depth + r->dist, exact = fmax(0.0, epssum - r->dist), dmax = 0;
 	if (epssum - r->md > dmax)
 		dmax = epssum - r->md;
 	if (!(dmax > 0))
 		return 0;
-	vec3_axpy(x, zero, 1.0, r->mx);
-	vec3_axpy(n, zero, 1.0, r->mn);
-	if (!(vec3_normalize(n) > 0))
-		return 0;
 	*delta = fmin(dmax, exact);
 	return 1;
 }
 
-/* The law at the patch into pc (patch_force): velocities at x, R* from
- * the curvatures, the frame's springs when their anchor (on a's body) is
- * within twice the link distance (the halos' sum, no mesh edge) of x. */
+/* The law at the patch into pc (patch_force): velocities at x, the
+ * frame's springs when their anchor (on a's body) is within twice the
+ * link distance (the halos' sum, no mesh edge) of x. */
 static void law_at(struct mrdem_patch_contact *pc, const struct mrdem_sphere_patch *c, size_t ia,
 		   size_t ib, uint32_t plane, const struct record *r, const double x[3],
 		   const struct mrdem_spring *old)
@@ -122,16 +109,11 @@ static void law_at(struct mrdem_patch_contact *pc, const struct mrdem_sphere_pat
 	vec3_sub(pc->v, va, vb);
 	vec3_copy(pc->w, &p->angvel[3 * ia]);
 	vec3_sub(pc->w, pc->w, ib != SIZE_MAX ? &p->angvel[3 * ib] : s->setup.planes[plane].angvel);
-	double kappa = curvature(c, ia, pc->n), cap = INFINITY;
-	if (ib != SIZE_MAX) {
-		kappa += curvature(c, ib, pc->n);
-		cap = fmin(cap, INFINITY);
-	}
-	pc->r_eff = kappa * cap > 1 ? 1.0 / kappa : cap;
-	double xw[3], link = 1.5 * 0.0 + r->depth + r->dist;
+	double xw[3], link = 2 * (r->depth + r->dist);
 	mat3_apply(xw, &c->rot[9 * ia], old->anchor);
 	vec3_add(xw, xw, &p->pos[3 * ia]);
-	if (vec3_dist(xw, x) <= 2 * link) {
+	vec3_sub(xw, xw, x);
+	if (vec3_norm2(xw) <= link * link) {
 		vec3_copy(pc->shear, old->shear);
 		vec3_copy(pc->roll, old->roll);
 		pc->twist = old->twist;
@@ -161,26 +143,25 @@ static void add(const struct mrdem_sphere_patch *c, size_t ia, size_t ib, const 
 }
 
 int mrdem_sphere_patch_force(const struct mrdem_sphere_patch *c, size_t ia, size_t ib,
-			     uint32_t plane, const struct mrdem_pair_law *law,
-			     const struct mrdem_spring *old, struct mrdem_spring *out)
+			     uint32_t plane, double m_eff, double r_eff,
+			     const struct mrdem_pair_law *law, const struct mrdem_spring *old,
+			     struct mrdem_spring *out)
 {
 	const struct mrdem_scene *s = c->s;
 	const struct mrdem_particles *p = &s->frame.p;
 	struct record r;
-	double delta, x[3], n[3], ea = p->eps[ia];
-	memset(out, 0, sizeof *out);
-	out->a = p->id[ia];
-	out->b = ib == SIZE_MAX ? MRDEM_PLANE_ID(plane) : p->id[ib];
+	double delta, ea = p->eps[ia];
+	vec3_set(out->shear, 0, 0, 0);
+	vec3_set(out->roll, 0, 0, 0);
+	out->twist = 0;
 	int found = ib == SIZE_MAX ? plane_record(&r, c, ia, plane, ea, s->setup.plane_epsilon)
 				   : sphere_record(&r, c, ia, ib, ea, p->eps[ib]);
-	if (!found || !reduce(&r, &delta, x, n))
+	if (!found || m_eff == 0 || !reduce(&r, &delta) || !(delta > 0))
 		return 0;
-	double inv_a = c->inv_mass[ia], inv_b = ib == SIZE_MAX ? 0.0 : c->inv_mass[ib];
-	if (inv_a + inv_b == 0 || !(delta > 0))
-		return 0;
-	struct mrdem_patch_contact pc = {.delta = delta, .m_eff = 1.0 / (inv_a + inv_b),
+	struct mrdem_patch_contact pc = {.delta = delta, .m_eff = m_eff, .r_eff = r_eff,
 					 .dt = s->setup.dt};
-	vec3_copy(pc.n, n);
+	const double *x = r.mx;
+	vec3_copy(pc.n, r.mn);
 	law_at(&pc, c, ia, ib, plane, &r, x, old);
 	mrdem_patch_law(s->setup.force_model, law, &pc);
 	/* the record carries the patch's force; its torque at the patch's
@@ -269,6 +250,9 @@ void mrdem_sphere_springs_load(struct mrdem_sphere_springs *sp, const struct mrd
 			sp->cur[k].a = a[k];
 			sp->cur[k].b = b[k];
 		}
+		memset(&sp->next[k], 0, sizeof sp->next[k]);
+		sp->next[k].a = a[k];
+		sp->next[k].b = b[k];
 		key[k] = (struct keyed){.ids = sp->cur[k], .k = k};
 	}
 	qsort(key, n, sizeof *key, cmp_keyed);
@@ -283,11 +267,15 @@ void mrdem_sphere_springs_advance(struct mrdem_sphere_springs *sp, struct mrdem_
 	sp->cur = sp->next;
 	sp->next = t;
 	h->n = 0;
+	if (h->cap < sp->n) { /* room for all: no growth in the loop */
+		h->cap = sp->n;
+		h->s = mrdem_xrealloc_for(h->s, h->cap, sizeof *h->s, "contact springs");
+	}
 	for (size_t i = 0; i < sp->n; i++) {
 		struct mrdem_spring *q = &sp->cur[sp->order[i]];
 		/* the general path keeps the springs that are not all zero */
 		if (vec3_norm2(q->shear) > 0 || vec3_norm2(q->roll) > 0 || q->twist != 0) {
-			*mrdem_history_push(h) = *q;
+			h->s[h->n++] = *q;
 		} else {
 			uint64_t a = q->a, b = q->b;
 			memset(q, 0, sizeof *q);

@@ -4,9 +4,13 @@
  * one patch; mrdem_sphere_patch_force computes that record, the patch's
  * point, normal and depth, the law (mrdem_patch_law) and the sums as
  * mrdem_patch_forces and mrdem_forces_compute do, operation for
- * operation, so the results are the same bits. What the general path
- * reads from a shape's smooth surface is fixed for an analytic sphere
- * (no mesh): no edge to link records over, no cap on the radius.
+ * operation, but for three shortcuts that are equal to rounding: R* is
+ * 1 / (1/r_a + 1/r_b) once per pair (the general path evaluates an
+ * analytic shape's curvature h^2 / abc in its rotated axes), the unit
+ * normal is not normalised a second time, and the springs' anchor is
+ * compared by its squared distance. What the general path reads from a
+ * shape's smooth surface is fixed for an analytic sphere (no mesh): no
+ * edge to link records over, no cap on the radius.
  *
  * The springs live per Verlet-list entry (struct mrdem_sphere_springs):
  * the frame's, read from its history when the list is built, and the
@@ -24,20 +28,22 @@
 struct mrdem_sphere_patch {
 	const struct mrdem_scene *s;
 	const double *rot;       /* 9 per particle: its rotation at the frame */
-	const double *radius, *inv_mass;
+	const double *radius;
 	double *force, *torque;  /* 3 per particle: the sums */
 };
 
 /* Particle ia against particle ib, or against plane `plane` when ib is
- * SIZE_MAX, by the scene's model with law's parameters: the force and
+ * SIZE_MAX, of effective mass m_eff (0: both immovable) and radius
+ * r_eff, by the scene's model with law's parameters: the force and
  * torque added to c's sums (on ib the opposite), the springs of the frame
  * taken from old (all zero: none; the general path's rule for whether
  * they go on with this patch applied) and the step's left in out (all
- * zero when the pair is not in contact). Returns 1 when the halos
- * overlap and a particle is free. */
+ * zero when the pair is not in contact; out's ids are the caller's).
+ * Returns 1 when the halos overlap and a particle is free. */
 int mrdem_sphere_patch_force(const struct mrdem_sphere_patch *c, size_t ia, size_t ib,
-			     uint32_t plane, const struct mrdem_pair_law *law,
-			     const struct mrdem_spring *old, struct mrdem_spring *out);
+			     uint32_t plane, double m_eff, double r_eff,
+			     const struct mrdem_pair_law *law, const struct mrdem_spring *old,
+			     struct mrdem_spring *out);
 
 /* The springs of the n entries of a Verlet list: cur, the frame's; next,
  * the step's; order, the entries by their pair's ids (the history's order). */
