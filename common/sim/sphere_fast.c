@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/broad/broad.h"
+#include "common/dynamics/contact_law.h"
 #include "common/dynamics/rigid_body.h"
 #include "common/scene/material.h"
 #include "common/sim/sphere_patch.h"
@@ -31,7 +32,9 @@ struct mrdem_sphere_fast {
 	 * friction cap's factor 2 sqrt(kn m_eff) (spring-dashpot) and the
 	 * pair's law, constant while listed */
 	double *meff, *cap_factor;
-	double *rstar;        /* hooke, hertz: R* = 1 / (1/r_a + 1/r_b), r_a for a plane */
+	/* hooke, hertz: R* = 1 / (1/r_a + 1/r_b) (r_a for a plane) and the
+	 * law's damping ratio */
+	double *rstar, *ratio;
 	const struct mrdem_pair_law **law;
 	size_t npairs, cap;
 	struct mrdem_pair_law own;  /* the law of every pair without materials */
@@ -146,6 +149,7 @@ void mrdem_sphere_fast_free(struct mrdem_sphere_fast *f)
 	free(f->cap_factor);
 	free(f->law);
 	free(f->rstar);
+	free(f->ratio);
 	free(f->ida);
 	free(f->idb);
 	free(f->rot);
@@ -189,6 +193,7 @@ static int build_list(struct mrdem_sphere_fast *f)
 		f->cap_factor = mrdem_xrealloc(f->cap_factor, f->cap * sizeof *f->cap_factor);
 		f->law = mrdem_xrealloc(f->law, f->cap * sizeof *f->law);
 		f->rstar = mrdem_xrealloc(f->rstar, f->cap * sizeof *f->rstar);
+		f->ratio = mrdem_xrealloc(f->ratio, f->cap * sizeof *f->ratio);
 		f->ida = mrdem_xrealloc(f->ida, f->cap * sizeof *f->ida);
 		f->idb = mrdem_xrealloc(f->idb, f->cap * sizeof *f->idb);
 	}
@@ -205,6 +210,7 @@ static int build_list(struct mrdem_sphere_fast *f)
 		f->cap_factor[k] = 2.0 * sqrt(f->law[k]->stiffness * f->meff[k]);
 		f->rstar[k] = plane ? f->radius[f->pa[k]]
 				    : 1.0 / (1.0 / f->radius[f->pa[k]] + 1.0 / f->radius[f->pb[k]]);
+		f->ratio[k] = mrdem_damping_ratio(f->law[k]->restitution);
 		f->ida[k] = a;
 		f->idb[k] = b;
 	}
@@ -336,9 +342,10 @@ static uint64_t patch_forces(struct mrdem_sphere_fast *f)
 	uint64_t contacts = 0;
 	for (size_t k = 0; k < f->npairs; k++) {
 		size_t a = f->pa[k], b = f->pb[k];
+		struct mrdem_sphere_pair pr = {f->meff[k], f->rstar[k], f->ratio[k], f->law[k]};
 		contacts += (uint64_t)mrdem_sphere_patch_force(
-			&c, a, b < n ? b : SIZE_MAX, b < n ? 0 : (uint32_t)(b - n), f->meff[k],
-			f->rstar[k], f->law[k], &f->springs.cur[k], &f->springs.next[k]);
+			&c, a, b < n ? b : SIZE_MAX, b < n ? 0 : (uint32_t)(b - n), &pr,
+			&f->springs.cur[k], &f->springs.next[k]);
 	}
 	return contacts;
 }

@@ -8,7 +8,6 @@
 #include "common/dynamics/forces.h"
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
-#include "common/shape/ellipsoid.h"
 #include "common/util/error.h"
 
 /* A pair's contact record (analytic_contacts.c: point x, distance,
@@ -48,33 +47,27 @@ static int sphere_record(struct record *r, const struct mrdem_sphere_patch *c, s
 	return 1;
 }
 
-/* A sphere and plane k: the record of mrdem_analytic_plane (the
- * ellipsoid kernel, whose distance may differ from the sphere's closed
- * form in the last bits), measured as measure() measures a sphere
- * against a plane. */
+/* A sphere and plane k: measure()'s sphere against a plane. The record
+ * (mrdem_analytic_plane, the ellipsoid kernel) is taken to be the same:
+ * its distance and point differ from the sphere's closed form in the
+ * last bits at most. */
 static int plane_record(struct record *r, const struct mrdem_sphere_patch *c, size_t ia,
 			uint32_t k, double ea, double ep)
 {
-	const struct mrdem_scene *s = c->s;
-	const struct mrdem_plane *pl = &s->setup.planes[k];
-	const double *xa = &s->frame.p.pos[3 * ia];
-	double ra = c->radius[ia], w[3], pa[3], x[3];
+	const struct mrdem_plane *pl = &c->s->setup.planes[k];
+	const double *xa = &c->s->frame.p.pos[3 * ia];
+	double ra = c->radius[ia], w[3], pa[3];
 	vec3_sub(w, xa, pl->point);
 	double d = vec3_dot(w, pl->normal) - ra;
-	if (d > ea + ep + 1e-9 * ra) /* far beyond rounding: no record */
+	if (d > ea + ep)
 		return 0;
-	struct mrdem_ellipsoid e;
-	mrdem_ellipsoid_set(&e, xa, &c->rot[9 * ia], s->shapes[s->frame.p.shape[ia]].axes);
-	double de = mrdem_ellipsoid_plane(&e, pl->point, pl->normal, x);
-	if (de > ea + ep)
-		return 0;
-	vec3_axpy(r->x, x, -0.5 * (de + ea - ep), pl->normal);
-	r->dist = de;
-	r->depth = ea + ep - de;
 	vec3_copy(r->mn, pl->normal);
 	vec3_axpy(pa, xa, -ra, r->mn);
 	vec3_axpy(r->mx, pa, -0.5 * (d + ea - ep), r->mn);
 	r->md = d;
+	vec3_copy(r->x, r->mx);
+	r->dist = d;
+	r->depth = ea + ep - d;
 	return 1;
 }
 
@@ -143,9 +136,8 @@ static void add(const struct mrdem_sphere_patch *c, size_t ia, size_t ib, const 
 }
 
 int mrdem_sphere_patch_force(const struct mrdem_sphere_patch *c, size_t ia, size_t ib,
-			     uint32_t plane, double m_eff, double r_eff,
-			     const struct mrdem_pair_law *law, const struct mrdem_spring *old,
-			     struct mrdem_spring *out)
+			     uint32_t plane, const struct mrdem_sphere_pair *pr,
+			     const struct mrdem_spring *old, struct mrdem_spring *out)
 {
 	const struct mrdem_scene *s = c->s;
 	const struct mrdem_particles *p = &s->frame.p;
@@ -156,14 +148,14 @@ int mrdem_sphere_patch_force(const struct mrdem_sphere_patch *c, size_t ia, size
 	out->twist = 0;
 	int found = ib == SIZE_MAX ? plane_record(&r, c, ia, plane, ea, s->setup.plane_epsilon)
 				   : sphere_record(&r, c, ia, ib, ea, p->eps[ib]);
-	if (!found || m_eff == 0 || !reduce(&r, &delta) || !(delta > 0))
+	if (!found || pr->m_eff == 0 || !reduce(&r, &delta) || !(delta > 0))
 		return 0;
-	struct mrdem_patch_contact pc = {.delta = delta, .m_eff = m_eff, .r_eff = r_eff,
+	struct mrdem_patch_contact pc = {.delta = delta, .m_eff = pr->m_eff, .r_eff = pr->r_eff,
 					 .dt = s->setup.dt};
 	const double *x = r.mx;
 	vec3_copy(pc.n, r.mn);
 	law_at(&pc, c, ia, ib, plane, &r, x, old);
-	mrdem_patch_law(s->setup.force_model, law, &pc);
+	mrdem_patch_law_ratio(s->setup.force_model, pr->law, pr->ratio, &pc);
 	/* the record carries the patch's force; its torque at the patch's
 	 * point instead of the record's is the difference */
 	double arm[3], t[3], T[3], rel[3];

@@ -4,11 +4,12 @@
  * one patch; mrdem_sphere_patch_force computes that record, the patch's
  * point, normal and depth, the law (mrdem_patch_law) and the sums as
  * mrdem_patch_forces and mrdem_forces_compute do, operation for
- * operation, but for three shortcuts that are equal to rounding: R* is
+ * operation, but for shortcuts that are equal to rounding: R* is
  * 1 / (1/r_a + 1/r_b) once per pair (the general path evaluates an
- * analytic shape's curvature h^2 / abc in its rotated axes), the unit
- * normal is not normalised a second time, and the springs' anchor is
- * compared by its squared distance. What the general path reads from a
+ * analytic shape's curvature h^2 / abc in its rotated axes), a plane's
+ * record is the sphere's closed form (the general path's is the
+ * ellipsoid kernel's), the unit normal is not normalised a second time,
+ * and the springs' anchor is compared by its squared distance. What the general path reads from a
  * shape's smooth surface is fixed for an analytic sphere (no mesh): no
  * edge to link records over, no cap on the radius.
  *
@@ -32,18 +33,24 @@ struct mrdem_sphere_patch {
 	double *force, *torque;  /* 3 per particle: the sums */
 };
 
+/* What a pair's law needs that stays while it is listed. */
+struct mrdem_sphere_pair {
+	double m_eff;   /* effective mass, kg; 0: both immovable */
+	double r_eff;   /* R*, m */
+	double ratio;   /* the damping ratio of the law's restitution */
+	const struct mrdem_pair_law *law;
+};
+
 /* Particle ia against particle ib, or against plane `plane` when ib is
- * SIZE_MAX, of effective mass m_eff (0: both immovable) and radius
- * r_eff, by the scene's model with law's parameters: the force and
+ * SIZE_MAX, by the scene's model with pr's law: the force and
  * torque added to c's sums (on ib the opposite), the springs of the frame
  * taken from old (all zero: none; the general path's rule for whether
  * they go on with this patch applied) and the step's left in out (all
  * zero when the pair is not in contact; out's ids are the caller's).
  * Returns 1 when the halos overlap and a particle is free. */
 int mrdem_sphere_patch_force(const struct mrdem_sphere_patch *c, size_t ia, size_t ib,
-			     uint32_t plane, double m_eff, double r_eff,
-			     const struct mrdem_pair_law *law, const struct mrdem_spring *old,
-			     struct mrdem_spring *out);
+			     uint32_t plane, const struct mrdem_sphere_pair *pr,
+			     const struct mrdem_spring *old, struct mrdem_spring *out);
 
 /* The springs of the n entries of a Verlet list: cur, the frame's; next,
  * the step's; order, the entries by their pair's ids (the history's order). */
