@@ -3,9 +3,11 @@
  * dense, settling pile of analytic spheres of two sizes in a box of
  * planes, with gravity, damping, friction and a fixed sphere: the
  * trajectories agree to rounding for the mr and grid broad phases, with
- * and without a Verlet skin (bitwise, in fact, when the sums run in the
- * same order); and the fast path refuses scenes it does not cover, saying
- * why. */
+ * and without a Verlet skin; under hooke and hertz with friction, rolling
+ * and twisting resistance the frames and the springs of the history agree
+ * at every step while contacts form, slide and break through list
+ * rebuilds, and each path resumed from the other's frame goes on as the
+ * other; and the fast path refuses scenes it does not cover, saying why. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
