@@ -2,7 +2,8 @@
  * per particle-step, measured at about 150 ns): a simple cubic lattice of
  * spheres (radius 1 mm, halo 2 % of it) whose neighbours' halos overlap
  * (six contacts a sphere), small random velocities, gravity, in a box of
- * five planes; the spring-dashpot model with friction, velocity Verlet.
+ * five planes; the spring-dashpot model with friction, and hooke and
+ * hertz with friction (tangential springs), velocity Verlet.
  * Nanoseconds of CPU per particle-step on one thread for the sphere fast
  * path (common/sim/sphere_fast.h: Verlet list from the mr broad phase with
  * a skin of 10 % of the radius, and without a skin), and for the general
@@ -33,16 +34,21 @@ static double cpu_now(void)
 	return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-static void lattice(struct mrdem_scene *s, int nx, int ny, int nz)
+static void lattice(struct mrdem_scene *s, int nx, int ny, int nz, int model)
 {
 	mrdem_scene_init(s);
 	double ax[3] = {R, R, R}, eps = 0.02 * R, a = 2 * R + eps; /* halos overlap by eps */
 	uint32_t k = mrdem_scene_add_analytic(s, "grain", MRDEM_SHAPE_SPHERE, ax);
 	struct mrdem_setup *u = &s->setup;
-	u->force_model = MRDEM_FORCE_SPRING_DASHPOT;
+	u->force_model = model;
 	u->stiffness = 100;
 	u->damping = 200;
 	u->friction = 0.5;
+	/* hooke, hertz: about the spring-dashpot's stiffness at these overlaps */
+	u->restitution = 0.5;
+	u->tangential = 2.0 / 7.0;
+	u->young = 1e6;
+	u->poisson = 0.3;
 	u->plane_epsilon = eps;
 	u->gravity[2] = -9.81;
 	u->scheme = MRDEM_SCHEME_VELOCITY_VERLET;
@@ -72,10 +78,11 @@ static void lattice(struct mrdem_scene *s, int nx, int ny, int nz)
 			}
 }
 
-static double fast(int n3[3], double skin, int steps, struct mrdem_sphere_fast_stats *st)
+static double fast(int n3[3], int model, double skin, int steps,
+		   struct mrdem_sphere_fast_stats *st)
 {
 	struct mrdem_scene s;
-	lattice(&s, n3[0], n3[1], n3[2]);
+	lattice(&s, n3[0], n3[1], n3[2], model);
 	struct mrdem_sphere_fast *f = mrdem_sphere_fast_new(&s, MRDEM_BROAD_MR, skin);
 	if (!f)
 		mrdem_die("fast path refused the lattice");
@@ -91,10 +98,10 @@ static double fast(int n3[3], double skin, int steps, struct mrdem_sphere_fast_s
 	return t / ((double)n * steps) * 1e9;
 }
 
-static double general(int n3[3], int steps)
+static double general(int n3[3], int model, int steps)
 {
 	struct mrdem_scene s;
-	lattice(&s, n3[0], n3[1], n3[2]);
+	lattice(&s, n3[0], n3[1], n3[2], model);
 	struct mrdem_sim_opts o;
 	struct mrdem_sim sim;
 	mrdem_sim_opts_default(&o, &s.setup);
@@ -124,15 +131,26 @@ int main(int argc, char **argv)
 	struct mrdem_sphere_fast_stats st;
 	printf("%ld dense analytic spheres (simple cubic, 6 contacts each), one thread, %d steps:\n",
 	       n, steps);
-	double ns = fast(n3, 0.1 * R, steps, &st);
-	printf("  fast path, Verlet list (skin 0.1 r): %.1f ns per particle-step (%.2f of LAMMPS's "
-	       "150 ns); %llu list builds, %.2f listed pairs and %.2f contacts per particle\n",
-	       ns, ns / 150, (unsigned long long)st.rebuilds,
+	double ns = fast(n3, MRDEM_FORCE_SPRING_DASHPOT, 0.1 * R, steps, &st);
+	printf("  spring-dashpot, fast path, Verlet list (skin 0.1 r): %.1f ns per particle-step "
+	       "(%.2f of LAMMPS's 150 ns); %llu list builds, %.2f listed pairs and %.2f contacts "
+	       "per particle\n", ns, ns / 150, (unsigned long long)st.rebuilds,
 	       (double)st.list_pairs / ((double)n * steps), (double)st.contacts / ((double)n * steps));
-	ns = fast(n3, 0, steps / 4, &st);
-	printf("  fast path, broad phase every step:   %.1f ns per particle-step\n", ns);
-	ns = general(n3, quick ? 5 : 10);
-	printf("  general path (mrdem_sim_advance):     %.1f ns per particle-step (%d steps)\n", ns,
-	       quick ? 5 : 10);
+	ns = fast(n3, MRDEM_FORCE_SPRING_DASHPOT, 0, steps / 4, &st);
+	printf("  spring-dashpot, fast path, broad phase every step:   %.1f ns per particle-step\n", ns);
+	int gsteps = quick ? 5 : 10;
+	ns = general(n3, MRDEM_FORCE_SPRING_DASHPOT, gsteps);
+	printf("  spring-dashpot, general path (mrdem_sim_advance):     %.1f ns per particle-step "
+	       "(%d steps)\n", ns, gsteps);
+	static const int models[2] = {MRDEM_FORCE_HOOKE, MRDEM_FORCE_HERTZ};
+	for (int k = 0; k < 2; k++) {
+		const char *name = mrdem_force_model_name(models[k]);
+		ns = fast(n3, models[k], 0.1 * R, steps, &st);
+		printf("  %s with friction, fast path (skin 0.1 r): %.1f ns per particle-step; %.2f "
+		       "contacts per particle\n", name, ns, (double)st.contacts / ((double)n * steps));
+		ns = general(n3, models[k], gsteps);
+		printf("  %s with friction, general path:           %.1f ns per particle-step (%d "
+		       "steps)\n", name, ns, gsteps);
+	}
 	return 0;
 }

@@ -109,6 +109,12 @@ static void twisting_law(const struct mrdem_pair_law *set, struct mrdem_patch_co
 
 void mrdem_patch_law(int model, const struct mrdem_pair_law *set, struct mrdem_patch_contact *c)
 {
+	mrdem_patch_law_ratio(model, set, mrdem_damping_ratio(set->restitution), c);
+}
+
+void mrdem_patch_law_ratio(int model, const struct mrdem_pair_law *set, double ratio,
+			   struct mrdem_patch_contact *c)
+{
 	double d = c->delta, m = c->m_eff;
 	double vn = vec3_dot(c->v, c->n), vt[3];
 	vec3_axpy(vt, c->v, -vn, c->n);
@@ -124,7 +130,7 @@ void mrdem_patch_law(int model, const struct mrdem_pair_law *set, struct mrdem_p
 		double estar = set->estar, gstar = set->gstar;    /* common/scene/material.c */
 		double a = sqrt(c->r_eff * d);                    /* contact radius */
 		double sn = 2 * estar * a, st = 8 * gstar * a;
-		double beta = -mrdem_damping_ratio(set->restitution);
+		double beta = -ratio;
 		kn = 4.0 / 3.0 * estar * a;
 		kt = st;
 		gn = -2 * sqrt(5.0 / 6.0) * beta * sqrt(sn * m);
@@ -133,7 +139,7 @@ void mrdem_patch_law(int model, const struct mrdem_pair_law *set, struct mrdem_p
 	} else { /* MRDEM_FORCE_HOOKE */
 		kn = set->stiffness;
 		kt = set->tangential * kn;
-		gn = gt = 2 * mrdem_damping_ratio(set->restitution) * sqrt(kn * m);
+		gn = gt = 2 * ratio * sqrt(kn * m);
 		en = 0.5 * kn * d * d;
 	}
 	/* No clamp at zero: the dashpot pulls while the contact opens fast,

@@ -41,5 +41,9 @@ const char *mrdem_contact_model_invalid(const struct mrdem_setup *s);
 /* Apply model (spring-dashpot, hooke or hertz) with the pair's parameters
  * (mrdem_pair_law_of) to c. */
 void mrdem_patch_law(int model, const struct mrdem_pair_law *law, struct mrdem_patch_contact *c);
+/* The same with the damping ratio of law's restitution given
+ * (mrdem_damping_ratio), for callers that keep it. */
+void mrdem_patch_law_ratio(int model, const struct mrdem_pair_law *law, double ratio,
+			   struct mrdem_patch_contact *c);
 
 #endif

@@ -207,6 +207,7 @@ int mrdem_stepper_synchronise(struct mrdem_stepper *st, const struct mrdem_scene
 	q->pos = p->pos;
 	q->density = p->density;
 	q->eps = p->eps;
+	q->material = p->material; /* the pair laws of materials */
 	memcpy(q->flags, p->flags, n * sizeof *q->flags);
 	memcpy(q->quat, p->quat, 4 * n * sizeof *q->quat);
 	memcpy(q->vel, p->vel, 3 * n * sizeof *q->vel);

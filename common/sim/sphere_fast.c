@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "common/broad/broad.h"
+#include "common/dynamics/contact_law.h"
 #include "common/dynamics/rigid_body.h"
+#include "common/scene/material.h"
+#include "common/sim/sphere_patch.h"
 #include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 #include "common/scene/id_index.h"
@@ -25,10 +28,21 @@ struct mrdem_sphere_fast {
 	 * arrays, so the pair loop reads 8 bytes where a body holds 160 */
 	double *mass, *inv_mass, *inv_inertia;
 	uint32_t *pa, *pb;     /* the Verlet list: frame indices; pb >= n: plane pb - n */
-	/* per list entry: the effective mass (0: both immovable) and the
-	 * friction cap's factor 2 sqrt(kn m_eff), constant while listed */
+	/* per list entry: the effective mass (0: both immovable), the
+	 * friction cap's factor 2 sqrt(kn m_eff) (spring-dashpot) and the
+	 * pair's law, constant while listed */
 	double *meff, *cap_factor;
+	/* hooke, hertz: R* = 1 / (1/r_a + 1/r_b) (r_a for a plane) and the
+	 * law's damping ratio */
+	double *rstar, *ratio;
+	const struct mrdem_pair_law **law;
 	size_t npairs, cap;
+	struct mrdem_pair_law own;  /* the law of every pair without materials */
+	/* hooke, hertz: the springs per list entry; the rotations at the frame */
+	int patch;
+	struct mrdem_sphere_springs springs;
+	uint64_t *ida, *idb;   /* scratch: the list's ids */
+	double *rot;
 	double *x_built;       /* positions at the last build */
 	double *eps_grown;     /* scratch: halos grown by half the skin */
 	double *force, *torque;
@@ -45,12 +59,9 @@ int mrdem_sphere_fast_covers(const struct mrdem_scene *s, char *why, size_t len)
 				 mrdem_shape_kind_name(s->shapes[k].kind));
 			return 0;
 		}
-	if (s->setup.materials) {
-		snprintf(why, len, "the scene names materials (one law per pair of them)");
-		return 0;
-	}
-	if (s->setup.force_model != MRDEM_FORCE_SPRING_DASHPOT) {
-		snprintf(why, len, "the force model is %s, not spring-dashpot",
+	int m = s->setup.force_model;
+	if (m != MRDEM_FORCE_SPRING_DASHPOT && m != MRDEM_FORCE_HOOKE && m != MRDEM_FORCE_HERTZ) {
+		snprintf(why, len, "the force model is %s, not spring-dashpot, hooke or hertz",
 			 mrdem_force_model_name(s->setup.force_model));
 		return 0;
 	}
@@ -103,6 +114,9 @@ struct mrdem_sphere_fast *mrdem_sphere_fast_new(struct mrdem_scene *s, int broad
 	f->mass = mrdem_xmalloc_array(n, sizeof *f->mass);
 	f->inv_mass = mrdem_xmalloc_array(n, sizeof *f->inv_mass);
 	f->inv_inertia = mrdem_xmalloc_array(n, sizeof *f->inv_inertia);
+	f->patch = s->setup.force_model != MRDEM_FORCE_SPRING_DASHPOT;
+	f->rot = f->patch ? mrdem_xmalloc_array(9 * n, sizeof *f->rot) : NULL;
+	mrdem_sphere_springs_init(&f->springs);
 	for (size_t i = 0; i < s->frame.p.n; i++)
 		f->radius[i] = s->shapes[s->frame.p.shape[i]].axes[0];
 	if (mrdem_bodies_compute(&f->bodies, s) || mrdem_id_index_build(&f->index, &s->frame.p)) {
@@ -133,6 +147,13 @@ void mrdem_sphere_fast_free(struct mrdem_sphere_fast *f)
 	free(f->pb);
 	free(f->meff);
 	free(f->cap_factor);
+	free(f->law);
+	free(f->rstar);
+	free(f->ratio);
+	free(f->ida);
+	free(f->idb);
+	free(f->rot);
+	mrdem_sphere_springs_release(&f->springs);
 	free(f->x_built);
 	free(f->eps_grown);
 	free(f->force);
@@ -170,16 +191,33 @@ static int build_list(struct mrdem_sphere_fast *f)
 		f->pb = mrdem_xrealloc(f->pb, f->cap * sizeof *f->pb);
 		f->meff = mrdem_xrealloc(f->meff, f->cap * sizeof *f->meff);
 		f->cap_factor = mrdem_xrealloc(f->cap_factor, f->cap * sizeof *f->cap_factor);
+		f->law = mrdem_xrealloc(f->law, f->cap * sizeof *f->law);
+		f->rstar = mrdem_xrealloc(f->rstar, f->cap * sizeof *f->rstar);
+		f->ratio = mrdem_xrealloc(f->ratio, f->cap * sizeof *f->ratio);
+		f->ida = mrdem_xrealloc(f->ida, f->cap * sizeof *f->ida);
+		f->idb = mrdem_xrealloc(f->idb, f->cap * sizeof *f->idb);
 	}
 	for (size_t k = 0; k < f->pairs.n; k++) {
 		uint64_t a = f->pairs.p[k].a, b = f->pairs.p[k].b;
+		int plane = mrdem_is_plane_id(b);
 		f->pa[k] = (uint32_t)mrdem_id_index_find(&f->index, a);
-		f->pb[k] = mrdem_is_plane_id(b) ? (uint32_t)(n + mrdem_plane_index(b))
-						  : (uint32_t)mrdem_id_index_find(&f->index, b);
+		f->pb[k] = plane ? (uint32_t)(n + mrdem_plane_index(b))
+				 : (uint32_t)mrdem_id_index_find(&f->index, b);
 		double inv = f->inv_mass[f->pa[k]] + (f->pb[k] < n ? f->inv_mass[f->pb[k]] : 0.0);
 		f->meff[k] = inv == 0 ? 0 : 1.0 / inv;
-		f->cap_factor[k] = 2.0 * sqrt(s->setup.stiffness * f->meff[k]);
+		f->law[k] = mrdem_pair_law_of(&s->setup, p, f->pa[k], plane ? SIZE_MAX : f->pb[k],
+					      plane ? mrdem_plane_index(b) : 0, &f->own);
+		f->cap_factor[k] = 2.0 * sqrt(f->law[k]->stiffness * f->meff[k]);
+		f->rstar[k] = plane ? f->radius[f->pa[k]]
+				    : 1.0 / (1.0 / f->radius[f->pa[k]] + 1.0 / f->radius[f->pb[k]]);
+		f->ratio[k] = mrdem_damping_ratio(f->law[k]->restitution);
+		f->ida[k] = a;
+		f->idb[k] = b;
 	}
+	/* the springs go on from the frame's history, which holds the last
+	 * step's (or those a stream resumed from) */
+	if (f->patch)
+		mrdem_sphere_springs_load(&f->springs, &s->frame.history, f->ida, f->idb, f->pairs.n);
 	f->npairs = f->pairs.n;
 	memcpy(f->x_built, p->pos, 3 * n * sizeof *p->pos);
 	f->built = 1;
@@ -211,7 +249,7 @@ static int list_stale(const struct mrdem_sphere_fast *f)
 static inline __attribute__((always_inline)) int pair_force(struct mrdem_sphere_fast *f, size_t k, size_t ia, size_t ib,
 			     const double pa[3], const double n[3], double d, double ea, double eb)
 {
-	const struct mrdem_setup *set = &f->s->setup;
+	const struct mrdem_pair_law *set = f->law[k];
 	const struct mrdem_particles *p = &f->s->frame.p;
 	double depth = ea + eb - d, m_eff = f->meff[k];
 	if (m_eff == 0 || !(depth > 0))
@@ -255,16 +293,12 @@ static inline __attribute__((always_inline)) int pair_force(struct mrdem_sphere_
 	return 1;
 }
 
-/* Gravity and the contact forces of the list at the current positions. */
-static int forces(struct mrdem_sphere_fast *f)
+/* The spring-dashpot forces of the list; the number of contacts. */
+static uint64_t dashpot_forces(struct mrdem_sphere_fast *f)
 {
 	const struct mrdem_scene *s = f->s;
 	const struct mrdem_particles *p = &s->frame.p;
 	size_t n = p->n;
-	for (size_t i = 0; i < n; i++) {
-		vec3_scale(&f->force[3 * i], s->setup.gravity, f->mass[i]);
-		vec3_set(&f->torque[3 * i], 0, 0, 0);
-	}
 	uint64_t contacts = 0;
 	for (size_t k = 0; k < f->npairs; k++) {
 		size_t a = f->pa[k], b = f->pb[k];
@@ -293,6 +327,40 @@ static int forces(struct mrdem_sphere_fast *f)
 		vec3_axpy(pa, xa, -ra, nrm);
 		contacts += (uint64_t)pair_force(f, k, a, b, pa, nrm, d, ea, eb);
 	}
+	return contacts;
+}
+
+/* The hooke or hertz forces of the list, the springs of the frame
+ * stretched into the step's; the number of contacts. */
+static uint64_t patch_forces(struct mrdem_sphere_fast *f)
+{
+	const struct mrdem_particles *p = &f->s->frame.p;
+	size_t n = p->n;
+	for (size_t i = 0; i < n; i++)
+		quat_to_matrix(&p->quat[4 * i], &f->rot[9 * i]);
+	struct mrdem_sphere_patch c = {f->s, f->rot, f->radius, f->force, f->torque};
+	uint64_t contacts = 0;
+	for (size_t k = 0; k < f->npairs; k++) {
+		size_t a = f->pa[k], b = f->pb[k];
+		struct mrdem_sphere_pair pr = {f->meff[k], f->rstar[k], f->ratio[k], f->law[k]};
+		contacts += (uint64_t)mrdem_sphere_patch_force(
+			&c, a, b < n ? b : SIZE_MAX, b < n ? 0 : (uint32_t)(b - n), &pr,
+			&f->springs.cur[k], &f->springs.next[k]);
+	}
+	return contacts;
+}
+
+/* Gravity and the contact forces of the list at the current positions. */
+static int forces(struct mrdem_sphere_fast *f)
+{
+	const struct mrdem_scene *s = f->s;
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = p->n;
+	for (size_t i = 0; i < n; i++) {
+		vec3_scale(&f->force[3 * i], s->setup.gravity, f->mass[i]);
+		vec3_set(&f->torque[3 * i], 0, 0, 0);
+	}
+	uint64_t contacts = f->patch ? patch_forces(f) : dashpot_forces(f);
 	f->stats.contacts += contacts;
 	for (size_t i = 0; i < n; i++)
 		if (!vec3_isfinite(&f->force[3 * i]) || !vec3_isfinite(&f->torque[3 * i]))
@@ -378,6 +446,9 @@ int mrdem_sphere_fast_step(struct mrdem_sphere_fast *f)
 	for (size_t i = 0; i < p->n; i++)
 		integrate_sphere(p, i, f->inv_mass[i], f->inv_inertia[i], &f->force[3 * i],
 				 &f->torque[3 * i], dt);
+	/* the springs stretched over this step go on with the next frame */
+	if (f->patch)
+		mrdem_sphere_springs_advance(&f->springs, &s->frame.history);
 	s->frame.step++;
 	s->frame.time += dt;
 	f->stats.steps++;

@@ -1,17 +1,22 @@
 /* The fast path for scenes of analytic spheres only: the
  * spring-dashpot model of the sphere DEM course notes with Coulomb
- * friction and velocity Verlet, without contact records, particle ids
- * or tree searches. Each step runs over a Verlet list, the broad phase's pairs (mr or grid method, any
+ * friction, or hooke or hertz with their tangential, rolling and
+ * twisting springs (common/sim/sphere_patch.h), materials included, and
+ * velocity Verlet, without contact records, particle ids or tree
+ * searches. Each step runs over a Verlet list, the broad phase's pairs (mr or grid method, any
  * method gives the same list) with every halo grown by half a skin,
  * rebuilt only when a particle has moved half the skin since the last
  * build; a pair of the list is in contact by the closed form of
  * common/narrow/analytic/analytic_contacts.c, and its force is the spring-dashpot
  * law of common/dynamics/contact_law.c (one patch per sphere pair),
  * written out, summed in the same (pair) order, then the
- * particles are integrated by the same calls as the general path's
- * (common/dynamics/integrate.h). The trajectory therefore equals the
- * general path's (mrdem_sim_advance) to rounding
- * (tests/unit/test_sphere_fast.c).
+ * particles are integrated as the general path's are
+ * (common/dynamics/integrate.h), the rotation with the scalar inertia of
+ * a sphere. The trajectory therefore equals the general path's
+ * (mrdem_sim_advance) to rounding (tests/unit/test_sphere_fast.c): the
+ * forces and springs are the same operations, the turning differs in
+ * the last bits. Under hooke and hertz the frame's history holds the
+ * springs after every step, as the general path leaves it.
  *
  * State is the scene's own structure of arrays (positions, velocities,
  * ...), so frames can be written from it at any step. */
@@ -24,7 +29,8 @@
 #include "common/scene/scene.h"
 
 /* 1 when the fast path covers the scene: every shape an analytic sphere,
- * the spring-dashpot model, velocity Verlet, dt > 0. Otherwise 0 with the
+ * the spring-dashpot, hooke or hertz model, velocity Verlet, dt > 0, no
+ * insertion, removal or moving wall. Otherwise 0 with the
  * reason in why (a sentence fragment, e.g. "shape 'rock' is a mesh"). */
 int mrdem_sphere_fast_covers(const struct mrdem_scene *s, char *why, size_t len);
 
