@@ -12,14 +12,28 @@ command -v mpirun >/dev/null || skip_all "Open MPI is not installed (make deps)"
 # the runs are small: two cores take any number of ranks, as root too
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+# the test hooks (docs/parallel.md, "Faults"), off unless a test sets them
+export MRDEM_MPI_TEST_NAN= MRDEM_MPI_TEST_CUTS=
+# Under the sanitizers: the ranks' memory errors are caught, not their
+# leaks (Open MPI's plugins keep allocations to the exit and are unloaded
+# before LeakSanitizer could name them; the tools without MPI are checked
+# for leaks as everywhere); and the slower runs take the cases that tell
+# most (every feature on 2 and 3 ranks), the rest being the same code.
+RANK_ASAN=${ASAN_OPTIONS:-}
+if [ -n "${MRDEM_ASAN:-}" ]; then
+	RANK_ASAN="${RANK_ASAN:+$RANK_ASAN:}detect_leaks=0"
+	full() { false; }
+else
+	full() { true; }
+fi
 SCENES=$TOP/tests/e2e/mpi
 WORK=broad_sphere_tests,broad_plane_tests,broad_cells,broad_cell_size
 
 mpi() { # ranks mrdem-run-mpi arguments...
 	local n=$1
 	shift
-	timeout 300 mpirun -np "$n" -x OMP_NUM_THREADS -x MRDEM_MPI_TEST_NAN -x MRDEM_MPI_TEST_CUTS \
-		mrdem-run-mpi -q "$@"
+	ASAN_OPTIONS=$RANK_ASAN timeout 300 mpirun -np "$n" -x OMP_NUM_THREADS -x ASAN_OPTIONS \
+		-x MRDEM_MPI_TEST_NAN -x MRDEM_MPI_TEST_CUTS mrdem-run-mpi -q "$@"
 }
 # The merged parts of a run on n ranks against one.mrd.
 ranks_same() { # ranks dir mrdem-run-mpi arguments...
@@ -31,13 +45,14 @@ ranks_same() { # ranks dir mrdem-run-mpi arguments...
 	python3 "$TOP/tests/lib/mrdem_stream.py" --same one.mrd "$dir.mrd" --except "$WORK"
 }
 
-expect_success "mixed shapes, hertz springs, materials, a shaking floor: 1 to 4 ranks equal one" '
+expect_success "mixed shapes, hertz springs, materials, a shaking floor: 1 to 4 ranks equal one (2 and 3 under the sanitizers)" '
 	mrdem-run -q "$SCENES/mixed.yaml" --steps 3000 --every 500 -o one.mrd &&
-	ranks_same 1 r1 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
 	ranks_same 2 r2x "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 2,1,1 &&
-	ranks_same 2 r2y "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 1,2,1 &&
 	ranks_same 3 r3 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
-	ranks_same 4 r4 "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 2,2,1'
+	{ ! full || {
+		ranks_same 1 r1 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
+		ranks_same 2 r2y "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 1,2,1 &&
+		ranks_same 4 r4 "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 2,2,1; }; }'
 
 expect_success "the runs had springs to carry across rank faces" '
 	python3 - one.mrd <<"PY"
@@ -47,6 +62,7 @@ springs = [len(s.history.get(f.step, [])) for f in s.frames]
 assert springs[-1] >= 20 and s.contacts[-1].n >= 40, (springs, [c.n for c in s.contacts])
 PY'
 
+if full; then
 expect_success "2 threads per rank give the same bits" '
 	OMP_NUM_THREADS=2 ranks_same 3 r3t2 "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 1,1,3'
 
@@ -56,6 +72,7 @@ for scheme in explicit-euler symplectic-euler; do
 		ranks_same 2 s2 "$SCENES/mixed.yaml" --steps 1500 --every 500 --scheme '$scheme' --broad sap &&
 		ranks_same 4 s4 "$SCENES/mixed.yaml" --steps 1500 --every 500 --scheme '$scheme' --broad mr'
 done
+fi
 
 expect_success "inflow and outflow: fed, removed, counted per frame alike on 2, 3 and 4 ranks" '
 	mrdem-run -q "$SCENES/flow.yaml" -o one.mrd &&
@@ -69,6 +86,7 @@ runs = [st.values for st in s.stats if st.source == "mrdem-run"]
 assert sum(v["outflow_particles"] for v in runs) >= 30 and sum(v["inflow_particles"] for v in runs) >= 150, runs
 PY'
 
+if full; then
 expect_success "cuts moved at random at every rebuild change no bit" '
 	mrdem-run -q "$SCENES/mixed.yaml" --steps 3000 --every 500 -o one.mrd &&
 	MRDEM_MPI_TEST_CUTS=5 ranks_same 3 cut3 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
@@ -84,6 +102,7 @@ c = [c for c in s.contacts if c.step == 2000][0]
 touched = set(x for a, b in zip(c.a, c.b) for x in (a, b) if 1 in (a, b)) - {1}
 assert len(touched) >= 3, touched
 PY'
+fi
 
 expect_success "4 ranks, merged, resumed on 2 ranks and on 1: the uninterrupted one-rank run" '
 	mrdem-run -q "$SCENES/mixed.yaml" --steps 3000 --every 500 -o full.mrd &&

@@ -356,7 +356,7 @@ static void balance(struct mpi_run *m)
 	MPI_Allreduce(&load, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 	MPI_Allreduce(&load, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	const char *hook = getenv("MRDEM_MPI_TEST_CUTS");
-	if (hook) {
+	if (hook && *hook) {
 		unsigned long seed = strtoul(hook, NULL, 10) + m->rebuilds;
 		for (int a = 0; a < 3; a++)
 			for (int k = 0; k + 1 < m->grid.dims[a]; k++) {
