@@ -40,6 +40,8 @@ BENCHES   := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 # *_private.h: shared by a few .c files of one folder, not installed
 HEADERS   := $(sort $(filter-out %_private.h,$(wildcard common/*/*.h common/narrow/*/*.h formats/*/*.h)))
 MANS      := $(TOOL_SRC:tools/%.c=$(BUILD)/man/%.1)
+# mrdem-run-mpi's too, once make mpi has built it
+MANS      += $(if $(wildcard $(BIN)/mrdem-run-mpi),$(BUILD)/man/mrdem-run-mpi.1)
 VERSION   := 2.0
 
 # Plain `make` builds the tools, whatever an include below defines first.
@@ -175,6 +177,7 @@ install: $(TOOLS) $(LIB) $(MANS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/mrdem
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	if [ -x $(BIN)/mrdem-run-mpi ]; then install -m 755 $(BIN)/mrdem-run-mpi $(DESTDIR)$(PREFIX)/bin/; fi
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
 	printf '%s\n' $(PC_LINES) >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
 	for h in $(HEADERS); do \
@@ -186,8 +189,9 @@ install: $(TOOLS) $(LIB) $(MANS)
 	install -m 644 docs/figures/* $(DESTDIR)$(PREFIX)/share/doc/mrdem/figures/
 
 uninstall:
-	rm -f $(TOOL_SRC:tools/%.c=$(DESTDIR)$(PREFIX)/bin/%) \
+	rm -f $(TOOL_SRC:tools/%.c=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/bin/mrdem-run-mpi \
 	  $(TOOL_SRC:tools/%.c=$(DESTDIR)$(PREFIX)/share/man/man1/%.1) \
+	  $(DESTDIR)$(PREFIX)/share/man/man1/mrdem-run-mpi.1 \
 	  $(DESTDIR)$(PREFIX)/lib/libmrdem.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/mrdem $(DESTDIR)$(PREFIX)/share/doc/mrdem
 
