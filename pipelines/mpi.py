@@ -280,7 +280,7 @@ def report(m):
 
 
 def main(argv):
-    if len(argv) >= 5 and argv[1] == "measure":
+    if len(argv) >= 6 and argv[1] == "measure":
         m = measure(argv[2], argv[3], int(argv[4]), int(argv[5]), argv[6:])
         json.dump(m, sys.stdout, indent=1)
         print()
