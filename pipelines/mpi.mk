@@ -2,22 +2,23 @@
 # lattice of spheres of 1,224 triangles (default 32-32-24: Sec. 6.7's 24,576,
 # examples/lattice-24576.yaml) over MB_LATTICE_STEPS steps (default 2), and
 # of a dense pour of MB_POUR noisy spheres of 80 triangles (default 40-25-20:
-# 20,000) over MB_POUR_STEPS steps (default 200), each as mrdem-run on 1
+# 20,000) over MB_POUR_STEPS steps (default 100), each as mrdem-run on 1
 # thread, mrdem-run-mpi on 1 rank and on 2 ranks of 1 thread, and mrdem-run
-# on 2 threads, the best of MB_REPS rounds (default 1); ghosts, bytes sent,
+# on 2 threads, the best of MB_REPS rounds (default 2); ghosts, bytes sent,
 # imbalance, and the scaling model fed by them: out/mpi/mpi.md. Measure on
 # an idle machine: the report prints the load average. MPIRUN=CMD names
 # Open MPI's mpirun (default mpirun).
 #
-#   make -C pipelines mpi-lattice   the lattice's runs alone (out/mpi/lattice.json)
-#   make -C pipelines mpi-pour      the pour's runs alone (out/mpi/pour.json)
+#   make -C pipelines mpi-lattice   the lattice's runs alone (their figures:
+#                                   out/mpi/lattice-COUNT-STEPS-REPS.json)
+#   make -C pipelines mpi-pour      the pour's runs alone (out/mpi/pour-*.json)
 #   make -C pipelines mpi-model     docs/parallel.md's model table
 
 MB_LATTICE := 32-32-24
 MB_LATTICE_STEPS := 2
 MB_POUR := 40-25-20
-MB_POUR_STEPS := 200
-MB_REPS := 1
+MB_POUR_STEPS := 100
+MB_REPS := 2
 $(call p_count,MB_LATTICE, (spheres along x$(comma) y and z))
 $(call p_count,MB_POUR, (grains along x$(comma) y and z))
 $(call p_positive,MB_LATTICE_STEPS)
