@@ -51,13 +51,13 @@ g, comp, comm, e = predict(f, 1000, 1000, False)
 ghosts = 11.8 ** 3 - 1000
 assert abs(g - ghosts / 1000) < 1e-12, g
 assert abs(comp - 1e-6 * (1000 + 0.5 * ghosts)) < 1e-15, comp
-# 2 exchanges of 2 all-to-alls of 999 messages, 4 allreduces of 2 x 10
+# 1 exchange of 2 all-to-alls of 999 messages, 5 allreduces of 2 x 10
 # rounds, at 2 us; the ghosts bytes at 12.5 GB/s
-want = (2 * 2 * 999 + 4 * 2 * 10) * 2e-6 + 100 * ghosts / 12.5e9
+want = (2 * 999 + 5 * 2 * 10) * 2e-6 + 100 * ghosts / 12.5e9
 assert abs(comm - want) < 1e-15, (comm, want)
 assert abs(e - 1e-3 / (comp + comm)) < 1e-12, e
 _, _, comm, _ = predict(f, 1000, 1000, True)
-assert abs(comm - ((2 * 26 + 4 * 2 * 10) * 2e-6 + 100 * ghosts / 12.5e9)) < 1e-15, comm
+assert abs(comm - ((26 + 5 * 2 * 10) * 2e-6 + 100 * ghosts / 12.5e9)) < 1e-15, comm
 assert predict(f, 1000, 1, False) == (0.0, 1e-3, 0.0, 1.0)
 PY
 '
