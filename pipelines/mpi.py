@@ -248,19 +248,26 @@ def model_table(scenes, per_rank=100000, ranks=(1, 8, 64, 512, 1000, 4096, 32768
     return "\n".join(out)
 
 
+def _ratio(a, b, digits=2):
+    """a / b as "1.23x", or "n/a" where b is no time to divide by (the loop
+    time of a tiny scene is a difference that noise can make 0 or less)."""
+    return "%.*fx" % (digits, a / b) if b > 0 else "n/a"
+
+
 def _ratio_rows(runs):
     one, np1, np2, th2 = (runs[c[0]] for c in CONFIGS)
-    r1 = np1["loop_s"] / one["loop_s"]
-    return ["| 2 ranks / 1 rank (mrdem-run-mpi, 1 thread each) | %.2fx |  |"
-            % (np2["loop_s"] / np1["loop_s"]),
-            "| 1 rank of mrdem-run-mpi / mrdem-run (1 thread) | %.3fx | <= %g: %s |"
-            % (r1, GOAL_NP1, "yes" if r1 <= GOAL_NP1 else "no"),
-            "| 2 ranks x 1 thread / 1 rank x 2 threads | %.2fx |  |"
-            % (np2["loop_s"] / th2["loop_s"]),
-            "| process CPU, 1 rank of mrdem-run-mpi / mrdem-run (1 thread) | %.3fx |  |"
-            % (np1["cpu_s"] / one["cpu_s"]),
-            "| process CPU, 2 ranks / 1 rank (mrdem-run-mpi) | %.3fx |  |"
-            % (np2["cpu_s"] / np1["cpu_s"])]
+    r1 = np1["loop_s"] / one["loop_s"] if one["loop_s"] > 0 else float("nan")
+    return ["| 2 ranks / 1 rank (mrdem-run-mpi, 1 thread each) | %s |  |"
+            % _ratio(np2["loop_s"], np1["loop_s"]),
+            "| 1 rank of mrdem-run-mpi / mrdem-run (1 thread) | %s | <= %g: %s |"
+            % (_ratio(np1["loop_s"], one["loop_s"], 3), GOAL_NP1,
+               "yes" if r1 <= GOAL_NP1 else "no"),
+            "| 2 ranks x 1 thread / 1 rank x 2 threads | %s |  |"
+            % _ratio(np2["loop_s"], th2["loop_s"]),
+            "| process CPU, 1 rank of mrdem-run-mpi / mrdem-run (1 thread) | %s |  |"
+            % _ratio(np1["cpu_s"], one["cpu_s"], 3),
+            "| process CPU, 2 ranks / 1 rank (mrdem-run-mpi) | %s |  |"
+            % _ratio(np2["cpu_s"], np1["cpu_s"], 3)]
 
 
 def report(m):
