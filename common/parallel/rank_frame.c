@@ -135,7 +135,8 @@ void mrdem_rank_pairs_split(const struct mrdem_rank_frame *rf, int me,
 		int oa = owner_of(rf, a), ob = owner_of(rf, b);
 		if (oa != me && ob != me)
 			continue;
-		int own = mrdem_rank_pair_owner(rf, a, b) == me;
+		/* as mrdem_rank_pair_owner, without looking the ids up again */
+		int own = (oa != MRDEM_RANK_GLOBAL ? oa : ob != MRDEM_RANK_GLOBAL ? ob : 0) == me;
 		mrdem_pairs_push(own ? mine : theirs, a, b);
 		(*kind)[nk++] = (unsigned char)own;
 	}
@@ -254,28 +255,37 @@ void mrdem_rank_frame_output(const struct mrdem_rank_frame *rf, const struct mrd
 			     int me, struct mrdem_frame *out)
 {
 	const struct mrdem_particles *p = &local->p;
-	mrdem_frame_release(out);
-	mrdem_frame_init(out);
+	struct mrdem_particles *q = &out->p;
+	/* out's arrays are kept from step to step: rebuilt in place */
 	out->step = local->step;
 	out->time = local->time;
-	struct mrdem_particles *q = &out->p;
 	if (p->material)
 		mrdem_particles_use_material(q);
+	mrdem_particles_reserve(q, p->n ? p->n : 1);
+	int one_order = out->nextra == 1 && !strcmp(out->extra[0].name, MRDEM_COLUMN_ORDER);
+	if (!one_order) {
+		mrdem_columns_release(out->extra, out->nextra);
+		free(out->extra);
+		out->extra = mrdem_xcalloc(1, sizeof *out->extra);
+		out->nextra = 1;
+		mrdem_order_column(&out->extra[0], NULL, 0);
+	}
+	struct mrdem_column *c = &out->extra[0];
+	c->data = mrdem_xrealloc(c->data, p->n ? 8 * p->n : 1);
 	size_t m = 0;
-	uint64_t *order = mrdem_xmalloc_array(p->n ? p->n : 1, sizeof *order);
 	for (size_t i = 0; i < p->n; i++) {
 		if (rf->owner[i] != me && !(rf->owner[i] == MRDEM_RANK_GLOBAL && me == 0))
 			continue;
 		struct mrdem_wire_particle w;
 		mrdem_wire_particle_get(&w, p, i, rf->order[i], rf->owner[i]);
-		mrdem_particles_push(q, w.id, w.shape);
 		wire_particle_put(q, m, &w, 0);
-		order[m++] = rf->order[i];
+		for (int byte = 0; byte < 8; byte++)
+			c->data[8 * m + byte] = (unsigned char)(rf->order[i] >> (8 * byte));
+		m++;
 	}
-	out->extra = mrdem_xcalloc(1, sizeof *out->extra);
-	out->nextra = 1;
-	mrdem_order_column(&out->extra[0], order, m);
-	free(order);
+	q->n = m;
+	c->size = 8 * m;
+	out->history.n = 0;
 	const struct mrdem_history *h = &local->history;
 	for (size_t k = 0; k < h->n; k++)
 		if (mrdem_rank_pair_owner(rf, h->s[k].a, h->s[k].b) == me)
