@@ -195,7 +195,7 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/lib/libmrdem.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/mrdem.pc
 	rm -rf $(DESTDIR)$(PREFIX)/include/mrdem $(DESTDIR)$(PREFIX)/share/doc/mrdem
 
-# Optional packages for comparison benchmarks (FCL, Bullet), the peer code of the
+# Optional packages for comparison benchmarks (FCL, Bullet, LAMMPS), the peer code of the
 # contact tests (LIGGGHTS) and the pipelines' plots (gnuplot); the core needs only pkg-config, libyaml-dev and zlib1g-dev.
 deps:
 	apt-get update -qq
@@ -205,6 +205,7 @@ deps:
 	apt-get install -y -qq gnuplot-nox || echo "gnuplot-nox not available: pipelines write CSV, no plots"
 	apt-get install -y -qq liggghts || echo "liggghts not available: the peer-code comparison is skipped"
 	apt-get install -y -qq openmpi-bin libopenmpi-dev || echo "Open MPI not available: no mrdem-run-mpi, its tests skipped"
+	apt-get install -y -qq lammps || echo "lammps not available: bench_spheres prints mrdem's figures alone"
 
 clean:
 	rm -rf build build-asan bin

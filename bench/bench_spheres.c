@@ -1,5 +1,5 @@
 /* Dense analytic spheres (the goal: at most LAMMPS's granular time
- * per particle-step, measured at about 150 ns): a simple cubic lattice of
+ * per particle-step, measured in the same run): a simple cubic lattice of
  * spheres (radius 1 mm, halo 2 % of it) whose neighbours' halos overlap
  * (six contacts a sphere), small random velocities, gravity, in a box of
  * five planes; the spring-dashpot model with friction, and hooke and
@@ -10,6 +10,11 @@
  * path (mrdem_sim_advance: broad phase, contact records, forces) on the
  * same scene for fewer steps. Scalar C at -O2 (the build's flags; no
  * explicit SIMD). Printed, never asserted.
+ * Where LAMMPS's `lmp` is on PATH (Debian: lammps), it runs the same
+ * spheres, velocities and steps with pair gran/hooke/history and fix
+ * wall/gran (one process, one thread); its "Loop time of" (wall time of
+ * the steps alone) times its "CPU use" gives its figure and the ratio;
+ * without it, one line and mrdem's figures alone.
  *
  *   bench_spheres [--quick]     (--quick: 46^3 / 8 spheres, fewer steps) */
 #include <math.h>
@@ -18,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/broad/broad.h"
 #include "common/sim/simulation.h"
@@ -119,6 +125,162 @@ static double general(int n3[3], int model, int steps)
 	return t / ((double)n * steps) * 1e9;
 }
 
+/* LAMMPS's data file of the scene's spheres: diameter 2 (r + eps), the
+ * contact distance of mrdem's halos, and a density that keeps mrdem's
+ * mass (that of the sphere of radius r); the box holds the walls and
+ * room above. */
+static int lammps_data(const struct mrdem_scene *s, const char *path)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	double lo[3], hi[3];
+	for (int c = 0; c < 3; c++)
+		lo[c] = hi[c] = p->pos[c];
+	for (size_t i = 0; i < p->n; i++)
+		for (int c = 0; c < 3; c++) {
+			lo[c] = fmin(lo[c], p->pos[3 * i + c]);
+			hi[c] = fmax(hi[c], p->pos[3 * i + c]);
+		}
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "mrdem bench_spheres lattice\n\n%zu atoms\n1 atom types\n\n", p->n);
+	for (int c = 0; c < 3; c++)
+		fprintf(f, "%.17g %.17g %clo %chi\n", lo[c] - 4 * R, hi[c] + (c == 2 ? 40 : 4) * R,
+			'x' + c, 'x' + c);
+	fprintf(f, "\nAtoms # sphere\n\n");
+	for (size_t i = 0; i < p->n; i++) {
+		double rc = R + p->eps[i], rho = p->density[i] * pow(R / rc, 3);
+		fprintf(f, "%zu 1 %.17g %.17g %.17g %.17g %.17g\n", i + 1, 2 * rc, rho, p->pos[3 * i],
+			p->pos[3 * i + 1], p->pos[3 * i + 2]);
+	}
+	fprintf(f, "\nVelocities\n\n");
+	for (size_t i = 0; i < p->n; i++) {
+		const double *v = &p->vel[3 * i], *w = &p->angvel[3 * i];
+		fprintf(f, "%zu %.17g %.17g %.17g %.17g %.17g %.17g\n", i + 1, v[0], v[1], v[2], w[0],
+			w[1], w[2]);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/* LAMMPS's input: the spring-dashpot law as gran/hooke/history (Kn the
+ * stiffness, gamma_n the damping per effective mass, gamma_t 2 sqrt(Kn /
+ * m_eff) of two equal spheres: mrdem's viscous friction capped at mu fn),
+ * with LAMMPS's default tangential spring Kt = 2/7 Kn where mrdem's law has
+ * none (Kt 0 divides by zero when LAMMPS rescales the spring to the
+ * Coulomb cap: NaN forces from the second step), the axis-aligned planes as
+ * wall/gran moved in by the plane halo (LAMMPS's walls have none), the
+ * Verlet list with the same skin and check, nve/sphere. */
+static int lammps_input(const struct mrdem_scene *s, double skin, int steps, const char *path)
+{
+	const struct mrdem_setup *u = &s->setup;
+	double m = s->frame.p.density[0] * 4.0 / 3.0 * M_PI * R * R * R;
+	double g = sqrt(u->gravity[0] * u->gravity[0] + u->gravity[1] * u->gravity[1] +
+			u->gravity[2] * u->gravity[2]);
+	char law[256];
+	snprintf(law, sizeof law, "hooke/history %.17g NULL %.17g %.17g %.17g 1", u->stiffness,
+		 u->damping, 2 * sqrt(u->stiffness / (0.5 * m)), u->friction);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "units si\natom_style sphere\nboundary f f f\nnewton on\ncomm_modify vel yes\n"
+		   "read_data spheres.data\nneighbor %.17g bin\nneigh_modify delay 0 every 1 check yes\n"
+		   "pair_style gran/%s\npair_coeff * *\ntimestep %.17g\nfix 1 all nve/sphere\n",
+		skin, law, u->dt);
+	if (g > 0)
+		fprintf(f, "fix 2 all gravity %.17g vector %.17g %.17g %.17g\n", g, u->gravity[0] / g,
+			u->gravity[1] / g, u->gravity[2] / g);
+	for (int c = 0; c < 3; c++) {
+		char lo[32] = "NULL", hi[32] = "NULL";
+		int any = 0;
+		for (uint32_t k = 0; k < u->nplanes; k++) {
+			const struct mrdem_plane *pl = &u->planes[k];
+			if (fabs(pl->normal[c]) != 1)
+				continue;
+			double w = pl->point[c] + u->plane_epsilon * pl->normal[c];
+			snprintf(pl->normal[c] > 0 ? lo : hi, 32, "%.17g", w);
+			any = 1;
+		}
+		if (any)
+			fprintf(f, "fix w%c all wall/gran %s %cplane %s %s\n", 'x' + c, law, 'x' + c, lo,
+				hi);
+	}
+	fprintf(f, "thermo %d\nrun %d\n", steps, steps);
+	return fclose(f) ? -1 : 0;
+}
+
+/* LAMMPS's nanoseconds per particle-step on the scene (its loop's wall
+ * time, one process and thread) and its CPU use in percent; -1 when it
+ * could not run, with a line saying why. */
+static double lammps(const struct mrdem_scene *s, double skin, int steps, double *cpu)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[512], path[600], cmd[1200];
+	snprintf(dir, sizeof dir, "%s/mrdem-lammps-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		printf("  LAMMPS: no temporary folder under %s: not run\n", tmp && *tmp ? tmp : "/tmp");
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/spheres.data", dir);
+	int bad = lammps_data(s, path);
+	snprintf(path, sizeof path, "%s/in.spheres", dir);
+	bad = bad || lammps_input(s, skin, steps, path);
+	snprintf(cmd, sizeof cmd, "cd '%s' && OMP_NUM_THREADS=1 lmp -nocite -screen none "
+		 "-log log.lammps -in in.spheres >lmp.out 2>&1", dir);
+	if (bad || system(cmd)) {
+		printf("  LAMMPS: the run in %s failed (log.lammps, lmp.out there say why)\n", dir);
+		return -1;
+	}
+	snprintf(path, sizeof path, "%s/log.lammps", dir);
+	FILE *f = fopen(path, "r");
+	char line[512];
+	double t = -1;
+	int procs, nsteps;
+	long natoms;
+	*cpu = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "Loop time of %lf on %d procs for %d steps with %ld atoms", &t, &procs,
+			   &nsteps, &natoms) == 4)
+			t = t / ((double)natoms * nsteps) * 1e9;
+		else if (strstr(line, "% CPU use"))
+			sscanf(line, "%lf", cpu);
+	if (f)
+		fclose(f);
+	if (t < 0) {
+		printf("  LAMMPS: no \"Loop time of\" in %s\n", path);
+		return -1;
+	}
+	static const char *files[] = {"spheres.data", "in.spheres", "log.lammps", "lmp.out"};
+	for (int k = 0; k < 4; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+		unlink(path);
+	}
+	rmdir(dir);
+	return t;
+}
+
+/* LAMMPS on the spring-dashpot lattice beside mrdem's fast path's ns. */
+static void lammps_line(int n3[3], int steps, double ns)
+{
+	if (system("command -v lmp >/dev/null 2>&1")) {
+		printf("  LAMMPS: lmp not found (Debian: apt-get install lammps): mrdem's figures alone\n");
+		return;
+	}
+	struct mrdem_scene s;
+	lattice(&s, n3[0], n3[1], n3[2], MRDEM_FORCE_SPRING_DASHPOT);
+	double cpu, t = lammps(&s, 0.1 * R, steps, &cpu);
+	mrdem_scene_release(&s);
+	/* mrdem's figure is CPU time: LAMMPS's is its loop's wall time times
+	 * the CPU use it reports, which a loaded machine takes below 100 % */
+	if (t > 0 && cpu > 0)
+		printf("  LAMMPS gran/hooke/history, same spheres and steps (skin 0.1 r): %.1f ns per "
+		       "particle-step of loop wall time at %.1f %% CPU, %.1f ns of CPU; the fast path "
+		       "%.2fx it (CPU)\n", t, cpu, t * cpu / 100, ns / (t * cpu / 100));
+	else if (t > 0)
+		printf("  LAMMPS gran/hooke/history, same spheres and steps (skin 0.1 r): %.1f ns per "
+		       "particle-step of loop wall time (no CPU use in its log); the fast path %.2fx "
+		       "it\n", t, ns / t);
+}
+
 int main(int argc, char **argv)
 {
 	int quick = argc > 1 && !strcmp(argv[1], "--quick");
@@ -132,10 +294,11 @@ int main(int argc, char **argv)
 	printf("%ld dense analytic spheres (simple cubic, 6 contacts each), one thread, %d steps:\n",
 	       n, steps);
 	double ns = fast(n3, MRDEM_FORCE_SPRING_DASHPOT, 0.1 * R, steps, &st);
-	printf("  spring-dashpot, fast path, Verlet list (skin 0.1 r): %.1f ns per particle-step "
-	       "(%.2f of LAMMPS's 150 ns); %llu list builds, %.2f listed pairs and %.2f contacts "
-	       "per particle\n", ns, ns / 150, (unsigned long long)st.rebuilds,
-	       (double)st.list_pairs / ((double)n * steps), (double)st.contacts / ((double)n * steps));
+	printf("  spring-dashpot, fast path, Verlet list (skin 0.1 r): %.1f ns per particle-step; "
+	       "%llu list builds, %.2f listed pairs and %.2f contacts per particle\n", ns,
+	       (unsigned long long)st.rebuilds, (double)st.list_pairs / ((double)n * steps),
+	       (double)st.contacts / ((double)n * steps));
+	lammps_line(n3, steps, ns);
 	ns = fast(n3, MRDEM_FORCE_SPRING_DASHPOT, 0, steps / 4, &st);
 	printf("  spring-dashpot, fast path, broad phase every step:   %.1f ns per particle-step\n", ns);
 	int gsteps = quick ? 5 : 10;
