@@ -617,13 +617,6 @@ int main(int argc, char **argv)
 	struct options o;
 	memset(&r, 0, sizeof r);
 	mrdem_set_progname(argv[0]);
-#ifdef MRDEM_MPI
-	int provided, rank;
-	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	mrdem_set_warnings(rank == 0);
-	ranks_share_cores();
-#endif
 	mrdem_threads_init();
 	mrdem_scene_init(&r.scene);
 	struct rusage ru;
@@ -633,7 +626,15 @@ int main(int argc, char **argv)
 	r.failure_agreed = 1;
 	int rc = parse_options(&o, argc, argv);
 	if (rc || o.help)
-		return run_end(&r, rc);
+		return rc;
+#ifdef MRDEM_MPI
+	/* after the options: --help and usage errors need no MPI */
+	int provided, rank;
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	mrdem_set_warnings(rank == 0);
+	ranks_share_cores();
+#endif
 	if (load(&r, o.scene)) {
 		mrdem_scene_release(&r.scene);
 		return run_end(&r, 1);
