@@ -7,6 +7,8 @@
 . "$(dirname "$0")/../lib/test-lib.sh"
 command -v mpirun >/dev/null || skip_all "Open MPI is not installed (make deps)"
 [ -x "$MRDEM_BIN/mrdem-run-mpi" ] || skip_all "mrdem-run-mpi is not built (make mpi)"
+# a timing pipeline: tests/e2e/mpi.sh runs the ranks under the sanitizers
+[ -z "${MRDEM_ASAN:-}" ] || skip_all "the benchmark pipeline times runs; mpi.sh sanitizes them"
 
 # A make of its own: no jobserver or flags of a make that runs the tests.
 pmake() {
