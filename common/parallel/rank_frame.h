@@ -56,12 +56,6 @@ void mrdem_rank_frame_release(struct mrdem_rank_frame *rf);
 int mrdem_rank_frame_build(struct mrdem_rank_frame *rf, struct mrdem_frame *f,
 			   struct mrdem_wire_particle *w, size_t n, int me);
 
-/* Whether local particle i is one rank me steps. */
-static inline int mrdem_rank_owns(const struct mrdem_rank_frame *rf, size_t i, int me)
-{
-	return rf->owner[i] == me;
-}
-
 /* The rank that computes a pair (and writes its contacts and springs):
  * the owner of its first particle that is not fixed (a plane is never
  * first); a pair of fixed particles: rank 0. Ids not in the frame: -2. */

@@ -140,7 +140,6 @@ static int send_ghosts(struct mpi_run *m, struct mrdem_wire_particle *own, size_
 	qsort(own, nown, sizeof *own, cmp_order);
 	for (int q = 0; q < m->nranks; q++)
 		m->nsend[q] = 0;
-	size_t **owned_at = mrdem_xcalloc((size_t)m->nranks, sizeof *owned_at);
 	for (size_t k = 0; k < nown; k++) {
 		int n = mrdem_rank_grid_reach(&m->grid, own[k].pos, ghost_reach(m, &own[k]), m->ranks);
 		for (int j = 0; j < n; j++) {
@@ -151,7 +150,6 @@ static int send_ghosts(struct mpi_run *m, struct mrdem_wire_particle *own, size_
 			push_index(&m->send[q], &m->nsend[q], &m->send_cap[q], k);
 		}
 	}
-	free(owned_at);
 	if (exchange_run(&m->particles))
 		return -1;
 	struct exchange *x = &m->particles;
@@ -200,7 +198,6 @@ static int send_ghosts(struct mpi_run *m, struct mrdem_wire_particle *own, size_
 	m->imbalance_max = fmax(m->imbalance_max, m->imbalance);
 	size_t ghosts = x->nin;
 	m->ghosts_max = ghosts > m->ghosts_max ? ghosts : m->ghosts_max;
-	m->owned_max = nown > m->owned_max ? nown : m->owned_max;
 	return 0;
 }
 
@@ -462,10 +459,6 @@ int holdings_after_step(struct mpi_run *m, const struct mrdem_wire_particle *joi
 			size_t njoined, int force)
 {
 	int rc = must_rebuild(m) || force ? rebuild(m, joined, njoined) : refresh(m);
-	size_t owned = 0, n = m->local.frame.p.n;
-	for (size_t i = 0; i < n; i++)
-		owned += m->rf.owner[i] == m->me;
-	m->owned_sum += owned;
 	m->ghosts_sum += m->nrecv;
 	m->samples++;
 	return rc;

@@ -58,8 +58,8 @@ struct mpi_run {
 	double *sync_vel, *sync_angvel;
 	size_t scap;
 	double energy[3];          /* the step's start, all ranks: kinetic, gravity, contact */
-	/* account: ghosts and owned particles per step, rebuilds, balances */
-	uint64_t ghosts_max, ghosts_sum, owned_max, owned_sum, samples, rebuilds, balances;
+	/* account: ghosts per step, rebuilds, balances */
+	uint64_t ghosts_max, ghosts_sum, samples, rebuilds, balances;
 	/* the busiest rank's work (particles weighted by triangles) over the
 	 * mean, after the last rebuild and the most after any */
 	double imbalance, imbalance_max;

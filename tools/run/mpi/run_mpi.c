@@ -421,8 +421,8 @@ static void account_last(struct run *r)
 		v[6 + k] = r->sum_round[k];
 	uint64_t s[6 + MRDEM_SEARCH_ROUNDS];
 	MPI_Reduce(v, s, 6 + MRDEM_SEARCH_ROUNDS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	uint64_t mx[2] = {m->ghosts_max, m->owned_max}, smx[2];
-	MPI_Reduce(mx, smx, 2, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	uint64_t most = 0;
+	MPI_Reduce(&m->ghosts_max, &most, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
 	uint64_t bytes = m->particles.bytes_sent + m->springs.bytes_sent + m->states.bytes_sent;
 	uint64_t sbytes = 0;
 	MPI_Reduce(&bytes, &sbytes, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -433,8 +433,7 @@ static void account_last(struct run *r)
 	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
 		r->sum_round[k] = s[6 + k];
 	m->ghosts_sum = s[5];
-	m->ghosts_max = smx[0];
-	m->owned_max = smx[1];
+	m->ghosts_max = most;
 	m->particles.bytes_sent = sbytes;
 }
 
