@@ -330,8 +330,6 @@ static int check_options(struct options *o, int bad)
 	if (o->backends)
 		bad = mrdem_error("mrdem-run-mpi runs every rank in process: --via-pipes and "
 				  "--fast-spheres are mrdem-run's");
-	if (o->log_view)
-		bad = mrdem_error("%s", run_mpi.refusal);
 	if (o->ranks && mrdem_parse_ranks(o->ranks, o->ranks_v))
 		bad = 1;
 #endif
@@ -591,7 +589,7 @@ static int run_scene(struct run *r, const char *scene, int argc, char **argv)
 		rc = -1;
 	if (!r->quiet && written) /* else no step and no frame to report */
 		run_summary(r);
-	if (r->log_view)
+	if (r->log_view && (!b->log_gather || b->log_gather(r)))
 		run_log_view(r);
 	return rc;
 }

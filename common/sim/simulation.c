@@ -153,7 +153,8 @@ void mrdem_sim_log_stats(const struct mrdem_stage_log *l, int picard, struct mrd
 {
 	for (int k = 0; k < MRDEM_STAGES; k++) {
 		char name[32];
-		if (k == MRDEM_STAGE_PICARD && !picard)
+		if ((k == MRDEM_STAGE_PICARD && !picard) ||
+		    (k == MRDEM_STAGE_EXCHANGE && !l->calls[k]))
 			continue;
 		snprintf(name, sizeof name, "time_%s", mrdem_stage_name(k));
 		mrdem_stats_add(out, name, l->seconds[k]);

@@ -2,7 +2,7 @@
 
 static const char *const names[MRDEM_STAGES] = {
 	"broad", "search", "kernels", "fallback", "merge", "parallel", "forces", "integrate", "output",
-	"output_wait", "picard",
+	"output_wait", "exchange", "picard",
 };
 
 const char *mrdem_stage_name(int stage)

@@ -25,6 +25,11 @@ enum mrdem_stage {
 				* CPU: blocked on a full pipe or a slow disk,
 				* or runnable and waiting for a CPU (the two
 				* are not told apart) */
+	MRDEM_STAGE_EXCHANGE,  /* mrdem-run-mpi: what a rank does with the
+				* others (ghost state, rebuilds and migration,
+				* inflow and outflow, the ranks' agreements),
+				* the waits for slower ranks included; no
+				* calls in one process */
 	MRDEM_STAGE_PICARD,    /* implicit Euler: the Picard loop as a whole */
 	MRDEM_STAGES
 };
@@ -39,7 +44,8 @@ struct mrdem_stage_log {
 };
 
 /* "broad", "search", "kernels", "fallback", "merge", "parallel", "forces",
- * "integrate", "output", "output_wait", "picard" (stats name time_<name>). */
+ * "integrate", "output", "output_wait", "exchange", "picard" (stats name
+ * time_<name>). */
 const char *mrdem_stage_name(int stage);
 void mrdem_stage_log_add(struct mrdem_stage_log *dst, const struct mrdem_stage_log *src);
 

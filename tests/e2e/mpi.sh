@@ -3,8 +3,9 @@
 # every shape, with 1 and 2 threads, the parts merged by mrdem-merge are
 # record for record the stream mrdem-run writes (the broad phase's work
 # counters aside: they count a rank's own work, ghosts included); a
-# failure on one rank ends every rank with the rank named; what is not
-# decomposed yet is refused before anything is written.
+# failure on one rank ends every rank with the rank named; --log-view
+# reports the ranks; what is not decomposed yet is refused before
+# anything is written.
 . "$(dirname "$0")/../lib/test-lib.sh"
 export PYTHONPATH="$TOP/python${PYTHONPATH:+:$PYTHONPATH}"
 command -v mpirun >/dev/null || skip_all "Open MPI is not installed (make deps)"
@@ -135,6 +136,22 @@ expect_success "a NaN on rank 1 ends every rank at that step, rank 1 named" '
 	test "$(grep -c "error:" err)" = 2 &&
 	mrdem-merge nan -o nan.mrd &&
 	test "$(python3 -c "import mrdem; print(mrdem.read(\"nan.mrd\").frames[-1].step)")" = 700'
+
+TIMES=time_broad,time_search,time_kernels,time_fallback,time_merge,time_parallel,time_forces
+TIMES=$TIMES,time_integrate,time_output,time_output_wait,time_exchange,time_step
+expect_success "--log-view on 2 ranks: the mean rank's stages with the exchange, the ranks' figures; the parts merge to the one-rank stream but for the times" '
+	mrdem-run -q "$SCENES/mixed.yaml" --steps 600 --every 200 --log-view -o one-lv.mrd 2>/dev/null &&
+	rm -rf lv && mpi 2 "$SCENES/mixed.yaml" --steps 600 --every 200 --ranks 2,1,1 --log-view -o lv 2>log &&
+	assert_grep "^exchange  *1201 " log && assert_grep "^broad  *601 " log &&
+	assert_grep "^integrate  *600 " log && assert_grep "^busy .*(the loop less exchange)" log &&
+	assert_grep "^2 ranks, grid 2x1x1\." log &&
+	assert_grep "^particles owned per rank at the end: [0-9]* to [0-9]* (mean [0-9.]*)" log &&
+	assert_grep "^ghosts per rank: [0-9.]* on average" log &&
+	assert_grep "^bytes sent per step: [0-9]* in all, [0-9.]* per particle" log &&
+	assert_grep "^imbalance (max/mean): work .* [0-9.]* after the last" log &&
+	test "$(grep -c "performance log" log)" = 1 &&
+	mrdem-merge lv -o lv.mrd &&
+	python3 "$TOP/tests/lib/mrdem_stream.py" --same one-lv.mrd lv.mrd --except "$WORK,$TIMES"'
 
 expect_success "refused before anything is written: implicit Euler, no directory, a wrong grid" '
 	rm -rf x && assert_exit 1 mpi 2 "$SCENES/mixed.yaml" --scheme implicit-euler -o x &&

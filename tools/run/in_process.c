@@ -61,21 +61,11 @@ static void sum_counters(struct run *r)
 	r->e_last = e;
 }
 
-/* --log-view: the stage times of this frame's detection and the step from
- * it (none after the last frame), with the output so far, as a stats record. */
 static int log_stats(struct run *r, double t_iter)
 {
-	struct mrdem_stats st;
-	struct mrdem_stage_log l = sim_of(r)->log;
-	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
-	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
-	mrdem_stats_init(&st, "mrdem-run", sim_of(r)->log.calls[MRDEM_STAGE_INTEGRATE] ?
-			 sim_of(r)->stepper.step : r->scene.frame.step);
-	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
-	mrdem_stats_add(&st, "time_step", mrdem_clock() - t_iter);
-	int rc = mrdem_write_stats(&r->w, &st);
-	mrdem_stats_release(&st);
-	return rc;
+	const struct mrdem_sim *sim = sim_of(r);
+	return run_write_log_stats(r, &sim->log, sim->log.calls[MRDEM_STAGE_INTEGRATE] ?
+				   sim->stepper.step : r->scene.frame.step, t_iter);
 }
 
 /* The run's account of one detection (and step): stages and counters. */

@@ -123,6 +123,21 @@ static int write_flow_stats(struct run *r)
 	return rc ? -1 : 0;
 }
 
+int run_write_log_stats(struct run *r, const struct mrdem_stage_log *log, uint64_t step,
+			double t_iter)
+{
+	struct mrdem_stats st;
+	struct mrdem_stage_log l = *log;
+	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
+	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
+	mrdem_stats_init(&st, "mrdem-run", step);
+	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
+	mrdem_stats_add(&st, "time_step", mrdem_clock() - t_iter);
+	int rc = mrdem_write_stats(&r->w, &st);
+	mrdem_stats_release(&st);
+	return rc;
+}
+
 int run_write_frame(struct run *r, const struct mrdem_contacts *c)
 {
 	const struct mrdem_frame *fr = &r->scene.frame;

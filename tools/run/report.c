@@ -25,9 +25,12 @@ void run_progress(struct run *r, uint64_t done)
 }
 
 /* Stages shown; the Picard loop encloses broad phase, narrow phase and
- * forces of its iterations, so it is shown apart and not summed. */
+ * forces of its iterations, so it is shown apart and not summed; the
+ * ranks' exchange only where there are ranks. */
 static int stage_shown(const struct run *r, int k)
 {
+	if (k == MRDEM_STAGE_EXCHANGE)
+		return r->nranks > 0;
 	return k != MRDEM_STAGE_PICARD || r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER;
 }
 
@@ -74,7 +77,7 @@ void run_log_view(const struct run *r)
 		"Share");
 	double sum = 0;
 	for (int k = 0; k < MRDEM_STAGES; k++) {
-		if (k == MRDEM_STAGE_PICARD)
+		if (k == MRDEM_STAGE_PICARD || !stage_shown(r, k))
 			continue;
 		sum += l->seconds[k];
 		fprintf(stderr, "%-12s %12llu %12.6f %12.4f %7.1f%%\n", mrdem_stage_name(k),
@@ -115,6 +118,8 @@ void run_log_view(const struct run *r)
 	}
 	fputs("Counters cover every contact search: each frame's (also the last) and, with\n"
 	      "implicit-euler, every Picard iteration's.\n", stderr);
+	if (r->backend->log_view)
+		r->backend->log_view(r);
 }
 
 /* The counters the backend summed (its account), per step. */

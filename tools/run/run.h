@@ -85,6 +85,12 @@ struct run_backend {
 	/* Optional: its own lines of the summary (n: the steps, at least 1);
 	 * 1 when they replace the rest (memory, counters, energy). */
 	int (*summary)(const struct run *r, double n);
+	/* Optional, with --log-view: after the run, the ranks' logs gathered
+	 * into this process's (every process calls it); 1 when this process
+	 * prints the table, 0 when another does. */
+	int (*log_gather)(struct run *r);
+	/* Optional: its own lines after the --log-view table. */
+	void (*log_view)(const struct run *r);
 	/* Chosen by itself for a scene it covers when no option asks for
 	 * another backend or for what it refuses. */
 	int automatic;
@@ -177,6 +183,11 @@ void run_output_done(struct run *r, struct run_out_mark m);
  * (docs/dynamics.md, "Where the closing half kick happens"). 0 or -1
  * (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
+/* --log-view's record of a turn of the loop: the stage times of log (the
+ * frame's detection and the step from it, of step), the output so far,
+ * the turn's wall time since t_iter. 0 or -1 (loop.c). */
+int run_write_log_stats(struct run *r, const struct mrdem_stage_log *log, uint64_t step,
+			double t_iter);
 /* Add a detection's search counters to the run's sums (the summary). */
 void run_add_search_counts(struct run *r, const struct mrdem_contact_counts *c);
 /* Add a step's removals and insertions to the run's since the last frame. */

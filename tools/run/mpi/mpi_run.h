@@ -34,6 +34,9 @@ struct mpi_run {
 	struct mrdem_contact_counts counts;
 	struct mrdem_broad_stats broad_stats;
 	double t_broad, t_narrow;
+	/* this turn of the loop's stages: the detection, the step, and the
+	 * rest of the step's wall time, which is the ranks' exchange */
+	struct mrdem_stage_log log;
 	int searched;              /* the search of the frame is done (the start's) */
 	struct exchange particles, springs, states;
 	int *ranks;                /* room for nranks */
@@ -63,6 +66,10 @@ struct mpi_run {
 	/* the busiest rank's work (particles weighted by triangles) over the
 	 * mean, after the last rebuild and the most after any */
 	double imbalance, imbalance_max;
+	/* --log-view on rank 0 (log_ranks.c): the slowest rank's stage and
+	 * loop times, the mean and slowest busy time, particles owned */
+	double stage_max[MRDEM_STAGES], loop_max, busy_mean, busy_max, owned_min, owned_mean,
+	       owned_max;
 };
 
 /* The grid, and this rank's part of the start r->scene (every rank has it
@@ -85,5 +92,12 @@ void holdings_release(struct mpi_run *m);
  * message. */
 int flow_ranks_step_end(struct run *r, struct mpi_run *m, struct mrdem_flow_account *acc,
 			struct mrdem_wire_particle **joined, size_t *njoined, size_t *jcap);
+
+/* --log-view (log_ranks.c): the rank's record of stage times of a turn
+ * of the loop; the ranks' logs gathered after the run (every rank calls
+ * it; 1 on rank 0, which prints); rank 0's lines after the table. */
+int log_ranks_stats(struct run *r, double t_iter);
+int log_ranks_gather(struct run *r);
+void log_ranks_view(const struct run *r);
 
 #endif

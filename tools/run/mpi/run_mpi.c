@@ -114,6 +114,9 @@ static int open_mpi(struct run *r, int argc, char **argv)
 	rc = holdings_start(r, m);
 	if (ranks_agree(rc ? 1 : 0) || measure_start(r, m))
 		return r->failure_agreed = 1, -1;
+	/* the first detection's search was the start check's, before the run
+	 * loop: its calls count, its time is not the loop's */
+	memset(m->log.seconds, 0, sizeof m->log.seconds);
 	return 0;
 }
 
@@ -149,6 +152,7 @@ static void close_mpi(struct run *r)
  * own pairs alone, so the ranks' sum is the one-rank count). */
 static int search(struct run *r, struct mpi_run *m)
 {
+	memset(&m->log, 0, sizeof m->log);
 	double t0 = mrdem_clock();
 	if (mrdem_broad_phase(m->broad, &m->local, r->opts.broad, &m->all, &m->broad_stats))
 		return -1;
@@ -167,8 +171,9 @@ static int search(struct run *r, struct mpi_run *m)
 						      &m->broad_stats.particle_pairs) += 1;
 	m->t_broad = t1 - t0;
 	m->t_narrow = mrdem_clock() - t1;
-	struct mrdem_stage_log discard = {0};
-	mrdem_contact_finder_take_log(m->finder, &discard);
+	m->log.seconds[MRDEM_STAGE_BROAD] += m->t_broad;
+	m->log.calls[MRDEM_STAGE_BROAD]++;
+	mrdem_contact_finder_take_log(m->finder, &m->log);
 	return 0;
 }
 
@@ -255,8 +260,11 @@ static int detect(struct run *r, int output, int frame, int step)
 	/* the start's search was the first detection's */
 	int rc = m->searched ? 0 : search(r, m);
 	m->searched = 0;
+	double t_agree = mrdem_clock();
 	if (ranks_agree(rc ? 1 : 0))
 		return r->failure_agreed = 1, -1;
+	m->log.seconds[MRDEM_STAGE_EXCHANGE] += mrdem_clock() - t_agree;
+	m->log.calls[MRDEM_STAGE_EXCHANGE]++;
 	if (frame && run_write_frame(r, &m->contacts))
 		return -1;
 	struct run_out_mark t0 = run_output_begin();
@@ -349,10 +357,10 @@ static void test_nan(struct mpi_run *m)
 		}
 }
 
-static int advance(struct run *r, int output)
+/* The step of the rank's particles, then what the ranks settle together:
+ * failures, the energy bound, inflow and outflow, ghosts or a rebuild. */
+static int step_and_exchange(struct run *r, struct mpi_run *m)
 {
-	(void)output;
-	struct mpi_run *m = mpi_of(r);
 	test_nan(m);
 	/* the one-step energy bound is the ranks' together (energy_bound) */
 	struct mrdem_step_opts o = r->opts.step;
@@ -376,6 +384,22 @@ static int advance(struct run *r, int output)
 	return 0;
 }
 
+static int advance(struct run *r, int output)
+{
+	(void)output;
+	struct mpi_run *m = mpi_of(r);
+	double t0 = mrdem_clock();
+	int rc = step_and_exchange(r, m);
+	/* the step's wall time beyond the stepper's stages is the exchange */
+	const struct mrdem_stage_log *sl = &m->stepper.log;
+	mrdem_stage_log_add(&m->log, sl);
+	m->log.seconds[MRDEM_STAGE_EXCHANGE] += mrdem_clock() - t0 -
+						sl->seconds[MRDEM_STAGE_FORCES] -
+						sl->seconds[MRDEM_STAGE_INTEGRATE];
+	m->log.calls[MRDEM_STAGE_EXCHANGE]++;
+	return rc;
+}
+
 static int start_energies(const struct run *r, double e[3])
 {
 	memcpy(e, mpi_of(r)->energy, sizeof mpi_of(r)->energy);
@@ -392,6 +416,7 @@ static int account(struct run *r, int output)
 	r->max_contacts = m->contacts.n > r->max_contacts ? m->contacts.n : r->max_contacts;
 	r->sum_pairs += m->mine.n;
 	r->sum_detect += m->t_broad + m->t_narrow;
+	mrdem_stage_log_add(&r->log, &m->log);
 	/* every rank counts the run's flow: rank 0 writes it, so the parts sum to it */
 	if (m->me == 0)
 		run_flow_add(r, &m->stepper.flow);
@@ -415,6 +440,7 @@ static int account(struct run *r, int output)
 static void account_last(struct run *r)
 {
 	struct mpi_run *m = mpi_of(r);
+	mrdem_stage_log_add(&r->log, &m->log);
 	uint64_t v[6 + MRDEM_SEARCH_ROUNDS] = {r->sum_comparisons, r->sum_real, r->sum_fallbacks,
 					       r->sum_contacts, r->sum_pairs, m->ghosts_sum};
 	for (int k = 0; k < MRDEM_SEARCH_ROUNDS; k++)
@@ -469,8 +495,10 @@ const struct run_backend run_mpi = {
 	.account_last = account_last,
 	.summary = summary,
 	.contacts = contacts,
+	.log_stats = log_ranks_stats,
+	.log_gather = log_ranks_gather,
+	.log_view = log_ranks_view,
 	.measures_start = 1,
-	.refuses = RUN_OPT_LOG_VIEW,
-	.refusal = "mrdem-run-mpi has no per-stage log yet",
+	.stage_log = 1,
 	.memory_note = " (rank 0)",
 };
