@@ -22,20 +22,29 @@ for kind in plane pair planemesh; do
 		expect_success "hertz, ball on $kind: restitution and contact time within 3 % of LIGGGHTS's Hertz" \
 			"python3 '$M' liggghts $kind"
 	else
-		_n=$((_n + 1))
-		echo "ok $_n - hertz, ball on $kind: within 3 % of LIGGGHTS # skip liggghts not installed"
+		skip_test "hertz, ball on $kind: within 3 % of LIGGGHTS" "liggghts not installed"
 	fi
 done
+# Under the sanitizers (make asan) the long inclines that take the code of
+# the rolling ball and the sticking box again, with other numbers, are
+# left to make check.
+long() { # name case
+	if [ -n "${MRDEM_ASAN:-}" ]; then
+		skip_test "$1" "under the sanitizers: the code of the rolling and sticking cases"
+	else
+		expect_success "$1" "python3 '$M' $2"
+	fi
+}
 expect_success "undamped frictionless pairs at offsets 0 to 0.9: kinetic energy kept to 0.5 %, no jumps" \
 	"python3 '$M' energy"
 expect_success "rolling down 20 degrees: (5/7) g sin(theta) within 1 %" "python3 '$M' rolling"
-expect_success "rolling or slipping either side of tan(theta) = 3.5 mu" "python3 '$M' sliding-threshold"
-expect_success "rolling resistance: a ball slows at (5/7) mu_r g and stops" "python3 '$M' rolling-resistance"
-expect_success "twisting resistance: a spinning ball slows at mu_t R* m g / I_z and stops; without it spins on" \
-	"python3 '$M' twisting-resistance"
+long "rolling or slipping either side of tan(theta) = 3.5 mu" sliding-threshold
+long "rolling resistance: a ball slows at (5/7) mu_r g and stops" rolling-resistance
+long "twisting resistance: a spinning ball slows at mu_t R* m g / I_z and stops; without it spins on" \
+	twisting-resistance
 expect_success "a box on 15 degrees with mu 0.5 stays (tangential history), slides at 35" \
 	"python3 '$M' box-sticks"
-expect_success "a box dropped tilted comes to rest flat" "python3 '$M' box-rests-flat"
+long "a box dropped tilted comes to rest flat" box-rests-flat
 
 # Three balls rolling, spinning and colliding on a slope with friction,
 # rolling and twisting resistance: springs in every step's history record.

@@ -49,8 +49,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		pmake energy >log &&
 		for s in two-spheres sphere-on-plane; do plotted log energy-$s || exit 1; done'
 else
-	_n=$((_n + 1))
-	echo "ok $_n - energy with gnuplot: a PNG per example # skip gnuplot not installed"
+	skip_test "energy with gnuplot: a PNG per example" "gnuplot not installed"
 fi
 
 expect_success "every pipelines/*.py compiles" '
@@ -293,8 +292,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 			FLAT_STEPS=1 >plots.log &&
 		plotted plots.log scaling/scaling && plotted plots.log table6/table6-comparisons'
 else
-	_n=$((_n + 1))
-	echo "ok $_n - scaling and table6-plot with gnuplot: PNGs # skip gnuplot not installed"
+	skip_test "scaling and table6-plot with gnuplot: PNGs" "gnuplot not installed"
 fi
 
 expect_success "nothing written under the source tree" '

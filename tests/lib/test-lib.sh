@@ -130,6 +130,12 @@ bad_scene() { # name yaml message
 		! test -e out.mrd && assert_grep '$3' err"
 }
 
+# A test not run here, counted as TAP's skip with the reason.
+skip_test() { # name reason
+	_n=$((_n + 1))
+	echo "ok $_n - $1 # skip $2"
+}
+
 # Skip the whole script (TAP "1..0 # SKIP"), saying why.
 skip_all() { # reason
 	echo "1..0 # SKIP $1"
