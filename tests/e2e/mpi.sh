@@ -14,7 +14,7 @@ command -v mpirun >/dev/null || skip_all "Open MPI is not installed (make deps)"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 # the test hooks (docs/parallel.md, "Faults"), off unless a test sets them
-export MRDEM_MPI_TEST_NAN= MRDEM_MPI_TEST_CUTS=
+export MRDEM_MPI_TEST_NAN= MRDEM_MPI_TEST_CUTS= MRDEM_MPI_TEST_LOSE=
 # Under the sanitizers: the ranks' memory errors are caught, not their
 # leaks (Open MPI's plugins keep allocations to the exit and are unloaded
 # before LeakSanitizer could name them; the tools without MPI are checked
@@ -34,7 +34,7 @@ mpi() { # ranks mrdem-run-mpi arguments...
 	local n=$1
 	shift
 	ASAN_OPTIONS=$RANK_ASAN timeout 300 mpirun -np "$n" -x OMP_NUM_THREADS -x ASAN_OPTIONS \
-		-x MRDEM_MPI_TEST_NAN -x MRDEM_MPI_TEST_CUTS mrdem-run-mpi -q "$@"
+		-x MRDEM_MPI_TEST_NAN -x MRDEM_MPI_TEST_CUTS -x MRDEM_MPI_TEST_LOSE mrdem-run-mpi -q "$@"
 }
 # The merged parts of a run on n ranks against one.mrd.
 ranks_same() { # ranks dir mrdem-run-mpi arguments...
@@ -136,6 +136,14 @@ expect_success "a NaN on rank 1 ends every rank at that step, rank 1 named" '
 	test "$(grep -c "error:" err)" = 2 &&
 	mrdem-merge nan -o nan.mrd &&
 	test "$(python3 -c "import mrdem; print(mrdem.read(\"nan.mrd\").frames[-1].step)")" = 700'
+
+expect_success "a spring lost in an exchange is an error, named once, at that step" '
+	rm -rf lose &&
+	MRDEM_MPI_TEST_LOSE=1 assert_exit 1 mpi 3 "$SCENES/mixed.yaml" --steps 3000 --every 500 -o lose &&
+	assert_grep "rank 0: error: after step \([0-9]*\) an exchange left the ranks.* pairs with [0-9]* springs, not the [0-9]* before it" err &&
+	step=$(sed -n "s/.*after step \([0-9]*\) an exchange.*/\1/p" err) &&
+	assert_grep "rank 0: error: stopped at step $step " err &&
+	test "$(grep -c "error:" err)" = 2 && mrdem-merge lose -o lose.mrd'
 
 TIMES=time_broad,time_search,time_kernels,time_fallback,time_merge,time_parallel,time_forces
 TIMES=$TIMES,time_integrate,time_output,time_output_wait,time_exchange,time_step

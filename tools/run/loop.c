@@ -183,6 +183,14 @@ static int interrupted(struct run *r)
 	return mrdem_writer_flush(&r->w) ? -1 : 0;
 }
 
+/* Whether a step may change which particles the frame holds: inflow and
+ * outflow, and an MPI rank's rebuilds, which move particles between
+ * ranks. Such a frame is kept whole. */
+static int particles_may_change(const struct run *r)
+{
+	return r->scene.flow.ninsert || r->scene.flow.nremove || r->nranks > 1;
+}
+
 /* The state of a frame that was not written, kept through the step from
  * it: a step that fails leaves its frame half advanced, and the output
  * ends with the frame the step started from. */
@@ -191,7 +199,7 @@ static void save_frame(struct run *r)
 	const struct mrdem_particles *p = &r->scene.frame.p;
 	struct saved_frame *sv = &r->saved;
 	size_t n = p->n;
-	if (r->scene.flow.ninsert || r->scene.flow.nremove) {
+	if (particles_may_change(r)) {
 		mrdem_frame_copy(&sv->whole, &r->scene.frame);
 		return;
 	}
@@ -218,7 +226,7 @@ static void restore_frame(struct run *r)
 	struct mrdem_particles *p = &r->scene.frame.p;
 	const struct saved_frame *sv = &r->saved;
 	size_t n = p->n;
-	if (r->scene.flow.ninsert || r->scene.flow.nremove) {
+	if (particles_may_change(r)) {
 		mrdem_frame_copy(&r->scene.frame, &sv->whole);
 		return;
 	}

@@ -400,11 +400,41 @@ static void balance(struct mpi_run *m)
 	free(x), free(w), free(all), free(mine), free(counts);
 }
 
+/* The springs of the pairs this rank owns: the ranks' sum is the number
+ * of springs the one-rank run holds. */
+static uint64_t owned_springs(const struct mpi_run *m)
+{
+	const struct mrdem_history *h = &m->local.frame.history;
+	uint64_t n = 0;
+	for (size_t k = 0; k < h->n; k++)
+		n += mrdem_rank_pair_owner(&m->rf, h->s[k].a, h->s[k].b) == m->me;
+	return n;
+}
+
+/* The test hook of a lost spring (tests/e2e/mpi.sh): MRDEM_MPI_TEST_LOSE=RANK
+ * drops the last spring of a pair that rank owns after its first rebuild
+ * that gives it one. */
+static void test_lose(struct mpi_run *m)
+{
+	const char *v = getenv("MRDEM_MPI_TEST_LOSE");
+	static int lost;
+	if (!v || !*v || atoi(v) != m->me || lost)
+		return;
+	struct mrdem_history *h = &m->local.frame.history;
+	for (size_t k = h->n; k-- > 0;)
+		if (mrdem_rank_pair_owner(&m->rf, h->s[k].a, h->s[k].b) == m->me) {
+			memmove(&h->s[k], &h->s[k + 1], (h->n - k - 1) * sizeof *h->s);
+			h->n--, lost = 1;
+			return;
+		}
+}
+
 /* Each owned particle to the rank whose box holds it, each spring to the
  * next owners of its two particles (both send it; one copy is kept);
- * then the ghosts anew. */
+ * then the ghosts anew, and the check that no spring was lost. */
 static int rebuild(struct mpi_run *m, const struct mrdem_wire_particle *joined, size_t njoined)
 {
+	uint64_t springs[2] = {owned_springs(m), 0}, sums[2];
 	balance(m);
 	/* new particles go straight to the rank whose box holds them: here */
 	for (size_t k = 0; k < njoined; k++)
@@ -451,8 +481,19 @@ static int rebuild(struct mpi_run *m, const struct mrdem_wire_particle *joined, 
 	for (size_t k = 0; k < m->springs.nin; k++)
 		*mrdem_history_push(h) = in[k];
 	mrdem_rank_springs_merge(h, m->springs.from);
+	test_lose(m);
 	m->rebuilds++;
-	return rc;
+	if (rc)
+		return -1;
+	springs[1] = owned_springs(m);
+	MPI_Allreduce(springs, sums, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+	/* every rank knows; rank 0 says it, the others stop with it silently */
+	if (sums[0] == sums[1] || m->me != 0)
+		return 0;
+	return mrdem_error("after step %llu an exchange left the ranks' pairs with %llu springs, "
+			   "not the %llu before it: a spring was lost or doubled",
+			   (unsigned long long)f->step - 1, (unsigned long long)sums[1],
+			   (unsigned long long)sums[0]);
 }
 
 int holdings_after_step(struct mpi_run *m, const struct mrdem_wire_particle *joined,
