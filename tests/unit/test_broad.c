@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/broad/broad.h"
+#include "common/sim/simulation.h"
 #include "common/util/rng.h"
 #include "tests/lib/tap.h"
 
@@ -585,6 +586,32 @@ static void test_squeeze(void)
 	mrdem_scene_release(&s);
 }
 
+/* The default method: sap up to MRDEM_BROAD_SAP_MAX particles without
+ * insertion, mr above or with it; a scene's own choice wins. */
+static void test_default(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	const double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 1.0, c0);
+	for (int i = 0; i < MRDEM_BROAD_SAP_MAX; i++)
+		add_particle(&s, (uint64_t)i, 0, 3.0 * i, 0, 0, 0);
+	struct mrdem_sim_opts o;
+	tap_eq_int(s.setup.broad, -1, "default: a scene names no method");
+	mrdem_sim_opts_default(&o, &s);
+	tap_eq_int(o.broad, MRDEM_BROAD_SAP, "default: sap for %d particles", MRDEM_BROAD_SAP_MAX);
+	s.flow.ninsert = 1; /* counted only, never read here */
+	tap_eq_int(mrdem_broad_default(&s), MRDEM_BROAD_MR, "default: mr when the scene inserts");
+	s.flow.ninsert = 0;
+	add_particle(&s, 9999, 0, -3.0, 0, 0, 0);
+	mrdem_sim_opts_default(&o, &s);
+	tap_eq_int(o.broad, MRDEM_BROAD_MR, "default: mr for %d particles", MRDEM_BROAD_SAP_MAX + 1);
+	s.setup.broad = MRDEM_BROAD_GRID;
+	mrdem_sim_opts_default(&o, &s);
+	tap_eq_int(o.broad, MRDEM_BROAD_GRID, "default: the scene's contact.broad wins");
+	mrdem_scene_release(&s);
+}
+
 /* A 10x10x10 lattice of spheres spaced by their diameter: every particle
  * touches its 6 face neighbours only (diagonals are sqrt(2) apart). */
 static void test_lattice_counts(void)
@@ -665,6 +692,7 @@ int main(void)
 	test_random_scenes();
 	test_moving_scenes();
 	test_squeeze();
+	test_default();
 	test_threads();
 	return tap_done();
 }
