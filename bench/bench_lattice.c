@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	if (mrdem_scene_load_yaml(path, &s))
 		return 1;
 	struct mrdem_sim_opts o;
-	mrdem_sim_opts_default(&o, &s.setup);
+	mrdem_sim_opts_default(&o, &s);
 	struct mrdem_sim sim;
 	double t0 = cpu_now();
 	if (mrdem_sim_init(&sim, &s, &o)) /* builds the surrogate trees */

@@ -110,7 +110,7 @@ static double general(int n3[3], int model, int steps)
 	lattice(&s, n3[0], n3[1], n3[2], model);
 	struct mrdem_sim_opts o;
 	struct mrdem_sim sim;
-	mrdem_sim_opts_default(&o, &s.setup);
+	mrdem_sim_opts_default(&o, &s);
 	o.broad = MRDEM_BROAD_MR;
 	if (mrdem_sim_init(&sim, &s, &o))
 		mrdem_die("sim init");

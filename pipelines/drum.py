@@ -258,12 +258,7 @@ region box block %(lo)r %(hi)r %(ylo)r %(yhi)r %(lo)r %(hi)r units box
 create_box 1 box
 neighbor %(skin)r bin
 neigh_modify delay 0
-fix m1 all property/global youngsModulus peratomtype %(young)r
-fix m2 all property/global poissonsRatio peratomtype %(poisson)r
-fix m3 all property/global coefficientRestitution peratomtypepair 1 %(e)r
-fix m4 all property/global coefficientFriction peratomtypepair 1 %(mu)r
-pair_style gran model hertz tangential history
-pair_coeff * *
+%(material)s
 timestep %(dt)r
 fix gravi all gravity %(g)r vector 0 0 -1
 fix cad all mesh/surface file drum.stl type 1 rotate axis 1 0 0 angle 90
@@ -302,7 +297,7 @@ def liggghts_case(name, omega, mrd):
     every = steps(EVERY)
     script = LIGGGHTS_IN % {
         "lo": -1.2 * R, "hi": 1.2 * R, "ylo": -L, "yhi": L, "skin": 0.5 * RADIUS_P,
-        "young": YOUNG, "poisson": POISSON, "e": RESTITUTION, "mu": FRICTION, "dt": DT, "g": G,
+        "material": liggghts.hertz(YOUNG, POISSON, RESTITUTION, FRICTION), "dt": DT, "g": G,
         "atoms": "\n".join(lines), "period": 2 * math.pi / omega, "every": every, "steps": nrot}
     if name in PREV and PREV[name]["steps"] == nrot:
         cpu = PREV[name]["cpu"]

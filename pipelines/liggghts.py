@@ -21,6 +21,17 @@ communicate single vel yes
 """
 
 
+def hertz(young, poisson, restitution, friction):
+    """The lines of one atom type of a Hertz material with tangential
+    history, between the particles (and walls that name no model of their own)."""
+    return """fix m1 all property/global youngsModulus peratomtype %r
+fix m2 all property/global poissonsRatio peratomtype %r
+fix m3 all property/global coefficientRestitution peratomtypepair 1 %r
+fix m4 all property/global coefficientFriction peratomtypepair 1 %r
+pair_style gran model hertz tangential history
+pair_coeff * *""" % (young, poisson, restitution, friction)
+
+
 def available():
     """Whether LIGGGHTS can be run here."""
     return shutil.which(PROGRAM) is not None

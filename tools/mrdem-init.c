@@ -58,7 +58,7 @@ static int check_overlaps(const char *path, struct mrdem_scene *s, int allowed)
 	char what[512];
 	if (allowed)
 		return 0;
-	mrdem_sim_opts_default(&o, &s->setup);
+	mrdem_sim_opts_default(&o, s);
 	if (mrdem_overlap_measure(s, &o, &ov))
 		return -1;
 	if (!ov.deep)

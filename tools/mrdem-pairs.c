@@ -25,9 +25,11 @@ static const char usage[] =
 	"  -b, --broad M    the method, all giving the same list: sap (incremental\n"
 	"                   sort-and-update of boxes), mr (MR-linear sort and search\n"
 	"                   of cells), mmr (MR in size groups, for polydisperse\n"
-	"                   scenes), grid (hashed uniform cells; default) or brute\n"
-	"                   (all pairs, quadratic). The sorted lists of sap, mr and\n"
-	"                   mmr are kept from one frame of the stream to the next\n"
+	"                   scenes), grid (hashed uniform cells) or brute (all\n"
+	"                   pairs, quadratic). Default: sap for a stream whose first\n"
+	"                   frame has at most 256 particles and that inserts none,\n"
+	"                   else mr (the fastest for each). The sorted lists of sap,\n"
+	"                   mr and mmr are kept from one frame of the stream to the next\n"
 	"  -m, --method M   the same as --broad\n"
 	"  -o, --output F   output file (default: standard output)\n"
 	"  -h, --help       show this help\n"
@@ -39,7 +41,7 @@ static const char usage[] =
 /* mrdem-pairs as a filter: the broad phase, and the frame that waits for
  * its pairs. */
 struct pairs_filter {
-	int method;
+	int method;             /* -1: mrdem_broad_default's for the first frame */
 	struct mrdem_broad *broad;
 	struct mrdem_pairs pairs;
 	int pending;            /* a frame awaits its pairs */
@@ -52,6 +54,9 @@ static int write_pairs(struct mrdem_filter *f)
 	struct pairs_filter *pf = f->ctx;
 	struct mrdem_broad_stats st;
 	pf->pending = 0;
+	/* one method for the whole stream, so every stats record has the same names */
+	if (pf->method < 0)
+		pf->method = mrdem_broad_default(&f->scene);
 	if (mrdem_broad_phase(pf->broad, &f->scene, pf->method, &pf->pairs, &st))
 		return mrdem_error("%s: record %llu: broad phase of step %llu failed", f->src,
 				   (unsigned long long)pf->frame_index,
@@ -108,7 +113,7 @@ int main(int argc, char **argv)
 	};
 	mrdem_set_progname(argv[0]);
 	mrdem_threads_init();
-	int method = MRDEM_BROAD_GRID, c, li, method_given = 0;
+	int method = -1, c, li, method_given = 0;
 	const char *out = "-";
 	struct mrdem_opts_seen seen = {{0}};
 	while ((c = mrdem_getopt_once(argc, argv, "b:m:o:h", opts, &li, &seen)) != -1) {

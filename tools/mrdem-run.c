@@ -60,7 +60,8 @@ static const char usage_head[] =
 	"                    implicit-euler\n";
 static const char usage_middle[] =
 	"  --broad M         broad phase: sap, mr, mmr, grid or brute (default: the\n"
-	"                    scene's contact.broad, else grid); all give the same pairs\n"
+	"                    scene's contact.broad, else sap for at most 256 particles\n"
+	"                    and no insert, mr otherwise); all give the same pairs\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
 	"                    kinetic and contact energy before it, or the last 1000\n"
 	"                    steps more than X times the kinetic, contact and potential\n"
@@ -450,7 +451,7 @@ static int apply_options(struct run *r, const struct options *o)
 	r->log_view = o->log_view;
 	r->quiet = o->quiet;
 	r->allow_overlap = o->allow_overlap || r->scene.setup.allow_overlap;
-	mrdem_sim_opts_default(&r->opts, &r->scene.setup);
+	mrdem_sim_opts_default(&r->opts, &r->scene);
 	r->opts.contact = o->contact;
 	if (o->contact.hierarchy == MRDEM_HIERARCHY_AUTO)
 		r->opts.contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;

@@ -48,6 +48,12 @@ const char *mrdem_broad_method_name(int method)
 	return mrdem_name_at(mrdem_broad_method_names, MRDEM_BROAD_NMETHODS, method, NULL);
 }
 
+int mrdem_broad_default(const struct mrdem_scene *s)
+{
+	return s->frame.p.n <= MRDEM_BROAD_SAP_MAX && !s->flow.ninsert ? MRDEM_BROAD_SAP
+									  : MRDEM_BROAD_MR;
+}
+
 void mrdem_ipairs_push(struct mrdem_ipairs *p, size_t i, size_t j)
 {
 	if (p->n == p->cap) {

@@ -44,6 +44,18 @@ int mrdem_broad_method_parse(const char *name);
 int mrdem_broad_method_option(const char *opt, const char *value);
 const char *mrdem_broad_method_name(int method);
 
+/* The method for a scene that names none (contact.broad, --broad): sap
+ * for a scene of at most MRDEM_BROAD_SAP_MAX particles that inserts
+ * none, mr for every other. Measured (docs/performance.md, 2026-11-28):
+ * mr is the fastest from a few hundred particles on and keeps O(n) at
+ * any size and packing, while sap's repair grows as n^(1/3) per particle
+ * and rebuilds every step in dense scenes of 10^6; below that size sap
+ * has the least fixed cost per call and needs no cells sized for the
+ * largest particle (several sizes, a fixed mesh). A scene that inserts
+ * may grow past any bound, so it gets mr. */
+#define MRDEM_BROAD_SAP_MAX 256
+int mrdem_broad_default(const struct mrdem_scene *s);
+
 struct mrdem_broad_stats {
 	uint64_t particle_pairs; /* particle-particle pairs reported */
 	uint64_t plane_pairs;    /* particle-plane pairs reported */

@@ -130,21 +130,22 @@ static int end_before(struct box_end x, struct box_end y)
 
 static void pair_insert(struct mrdem_sap *s, uint32_t a, uint32_t b)
 {
+	/* room for a node first: link may point into the nodes, which a
+	 * reallocation would move */
+	if (s->free_node == NIL && s->nnodes == s->node_cap) {
+		s->node_cap = s->node_cap ? 2 * s->node_cap : 1024;
+		s->node = mrdem_xrealloc(s->node, s->node_cap * sizeof *s->node);
+	}
 	uint32_t i = a < b ? a : b, j = a < b ? b : a, *link = &s->head[i];
 	while (*link != NIL && s->node[*link].j < j)
 		link = &s->node[*link].next;
 	if (*link != NIL && s->node[*link].j == j)
 		return;
 	uint32_t k = s->free_node;
-	if (k != NIL) {
+	if (k != NIL)
 		s->free_node = s->node[k].next;
-	} else {
-		if (s->nnodes == s->node_cap) {
-			s->node_cap = s->node_cap ? 2 * s->node_cap : 1024;
-			s->node = mrdem_xrealloc(s->node, s->node_cap * sizeof *s->node);
-		}
+	else
 		k = (uint32_t)s->nnodes++;
-	}
 	s->node[k] = (struct partner){j, *link};
 	*link = k;
 }

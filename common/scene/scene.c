@@ -48,6 +48,7 @@ void mrdem_setup_default(struct mrdem_setup *s)
 	 * contact, so scenes that want it (the paper's) name it */
 	s->scheme = MRDEM_SCHEME_VELOCITY_VERLET;
 	s->output_every = 10;
+	s->broad = -1; /* none named: mrdem_broad_default chooses for the scene */
 	s->restitution = 1.0;
 	s->poisson = 0.3;
 	s->tangential = 2.0 / 7.0;

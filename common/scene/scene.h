@@ -119,7 +119,8 @@ struct mrdem_setup {
 	uint64_t output_every;           /* write a frame every N steps */
 	/* enum mrdem_broad_method (common/broad/broad.h), from a scene file's
 	 * contact.broad: a choice of algorithm, not of physics (every method
-	 * gives the same pairs), so streams do not carry it */
+	 * gives the same pairs), so streams do not carry it; -1 when the
+	 * scene names none (mrdem_broad_default then chooses) */
 	int broad;
 	/* a scene file's contact.allow_overlap: its start may hold overlaps
 	 * with more energy than the scene's (common/sim/overlap.h); a check of

@@ -8,12 +8,12 @@
 #include "common/util/stages.h"
 
 
-void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *s)
+void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_scene *s)
 {
-	o->broad = s->broad;
+	o->broad = s->setup.broad >= 0 ? s->setup.broad : mrdem_broad_default(s);
 	mrdem_contact_opts_default(&o->contact);
 	o->contact.hierarchy = MRDEM_HIERARCHY_SURROGATE;
-	mrdem_step_opts_default(&o->step, s);
+	mrdem_step_opts_default(&o->step, &s->setup);
 	mrdem_picard_opts_default(&o->picard);
 	mrdem_tree_params_default(&o->tree);
 }

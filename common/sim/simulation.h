@@ -23,9 +23,10 @@ struct mrdem_sim_opts {
 	struct mrdem_tree_params tree;     /* for shapes without a tree */
 };
 
-/* grid broad phase, hybrid kernels on surrogate trees, the setup's scheme
- * and dt, default tree parameters. */
-void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_setup *s);
+/* The scene's broad phase (its contact.broad, else mrdem_broad_default's
+ * for it), hybrid kernels on surrogate trees, the setup's scheme and dt,
+ * default tree parameters. */
+void mrdem_sim_opts_default(struct mrdem_sim_opts *o, const struct mrdem_scene *s);
 
 struct mrdem_sim {
 	struct mrdem_scene *scene;        /* not owned */

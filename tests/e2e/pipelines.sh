@@ -5,6 +5,8 @@
 # line without gnuplot, a PNG with it. Tables 5, 6 and 8 and the implicit
 # Figure 4 on runs of a few steps: their rows, the flat/surrogate check, a
 # multiscale row either measured or "not available: " and mrdem-run's error;
+# pour-peers on 1,000 steps of free fall, both codes' beds equal (LIGGGHTS
+# where installed), skipped in a line without it, a bad size refused;
 # every script of pipelines/ compiles.
 . "$(dirname "$0")/../lib/test-lib.sh"
 
@@ -294,6 +296,35 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	skip_test "scaling and table6-plot with gnuplot: PNGs" "gnuplot not installed"
 fi
+
+# pour-peers on 343 spheres for 0.02 s (1,000 steps): the lowest layer
+# starts 5 mm above the floor and falls 2 mm, so both codes are in free
+# fall from the same positions: the bed's top is 0.087 m - g t^2 / 2 =
+# 0.0850 m in each, and the packing the same.
+if command -v "${LIGGGHTS:-liggghts}" >/dev/null 2>&1; then
+	expect_success "pour-peers: both codes from the same positions, wall times, ratio, bed" '
+		PYTHONDONTWRITEBYTECODE=1 pmake pour-peers POUR_PEERS_RUNS=343:0.02 >pp.log &&
+		row=$(grep "^| 343 | 0.02 s (1000) |" out/pour-peers/pour-peers.md) &&
+		echo "$row" | grep -q "| \*\*[0-9.]*x\*\* |" &&
+		bed=$(echo "$row" | awk -F"|" "{print \$8 \"|\" \$9}" | tr -d " ") &&
+		pack=${bed%%|*} && top=${bed#*|} &&
+		assert_eq "${pack%/*}" "${pack#*/}" "packing mrdem / LIGGGHTS" &&
+		assert_eq "$top" "0.0850/0.0850" "bed top mrdem / LIGGGHTS"'
+else
+	echo "ok $((_n += 1)) # skip pour-peers against LIGGGHTS: liggghts is not installed"
+fi
+
+expect_success "pour-peers without LIGGGHTS: mrdem alone and a line saying so; a bad size refused" '
+	PYTHONDONTWRITEBYTECODE=1 LIGGGHTS=no-such-liggghts pmake pour-peers \
+		POUR_PEERS_RUNS=343:0.002 >pp2.log &&
+	assert_grep "^LIGGGHTS (.no-such-liggghts.) is not installed here: the comparison was skipped" \
+		out/pour-peers/pour-peers.md &&
+	assert_grep "^| 343 | 0.002 s (100) | .* | skipped |" out/pour-peers/pour-peers.md &&
+	rm out/pour-peers/pour-peers.md &&
+	! PYTHONDONTWRITEBYTECODE=1 pmake pour-peers POUR_PEERS_RUNS=500:1 >pp3.log 2>&1 &&
+	assert_grep "500:1.: SIZE must be one of 343, 10000" pp3.log &&
+	test ! -e out/pour-peers/pour-peers.md
+'
 
 expect_success "nothing written under the source tree" '
 	find "$TOP/pipelines" -newer stamp >new && test ! -s new || { cat new; false; }

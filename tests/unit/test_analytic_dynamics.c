@@ -49,7 +49,7 @@ static void head_on(void)
 	}
 	struct mrdem_sim_opts o;
 	struct mrdem_sim sim;
-	mrdem_sim_opts_default(&o, &s.setup);
+	mrdem_sim_opts_default(&o, &s);
 	if (mrdem_sim_init(&sim, &s, &o))
 		mrdem_die("sim init failed");
 	long first = -1, last = -1, n;
@@ -106,7 +106,7 @@ static void ellipsoid_rests(void)
 	s.frame.p.eps[i] = 1e-4;
 	struct mrdem_sim_opts o;
 	struct mrdem_sim sim;
-	mrdem_sim_opts_default(&o, &s.setup);
+	mrdem_sim_opts_default(&o, &s);
 	if (mrdem_sim_init(&sim, &s, &o))
 		mrdem_die("sim init failed");
 	int ok = 1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/broad/broad.h"
+#include "common/sim/simulation.h"
 #include "common/util/rng.h"
 #include "tests/lib/tap.h"
 
@@ -539,6 +540,78 @@ static void test_moving_scenes(void)
 	tap_ok(repaired, "sap, mr and mmr mostly repair their lists instead of rebuilding");
 }
 
+/* A lattice squeezed step by step from 1.5 diameters apart to 0.82: the
+ * overlaps grow from none to the face neighbours' by repairs alone, so
+ * sap's partner lists grow (and move in memory) while a pair is inserted
+ * in the middle of a list. Every step, every kept workspace == brute. */
+static void test_squeeze(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	const double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 1.0, c0);
+	const int side = 12, steps = 60;
+	for (int z = 0; z < side; z++)
+		for (int y = 0; y < side; y++)
+			for (int x = 0; x < side; x++)
+				add_particle(&s, (uint64_t)(1000 + s.frame.p.n), 0, 3.0 * x, 3.0 * y,
+					     3.0 * z, 0);
+	struct mrdem_particles *p = &s.frame.p;
+	struct mrdem_broad *keep[MRDEM_BROAD_NMETHODS];
+	for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++)
+		keep[m] = mrdem_broad_new();
+	struct mrdem_pairs ref, got;
+	mrdem_pairs_init(&ref);
+	mrdem_pairs_init(&got);
+	int bad = 0;
+	for (int step = 0; step < steps; step++) {
+		for (size_t i = 0; i < 3 * p->n; i++)
+			p->pos[i] *= 0.99;
+		s.frame.step = (uint64_t)step;
+		bad += run(&s, MRDEM_BROAD_BRUTE, &ref, NULL) != 0;
+		for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++)
+			if (mrdem_broad_phase(keep[m], &s, m, &got, NULL) || !same_pairs(&ref, &got)) {
+				tap_diag("squeeze step %d: %s %zu pairs, brute %zu", step,
+					 mrdem_broad_method_name(m), got.n, ref.n);
+				bad++;
+			}
+	}
+	tap_ok(ref.n == 3 * (size_t)(side - 1) * side * side,
+	       "squeeze: the face neighbours touch at the end (%zu pairs)", ref.n);
+	tap_eq_int(bad, 0, "squeeze: every kept workspace == brute at every step");
+	for (int m = 0; m < MRDEM_BROAD_NMETHODS; m++)
+		mrdem_broad_free(keep[m]);
+	mrdem_pairs_release(&ref);
+	mrdem_pairs_release(&got);
+	mrdem_scene_release(&s);
+}
+
+/* The default method: sap up to MRDEM_BROAD_SAP_MAX particles without
+ * insertion, mr above or with it; a scene's own choice wins. */
+static void test_default(void)
+{
+	struct mrdem_scene s;
+	mrdem_scene_init(&s);
+	const double c0[3] = {0, 0, 0};
+	add_octa_shape(&s, 1.0, c0);
+	for (int i = 0; i < MRDEM_BROAD_SAP_MAX; i++)
+		add_particle(&s, (uint64_t)i, 0, 3.0 * i, 0, 0, 0);
+	struct mrdem_sim_opts o;
+	tap_eq_int(s.setup.broad, -1, "default: a scene names no method");
+	mrdem_sim_opts_default(&o, &s);
+	tap_eq_int(o.broad, MRDEM_BROAD_SAP, "default: sap for %d particles", MRDEM_BROAD_SAP_MAX);
+	s.flow.ninsert = 1; /* counted only, never read here */
+	tap_eq_int(mrdem_broad_default(&s), MRDEM_BROAD_MR, "default: mr when the scene inserts");
+	s.flow.ninsert = 0;
+	add_particle(&s, 9999, 0, -3.0, 0, 0, 0);
+	mrdem_sim_opts_default(&o, &s);
+	tap_eq_int(o.broad, MRDEM_BROAD_MR, "default: mr for %d particles", MRDEM_BROAD_SAP_MAX + 1);
+	s.setup.broad = MRDEM_BROAD_GRID;
+	mrdem_sim_opts_default(&o, &s);
+	tap_eq_int(o.broad, MRDEM_BROAD_GRID, "default: the scene's contact.broad wins");
+	mrdem_scene_release(&s);
+}
+
 /* A 10x10x10 lattice of spheres spaced by their diameter: every particle
  * touches its 6 face neighbours only (diagonals are sqrt(2) apart). */
 static void test_lattice_counts(void)
@@ -618,6 +691,8 @@ int main(void)
 	test_lattice_counts();
 	test_random_scenes();
 	test_moving_scenes();
+	test_squeeze();
+	test_default();
 	test_threads();
 	return tap_done();
 }

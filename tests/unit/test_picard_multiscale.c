@@ -45,7 +45,7 @@ static void load(struct mrdem_scene *s, const char *path)
 static void start(struct mrdem_sim *sim, struct mrdem_scene *s, int warm)
 {
 	struct mrdem_sim_opts o;
-	mrdem_sim_opts_default(&o, &s->setup);
+	mrdem_sim_opts_default(&o, s);
 	o.contact.hierarchy = MRDEM_HIERARCHY_MULTISCALE;
 	o.picard.warm_start = warm;
 	if (mrdem_sim_init(sim, s, &o))

@@ -105,7 +105,7 @@ static void against_general(int broad, double skin, int steps)
 	pile(&f, 5, MRDEM_FORCE_SPRING_DASHPOT);
 	struct mrdem_sim_opts o;
 	struct mrdem_sim sim;
-	mrdem_sim_opts_default(&o, &g.setup);
+	mrdem_sim_opts_default(&o, &g);
 	o.broad = broad;
 	if (mrdem_sim_init(&sim, &g, &o))
 		mrdem_die("sim init");
@@ -220,7 +220,7 @@ static void springs_against_general(int model, double skin, int steps)
 	pile(&f, 5, model);
 	struct mrdem_sim_opts o;
 	struct mrdem_sim sim;
-	mrdem_sim_opts_default(&o, &g.setup);
+	mrdem_sim_opts_default(&o, &g);
 	if (mrdem_sim_init(&sim, &g, &o))
 		mrdem_die("sim init");
 	struct mrdem_sphere_fast *fast = mrdem_sphere_fast_new(&f, MRDEM_BROAD_MR, skin);
