@@ -23,6 +23,7 @@ void mrdem_stepper_init(struct mrdem_stepper *st)
 	memset(st, 0, sizeof *st);
 	mrdem_bodies_init(&st->bodies);
 	mrdem_id_index_init(&st->index);
+	mrdem_bind_key_init(&st->key);
 	mrdem_forces_init(&st->forces);
 	mrdem_forces_init(&st->sync_forces);
 	mrdem_wall_forces_init(&st->walls);
@@ -32,6 +33,7 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 {
 	mrdem_bodies_release(&st->bodies);
 	mrdem_id_index_release(&st->index);
+	mrdem_bind_key_release(&st->key);
 	mrdem_forces_release(&st->forces);
 	mrdem_forces_release(&st->sync_forces);
 	free(st->sync.flags);
@@ -130,8 +132,13 @@ static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
 
 int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s)
 {
-	return mrdem_bodies_compute(&st->bodies, s) || mrdem_id_index_build(&st->index, &s->frame.p) ?
-		-1 : 0;
+	if (!st->rebind_always && mrdem_bind_key_matches(&st->key, s))
+		return 0;
+	mrdem_bind_key_forget(&st->key);
+	if (mrdem_bodies_compute(&st->bodies, s) || mrdem_id_index_build(&st->index, &s->frame.p))
+		return -1;
+	mrdem_bind_key_take(&st->key, s);
+	return 0;
 }
 
 int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
@@ -174,14 +181,12 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
 		mrdem_integrate_close(p, i, &b[i], &F[3 * i], &T[3 * i], o->dt););
 
-	mrdem_energy_compute(&st->energy, s, &st->bodies);
-	st->energy.contact = st->forces.contact_energy;
 	if (n > st->kcap) {
 		st->kinetic = mrdem_xrealloc(st->kinetic, n * sizeof *st->kinetic);
 		st->kcap = n;
 	}
-	for (size_t i = 0; i < n; i++)
-		st->kinetic[i] = mrdem_energy_kinetic(s, &st->bodies, i);
+	mrdem_energy_compute_each(&st->energy, s, &st->bodies, st->kinetic);
+	st->energy.contact = st->forces.contact_energy;
 	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0 - tf;
 	st->log.calls[MRDEM_STAGE_INTEGRATE]++;
 	return 0;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/dynamics/bind_key.h"
 #include "common/dynamics/energy.h"
 #include "common/dynamics/forces.h"
 #include "common/scene/id_index.h"
@@ -45,6 +46,11 @@ int mrdem_step_opts_check(const struct mrdem_step_opts *o, const struct mrdem_se
 struct mrdem_stepper {
 	struct mrdem_bodies bodies;
 	struct mrdem_id_index index;
+	/* what bodies and index were built from; a frame that matches it
+	 * keeps them (bind_key.h). rebind_always: rebuild them in every step
+	 * all the same (tests compare the two). */
+	struct mrdem_bind_key key;
+	int rebind_always;
 	struct mrdem_forces forces;
 	/* mrdem_stepper_synchronise: the forces and the state it closes */
 	struct mrdem_forces sync_forces;
@@ -101,7 +107,8 @@ int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
 			 const struct mrdem_step_opts *o);
 
 /* Bodies and id index of the frame (part of begin; a step in progress
- * read back from a stream binds its iterate). 0, or -1 with a message. */
+ * read back from a stream binds its iterate), rebuilt only when the
+ * particles or shapes they are made of changed. 0, or -1 with a message. */
 int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s);
 
 /* The account of the last step as named statistics (names in docs/dynamics.md). */
