@@ -17,9 +17,8 @@ double mrdem_energy_kinetic(const struct mrdem_scene *s, const struct mrdem_bodi
 	return 0.5 * bi->mass * vec3_norm2(&p->vel[3 * i]) + 0.5 * vec3_dot(&p->angvel[3 * i], L);
 }
 
-/* What free particle i of body bi adds to the sums of e; returns its
- * kinetic energy (as mrdem_energy_kinetic). */
-static double add_particle(struct mrdem_energy *e, const struct mrdem_scene *s,
+/* What free particle i of body bi adds to the sums of e. */
+static void add_particle(struct mrdem_energy *e, const struct mrdem_scene *s,
 			 const struct mrdem_body *bi, size_t i)
 {
 	const struct mrdem_particles *p = &s->frame.p;
@@ -28,37 +27,30 @@ static double add_particle(struct mrdem_energy *e, const struct mrdem_scene *s,
 	mrdem_body_angmom(L, bi, &p->quat[4 * i], w);
 	vec3_scale(mv, v, bi->mass);
 	vec3_cross(xmv, x, mv);
-	double kt = 0.5 * bi->mass * vec3_norm2(v), kr = 0.5 * vec3_dot(w, L);
-	e->translational += kt;
-	e->rotational += kr;
+	e->translational += 0.5 * bi->mass * vec3_norm2(v);
+	e->rotational += 0.5 * vec3_dot(w, L);
 	e->gravity -= bi->mass * vec3_dot(s->setup.gravity, x);
 	vec3_add(e->momentum, e->momentum, mv);
 	vec3_add(e->angular_momentum, e->angular_momentum, xmv);
 	vec3_add(e->angular_momentum, e->angular_momentum, L);
 	e->mass += bi->mass;
-	return kt + kr;
 }
 
 void mrdem_energy_compute(struct mrdem_energy *e, const struct mrdem_scene *s,
 			  const struct mrdem_bodies *b)
 {
-	mrdem_energy_compute_each(e, s, b, NULL);
-}
-
-void mrdem_energy_compute_each(struct mrdem_energy *e, const struct mrdem_scene *s,
-			       const struct mrdem_bodies *b, double *kinetic)
-{
 	const struct mrdem_particles *p = &s->frame.p;
 	memset(e, 0, sizeof *e);
-	for (size_t i = 0; i < p->n; i++) {
-		double k = 0;
+	for (size_t i = 0; i < p->n; i++)
 		if (b->b[i].mass != 0 && !(p->flags[i] & MRDEM_PARTICLE_GHOST))
-			k = add_particle(e, s, &b->b[i], i);
-		else if (kinetic)
-			k = mrdem_energy_kinetic(s, b, i);
-		if (kinetic)
-			kinetic[i] = k;
-	}
+			add_particle(e, s, &b->b[i], i);
+}
+
+void mrdem_energy_unknown(struct mrdem_energy *e)
+{
+	e->translational = e->rotational = e->gravity = e->contact = e->mass = NAN;
+	for (int k = 0; k < 3; k++)
+		e->momentum[k] = e->angular_momentum[k] = NAN;
 }
 
 /* The first sum of e that is not finite, by name, or NULL. */

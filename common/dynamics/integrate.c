@@ -14,25 +14,47 @@ static void kick(struct mrdem_particles *p, size_t i, const struct mrdem_body *b
 	vec3_axpy(L, L, h, T);
 }
 
-void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			   const double F[3], const double T[3], double dt)
+/* 1/2 m |v|^2 + 1/2 w . L of particle i, whose angular momentum is L. */
+static double kinetic(const struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+		      const double L[3])
 {
-	if (!(p->flags[i] & MRDEM_PARTICLE_HALF_KICK) || (p->flags[i] & MRDEM_PARTICLE_GHOST))
+	return 0.5 * b->mass * vec3_norm2(&p->vel[3 * i]) + 0.5 * vec3_dot(&p->angvel[3 * i], L);
+}
+
+void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+			   const double F[3], const double T[3], double dt, double *ke)
+{
+	uint32_t f = p->flags[i];
+	if (ke)
+		*ke = 0;
+	if (f & MRDEM_PARTICLE_GHOST)
 		return;
 	p->flags[i] &= ~MRDEM_PARTICLE_HALF_KICK;
-	if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+	if (f & MRDEM_PARTICLE_FIXED)
 		return;
 	double L[3];
+	if (!(f & MRDEM_PARTICLE_HALF_KICK)) {
+		if (ke) {
+			mrdem_body_angmom(L, b, &p->quat[4 * i], &p->angvel[3 * i]);
+			*ke = kinetic(p, i, b, L);
+		}
+		return;
+	}
 	kick(p, i, b, F, T, 0.5 * dt, L);
 	mrdem_body_angvel(&p->angvel[3 * i], b, &p->quat[4 * i], L);
+	if (ke)
+		*ke = kinetic(p, i, b, L);
 }
 
 void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			     const double F[3], const double T[3], int scheme, double dt)
+			     const double F[3], const double T[3], int scheme, double dt,
+			     double *ke)
 {
 	double *x = &p->pos[3 * i], *q = &p->quat[4 * i], *v = &p->vel[3 * i];
 	double *w = &p->angvel[3 * i];
-	double L[3];
+	double L[3] = {0, 0, 0};
+	if (ke)
+		*ke = 0;
 	if (p->flags[i] & MRDEM_PARTICLE_GHOST) /* its owner steps it */
 		return;
 	if (p->flags[i] & MRDEM_PARTICLE_FIXED) {
@@ -62,6 +84,8 @@ void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct m
 		p->flags[i] |= MRDEM_PARTICLE_HALF_KICK;
 		break;
 	}
+	if (ke)
+		*ke = kinetic(p, i, b, L);
 }
 
 void mrdem_implicit_place(struct mrdem_particles *p, size_t i, const double x0[3],

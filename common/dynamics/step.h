@@ -43,6 +43,17 @@ void mrdem_step_opts_default(struct mrdem_step_opts *o, const struct mrdem_setup
 int mrdem_step_opts_check(const struct mrdem_step_opts *o, const struct mrdem_setup *s,
 			  uint64_t step);
 
+/* The energies the guards weigh, summed over the free particles in frame
+ * order from each particle's kinetic energy as its integration left it
+ * (integrate.h: equal to mrdem_energy_compute's up to rounding, without a
+ * pass of its own). */
+struct mrdem_guard_energy {
+	double kinetic;           /* translational + rotational, J */
+	double gravity;           /* -sum m g . x, J (as mrdem_energy's) */
+	double contact;           /* the forces' contact energy, J */
+	double mass;              /* kg */
+};
+
 struct mrdem_stepper {
 	struct mrdem_bodies bodies;
 	struct mrdem_id_index index;
@@ -55,15 +66,24 @@ struct mrdem_stepper {
 	/* mrdem_stepper_synchronise: the forces and the state it closes */
 	struct mrdem_forces sync_forces;
 	struct mrdem_particles sync;
-	double *kinetic;          /* per particle, before the step (guard) */
+	/* per particle kinetic energy before and after the step (guard);
+	 * after_ready: the advance filled kinetic_after */
+	double *kinetic, *kinetic_after;
 	size_t kcap;
+	int after_ready;
+	/* in: whether this step's energy (below) is wanted; init sets it, a
+	 * caller that writes the step's statistics only on some steps clears
+	 * it for the others, so the step saves the pass over the frame */
+	int want_energy;
 	/* Account of the last step, about the state it started from (with
 	 * velocities synchronised, i.e. after closing pending half kicks). */
 	uint64_t step;
 	double time, dt;
 	int scheme;
 	size_t contacts;          /* contact records given */
+	/* energies of the step's start; NaN when want_energy was 0 */
 	struct mrdem_energy energy;
+	struct mrdem_guard_energy start; /* the same for the guards, every step */
 	struct mrdem_flow_account flow; /* particles the step's end removed and inserted */
 	/* forces on the walls in the step: begin takes them at the frame; an
 	 * implicit step takes them again at its converged iterate */
