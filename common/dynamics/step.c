@@ -163,6 +163,28 @@ static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
 	return bounds_energy(s, o) ? guard_energy(st, s, o) : 0;
 }
 
+void mrdem_stepper_reserve(struct mrdem_stepper *st, size_t n)
+{
+	if (n <= st->kcap)
+		return;
+	st->kinetic = mrdem_xrealloc(st->kinetic, n * sizeof *st->kinetic);
+	st->kinetic_after = mrdem_xrealloc(st->kinetic_after, n * sizeof *st->kinetic_after);
+	st->kcap = n;
+}
+
+void mrdem_stepper_resume(struct mrdem_stepper *st, size_t n)
+{
+	/* kinetic[] is 0 for fixed particles and ghosts, and the full pass
+	 * sums gravity and mass over the others as guard_sums does */
+	st->start.kinetic = 0;
+	for (size_t i = 0; i < n; i++)
+		st->start.kinetic += st->kinetic[i];
+	st->start.gravity = st->energy.gravity;
+	st->start.contact = st->energy.contact;
+	st->start.mass = st->energy.mass;
+	st->after_ready = 0;
+}
+
 int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s)
 {
 	if (!st->rebind_always && mrdem_bind_key_matches(&st->key, s))
@@ -210,11 +232,7 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	const struct mrdem_body *b = st->bodies.b;
 	size_t n = p->n;
 
-	if (n > st->kcap) {
-		st->kinetic = mrdem_xrealloc(st->kinetic, n * sizeof *st->kinetic);
-		st->kinetic_after = mrdem_xrealloc(st->kinetic_after, n * sizeof *st->kinetic_after);
-		st->kcap = n;
-	}
+	mrdem_stepper_reserve(st, n);
 	st->after_ready = 0;
 	double *ke = st->kinetic;
 	/* Forces at these positions close the previous Verlet step first. */

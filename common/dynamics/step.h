@@ -131,6 +131,13 @@ int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
  * particles or shapes they are made of changed. 0, or -1 with a message. */
 int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s);
 
+/* Room in st for the per-particle arrays of a step from n particles. */
+void mrdem_stepper_reserve(struct mrdem_stepper *st, size_t n);
+/* The start of a step read back (mrdem_decode_picard: its energy and the
+ * kinetic energies of its n particles, from a stepper whose begin wanted
+ * its energy): the guards' sums, the bits begin left. */
+void mrdem_stepper_resume(struct mrdem_stepper *st, size_t n);
+
 /* The account of the last step as named statistics (names in docs/dynamics.md). */
 void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out);
 
