@@ -46,6 +46,13 @@ void mrdem_energy_compute(struct mrdem_energy *e, const struct mrdem_scene *s,
 			add_particle(e, s, &b->b[i], i);
 }
 
+void mrdem_energy_unknown(struct mrdem_energy *e)
+{
+	e->translational = e->rotational = e->gravity = e->contact = e->mass = NAN;
+	for (int k = 0; k < 3; k++)
+		e->momentum[k] = e->angular_momentum[k] = NAN;
+}
+
 /* The first sum of e that is not finite, by name, or NULL. */
 static const char *unbounded_sum(const struct mrdem_energy *e)
 {

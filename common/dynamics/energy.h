@@ -21,6 +21,8 @@ struct mrdem_energy {
 /* Everything but .contact, which only a contact list can give (forces.h). */
 void mrdem_energy_compute(struct mrdem_energy *e, const struct mrdem_scene *s,
 			  const struct mrdem_bodies *b);
+/* Every value NaN: the energies of a state that were not computed. */
+void mrdem_energy_unknown(struct mrdem_energy *e);
 /* Kinetic energy of free particle i, J. */
 double mrdem_energy_kinetic(const struct mrdem_scene *s, const struct mrdem_bodies *b, size_t i);
 /* The first free particle of frame particles [first, end) at which what

@@ -2,37 +2,63 @@
 
 #include <string.h>
 
+#include "common/geom/quat.h"
 #include "common/geom/vec3.h"
 
-/* v += h F/m and L = I_w w + h T; returns L. */
+/* v += h F/m and L = I_w w + h T, with R the particle's rotation matrix;
+ * returns L. */
 static void kick(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-		 const double F[3], const double T[3], double h, double L[3])
+		 const double R[9], const double F[3], const double T[3], double h, double L[3])
 {
-	double *q = &p->quat[4 * i], *v = &p->vel[3 * i], *w = &p->angvel[3 * i];
+	double *v = &p->vel[3 * i], *w = &p->angvel[3 * i];
 	vec3_axpy(v, v, h * b->inv_mass, F);
-	mrdem_body_angmom(L, b, q, w);
+	mrdem_body_angmom_at(L, b, R, w);
 	vec3_axpy(L, L, h, T);
 }
 
-void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			   const double F[3], const double T[3], double dt)
+/* 1/2 m |v|^2 + 1/2 w . L of particle i, whose angular momentum is L. */
+static double kinetic(const struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+		      const double L[3])
 {
-	if (!(p->flags[i] & MRDEM_PARTICLE_HALF_KICK) || (p->flags[i] & MRDEM_PARTICLE_GHOST))
+	return 0.5 * b->mass * vec3_norm2(&p->vel[3 * i]) + 0.5 * vec3_dot(&p->angvel[3 * i], L);
+}
+
+void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
+			   const double F[3], const double T[3], double dt, double *ke)
+{
+	uint32_t f = p->flags[i];
+	if (ke)
+		*ke = 0;
+	if (f & MRDEM_PARTICLE_GHOST)
 		return;
 	p->flags[i] &= ~MRDEM_PARTICLE_HALF_KICK;
-	if (p->flags[i] & MRDEM_PARTICLE_FIXED)
+	if (f & MRDEM_PARTICLE_FIXED)
 		return;
 	double L[3];
-	kick(p, i, b, F, T, 0.5 * dt, L);
-	mrdem_body_angvel(&p->angvel[3 * i], b, &p->quat[4 * i], L);
+	if (!(f & MRDEM_PARTICLE_HALF_KICK)) {
+		if (ke) {
+			mrdem_body_angmom(L, b, &p->quat[4 * i], &p->angvel[3 * i]);
+			*ke = kinetic(p, i, b, L);
+		}
+		return;
+	}
+	double R[9];
+	quat_to_matrix(&p->quat[4 * i], R);
+	kick(p, i, b, R, F, T, 0.5 * dt, L);
+	mrdem_body_angvel_at(&p->angvel[3 * i], b, R, L);
+	if (ke)
+		*ke = kinetic(p, i, b, L);
 }
 
 void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			     const double F[3], const double T[3], int scheme, double dt)
+			     const double F[3], const double T[3], int scheme, double dt,
+			     double *ke)
 {
 	double *x = &p->pos[3 * i], *q = &p->quat[4 * i], *v = &p->vel[3 * i];
 	double *w = &p->angvel[3 * i];
-	double L[3];
+	double L[3] = {0, 0, 0}, R[9];
+	if (ke)
+		*ke = 0;
 	if (p->flags[i] & MRDEM_PARTICLE_GHOST) /* its owner steps it */
 		return;
 	if (p->flags[i] & MRDEM_PARTICLE_FIXED) {
@@ -51,17 +77,21 @@ void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct m
 		mrdem_body_angvel(w, b, q, L);
 		break;
 	case MRDEM_SCHEME_SYMPLECTIC_EULER:
-		kick(p, i, b, F, T, dt, L);
+		quat_to_matrix(q, R);
+		kick(p, i, b, R, F, T, dt, L);
 		vec3_axpy(x, x, dt, v);
-		mrdem_body_rotate_free(q, w, b, L, dt);
+		mrdem_body_rotate_free_at(q, R, w, b, L, dt);
 		break;
 	case MRDEM_SCHEME_VELOCITY_VERLET:
-		kick(p, i, b, F, T, 0.5 * dt, L);
+		quat_to_matrix(q, R);
+		kick(p, i, b, R, F, T, 0.5 * dt, L);
 		vec3_axpy(x, x, dt, v);
-		mrdem_body_rotate_free(q, w, b, L, dt);
+		mrdem_body_rotate_free_at(q, R, w, b, L, dt);
 		p->flags[i] |= MRDEM_PARTICLE_HALF_KICK;
 		break;
 	}
+	if (ke)
+		*ke = kinetic(p, i, b, L);
 }
 
 void mrdem_implicit_place(struct mrdem_particles *p, size_t i, const double x0[3],

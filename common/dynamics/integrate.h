@@ -28,14 +28,19 @@
 
 /* Apply particle i's pending half kick, if any, with force F and torque T
  * evaluated at its current position: afterwards its velocities belong to
- * the same time as its position. dt is the full step. */
+ * the same time as its position. dt is the full step. ke (NULL: not
+ * wanted) receives its kinetic energy then, 1/2 m |v|^2 + 1/2 w . L, from
+ * the angular momentum L the kick made (0 for fixed particles and ghosts):
+ * the energy guard's measure, equal to mrdem_energy_kinetic up to rounding. */
 void mrdem_integrate_close(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			   const double F[3], const double T[3], double dt);
+			   const double F[3], const double T[3], double dt, double *ke);
 
 /* Advance particle i by dt under scheme (an explicit one) with force F and
- * torque T evaluated at its current, synchronised state. */
+ * torque T evaluated at its current, synchronised state; ke as for
+ * mrdem_integrate_close, of the state reached. */
 void mrdem_integrate_advance(struct mrdem_particles *p, size_t i, const struct mrdem_body *b,
-			     const double F[3], const double T[3], int scheme, double dt);
+			     const double F[3], const double T[3], int scheme, double dt,
+			     double *ke);
 
 /* Implicit Euler (paper Alg. 3) per particle; the Picard loop that calls
  * these lives in common/sim/picard.c, since it needs the contact search.

@@ -142,10 +142,9 @@ void mrdem_body_world_inertia(double iw[9], const struct mrdem_body *b, const do
 }
 
 /* o = R M R^T v for a body-frame matrix M. */
-static void apply_world(double o[3], const double M[9], const double q[4], const double v[3])
+static void apply_world(double o[3], const double M[9], const double R[9], const double v[3])
 {
-	double R[9], vb[3], ob[3];
-	quat_to_matrix(q, R);
+	double vb[3], ob[3];
 	mat3_apply_transpose(vb, R, v);
 	mat3_apply(ob, M, vb);
 	mat3_apply(o, R, ob);
@@ -154,13 +153,29 @@ static void apply_world(double o[3], const double M[9], const double q[4], const
 void mrdem_body_angmom(double L[3], const struct mrdem_body *b, const double q[4],
 		       const double w[3])
 {
-	apply_world(L, b->inertia, q, w);
+	double R[9];
+	quat_to_matrix(q, R);
+	apply_world(L, b->inertia, R, w);
 }
 
 void mrdem_body_angvel(double w[3], const struct mrdem_body *b, const double q[4],
 		       const double L[3])
 {
-	apply_world(w, b->inv_inertia, q, L);
+	double R[9];
+	quat_to_matrix(q, R);
+	apply_world(w, b->inv_inertia, R, L);
+}
+
+void mrdem_body_angmom_at(double L[3], const struct mrdem_body *b, const double R[9],
+			  const double w[3])
+{
+	apply_world(L, b->inertia, R, w);
+}
+
+void mrdem_body_angvel_at(double w[3], const struct mrdem_body *b, const double R[9],
+			  const double L[3])
+{
+	apply_world(w, b->inv_inertia, R, L);
 }
 
 void mrdem_quat_advance(double q[4], const double w[3], double dt)
@@ -179,8 +194,16 @@ void mrdem_quat_advance(double q[4], const double w[3], double dt)
 void mrdem_body_rotate_free(double q[4], double w_new[3], const struct mrdem_body *b,
 			    const double L[3], double dt)
 {
+	double R[9];
+	quat_to_matrix(q, R);
+	mrdem_body_rotate_free_at(q, R, w_new, b, L, dt);
+}
+
+void mrdem_body_rotate_free_at(double q[4], const double R[9], double w_new[3],
+			       const struct mrdem_body *b, const double L[3], double dt)
+{
 	double w[3], wm[3], qm[4];
-	mrdem_body_angvel(w, b, q, L);
+	mrdem_body_angvel_at(w, b, R, L);
 	for (int k = 0; k < MIDPOINT_MAX_SWEEPS; k++) {
 		memcpy(qm, q, sizeof qm);
 		mrdem_quat_advance(qm, w, 0.5 * dt);

@@ -57,6 +57,13 @@ void mrdem_body_angmom(double L[3], const struct mrdem_body *b, const double q[4
 void mrdem_body_angvel(double w[3], const struct mrdem_body *b, const double q[4],
 		       const double L[3]);
 
+/* The same with R, the rotation matrix of q (quat_to_matrix), given: for
+ * a caller that applies several at one orientation (bit for bit the same). */
+void mrdem_body_angmom_at(double L[3], const struct mrdem_body *b, const double R[9],
+			  const double w[3]);
+void mrdem_body_angvel_at(double w[3], const struct mrdem_body *b, const double R[9],
+			  const double L[3]);
+
 /* q <- exp(dt w / 2) q: rotate by the angle |w| dt about w (world frame),
  * then renormalise. */
 void mrdem_quat_advance(double q[4], const double w[3], double dt);
@@ -69,5 +76,8 @@ void mrdem_quat_advance(double q[4], const double w[3], double dt);
  * Writes the angular velocity at the new orientation to w_new. */
 void mrdem_body_rotate_free(double q[4], double w_new[3], const struct mrdem_body *b,
 			    const double L[3], double dt);
+/* The same with R the rotation matrix of q on entry. */
+void mrdem_body_rotate_free_at(double q[4], const double R[9], double w_new[3],
+			       const struct mrdem_body *b, const double L[3], double dt);
 
 #endif

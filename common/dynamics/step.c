@@ -23,15 +23,18 @@ void mrdem_stepper_init(struct mrdem_stepper *st)
 	memset(st, 0, sizeof *st);
 	mrdem_bodies_init(&st->bodies);
 	mrdem_id_index_init(&st->index);
+	mrdem_bind_key_init(&st->key);
 	mrdem_forces_init(&st->forces);
 	mrdem_forces_init(&st->sync_forces);
 	mrdem_wall_forces_init(&st->walls);
+	st->want_energy = 1;
 }
 
 void mrdem_stepper_release(struct mrdem_stepper *st)
 {
 	mrdem_bodies_release(&st->bodies);
 	mrdem_id_index_release(&st->index);
+	mrdem_bind_key_release(&st->key);
 	mrdem_forces_release(&st->forces);
 	mrdem_forces_release(&st->sync_forces);
 	free(st->sync.flags);
@@ -39,6 +42,7 @@ void mrdem_stepper_release(struct mrdem_stepper *st)
 	free(st->sync.vel);
 	free(st->sync.angvel);
 	free(st->kinetic);
+	free(st->kinetic_after);
 	mrdem_wall_forces_release(&st->walls);
 	mrdem_stepper_init(st);
 }
@@ -84,6 +88,63 @@ static const char *nonfinite_field(const struct mrdem_particles *p, size_t i)
 	return NULL;
 }
 
+/* The guards' sums over the free particles of s with kinetic energies ke. */
+static void guard_sums(struct mrdem_guard_energy *e, const struct mrdem_scene *s,
+		       const struct mrdem_bodies *b, const double *ke)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	const double *g = s->setup.gravity;
+	e->kinetic = e->gravity = e->mass = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		double m = b->b[i].mass;
+		if (m == 0 || (p->flags[i] & MRDEM_PARTICLE_GHOST))
+			continue;
+		e->kinetic += ke[i];
+		e->gravity -= m * vec3_dot(g, &p->pos[3 * i]);
+		e->mass += m;
+	}
+}
+
+/* Whether the one-step energy bound applies to steps of o in s. */
+static int bounds_energy(const struct mrdem_scene *s, const struct mrdem_step_opts *o)
+{
+	/* moving walls do work that the energies do not count */
+	return o->max_energy_growth != 0 && !s->setup.nmotions;
+}
+
+/* Energy created beyond the bound: name the step and the particle that
+ * gained most. */
+static int guard_energy(struct mrdem_stepper *st, const struct mrdem_scene *s,
+			const struct mrdem_step_opts *o)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	if (!st->after_ready) /* an implicit step's iterate */
+		for (size_t i = 0; i < p->n; i++)
+			st->kinetic_after[i] = p->flags[i] & MRDEM_PARTICLE_GHOST ? 0 :
+					       mrdem_energy_kinetic(s, &st->bodies, i);
+	struct mrdem_guard_energy after;
+	guard_sums(&after, s, &st->bodies, st->kinetic_after);
+	const struct mrdem_guard_energy *before = &st->start;
+	double g2 = vec3_norm2(s->setup.gravity);
+	double scale = before->kinetic + before->contact + 0.5 * before->mass * g2 * o->dt * o->dt;
+	double growth = after.kinetic + after.gravity -
+			(before->kinetic + before->gravity + before->contact);
+	if (!(growth > o->max_energy_growth * scale))
+		return 0;
+	size_t worst = 0;
+	double worst_gain = -INFINITY;
+	for (size_t i = 0; i < p->n; i++)
+		if (st->kinetic_after[i] - st->kinetic[i] > worst_gain)
+			worst_gain = st->kinetic_after[i] - st->kinetic[i], worst = i;
+	return mrdem_error("step %llu (t = %g s): the energy grew by %.4g J in one step, more than "
+			   "%g times the %.4g J of kinetic and contact energy before it (plus one "
+			   "gravity kick); most at particle %llu (kinetic energy %.4g -> %.4g J); "
+			   "reduce the time step %g s",
+			   (unsigned long long)st->step, st->time, growth, o->max_energy_growth,
+			   scale, (unsigned long long)p->id[worst], st->kinetic[worst],
+			   st->kinetic_after[worst], o->dt);
+}
+
 /* NaN/inf anywhere, or energy created beyond the bound: name the step and
  * the particle, so no diverged frame is ever written. */
 static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
@@ -99,39 +160,40 @@ static int guard(struct mrdem_stepper *st, const struct mrdem_scene *s,
 					   (unsigned long long)st->step, st->time,
 					   (unsigned long long)p->id[i], what, o->dt);
 	}
-	/* moving walls do work that the energies do not count */
-	if (o->max_energy_growth == 0 || s->setup.nmotions)
-		return 0;
-	struct mrdem_energy after;
-	mrdem_energy_compute(&after, s, &st->bodies);
-	const struct mrdem_energy *before = &st->energy;
-	double g2 = vec3_norm2(s->setup.gravity);
-	double scale = before->translational + before->rotational + before->contact +
-		       0.5 * before->mass * g2 * o->dt * o->dt;
-	double growth = after.translational + after.rotational + after.gravity -
-			mrdem_energy_total(before);
-	if (!(growth > o->max_energy_growth * scale))
-		return 0;
-	size_t worst = 0;
-	double worst_gain = -INFINITY, ke_after = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		double ke = mrdem_energy_kinetic(s, &st->bodies, i);
-		if (ke - st->kinetic[i] > worst_gain)
-			worst_gain = ke - st->kinetic[i], worst = i, ke_after = ke;
-	}
-	return mrdem_error("step %llu (t = %g s): the energy grew by %.4g J in one step, more than "
-			   "%g times the %.4g J of kinetic and contact energy before it (plus one "
-			   "gravity kick); most at particle %llu (kinetic energy %.4g -> %.4g J); "
-			   "reduce the time step %g s",
-			   (unsigned long long)st->step, st->time, growth, o->max_energy_growth,
-			   scale, (unsigned long long)p->id[worst], st->kinetic[worst], ke_after,
-			   o->dt);
+	return bounds_energy(s, o) ? guard_energy(st, s, o) : 0;
+}
+
+void mrdem_stepper_reserve(struct mrdem_stepper *st, size_t n)
+{
+	if (n <= st->kcap)
+		return;
+	st->kinetic = mrdem_xrealloc(st->kinetic, n * sizeof *st->kinetic);
+	st->kinetic_after = mrdem_xrealloc(st->kinetic_after, n * sizeof *st->kinetic_after);
+	st->kcap = n;
+}
+
+void mrdem_stepper_resume(struct mrdem_stepper *st, size_t n)
+{
+	/* kinetic[] is 0 for fixed particles and ghosts, and the full pass
+	 * sums gravity and mass over the others as guard_sums does */
+	st->start.kinetic = 0;
+	for (size_t i = 0; i < n; i++)
+		st->start.kinetic += st->kinetic[i];
+	st->start.gravity = st->energy.gravity;
+	st->start.contact = st->energy.contact;
+	st->start.mass = st->energy.mass;
+	st->after_ready = 0;
 }
 
 int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s)
 {
-	return mrdem_bodies_compute(&st->bodies, s) || mrdem_id_index_build(&st->index, &s->frame.p) ?
-		-1 : 0;
+	if (!st->rebind_always && mrdem_bind_key_matches(&st->key, s))
+		return 0;
+	mrdem_bind_key_forget(&st->key);
+	if (mrdem_bodies_compute(&st->bodies, s) || mrdem_id_index_build(&st->index, &s->frame.p))
+		return -1;
+	mrdem_bind_key_take(&st->key, s);
+	return 0;
 }
 
 int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
@@ -170,18 +232,20 @@ int mrdem_stepper_begin(struct mrdem_stepper *st, struct mrdem_scene *s,
 	const struct mrdem_body *b = st->bodies.b;
 	size_t n = p->n;
 
+	mrdem_stepper_reserve(st, n);
+	st->after_ready = 0;
+	double *ke = st->kinetic;
 	/* Forces at these positions close the previous Verlet step first. */
 	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
-		mrdem_integrate_close(p, i, &b[i], &F[3 * i], &T[3 * i], o->dt););
+		mrdem_integrate_close(p, i, &b[i], &F[3 * i], &T[3 * i], o->dt, &ke[i]););
 
-	mrdem_energy_compute(&st->energy, s, &st->bodies);
+	guard_sums(&st->start, s, &st->bodies, st->kinetic);
+	st->start.contact = st->forces.contact_energy;
+	if (st->want_energy)
+		mrdem_energy_compute(&st->energy, s, &st->bodies);
+	else
+		mrdem_energy_unknown(&st->energy);
 	st->energy.contact = st->forces.contact_energy;
-	if (n > st->kcap) {
-		st->kinetic = mrdem_xrealloc(st->kinetic, n * sizeof *st->kinetic);
-		st->kcap = n;
-	}
-	for (size_t i = 0; i < n; i++)
-		st->kinetic[i] = mrdem_energy_kinetic(s, &st->bodies, i);
 	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0 - tf;
 	st->log.calls[MRDEM_STAGE_INTEGRATE]++;
 	return 0;
@@ -221,7 +285,7 @@ int mrdem_stepper_synchronise(struct mrdem_stepper *st, const struct mrdem_scene
 	const double *F = st->sync_forces.force, *T = st->sync_forces.torque;
 	const struct mrdem_body *b = st->bodies.b;
 	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
-		mrdem_integrate_close(&view.frame.p, i, &b[i], &F[3 * i], &T[3 * i], o->dt););
+		mrdem_integrate_close(&view.frame.p, i, &b[i], &F[3 * i], &T[3 * i], o->dt, NULL););
 	return 0;
 }
 
@@ -258,8 +322,11 @@ int mrdem_stepper_step(struct mrdem_stepper *st, struct mrdem_scene *s,
 	const struct mrdem_body *b = st->bodies.b;
 	size_t n = p->n;
 	double t0 = mrdem_clock();
+	double *ke = bounds_energy(s, o) ? st->kinetic_after : NULL;
 	MRDEM_FOR_PARALLEL_IF(MRDEM_PARALLEL_MIN, i, n,
-		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt););
+		mrdem_integrate_advance(p, i, &b[i], &F[3 * i], &T[3 * i], o->scheme, o->dt,
+					ke ? &ke[i] : NULL););
+	st->after_ready = ke != NULL;
 	st->log.seconds[MRDEM_STAGE_INTEGRATE] += mrdem_clock() - t0;
 	/* the springs stretched over this step go on with the next frame */
 	struct mrdem_history h = s->frame.history;

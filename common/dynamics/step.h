@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/dynamics/bind_key.h"
 #include "common/dynamics/energy.h"
 #include "common/dynamics/forces.h"
 #include "common/scene/id_index.h"
@@ -42,22 +43,47 @@ void mrdem_step_opts_default(struct mrdem_step_opts *o, const struct mrdem_setup
 int mrdem_step_opts_check(const struct mrdem_step_opts *o, const struct mrdem_setup *s,
 			  uint64_t step);
 
+/* The energies the guards weigh, summed over the free particles in frame
+ * order from each particle's kinetic energy as its integration left it
+ * (integrate.h: equal to mrdem_energy_compute's up to rounding, without a
+ * pass of its own). */
+struct mrdem_guard_energy {
+	double kinetic;           /* translational + rotational, J */
+	double gravity;           /* -sum m g . x, J (as mrdem_energy's) */
+	double contact;           /* the forces' contact energy, J */
+	double mass;              /* kg */
+};
+
 struct mrdem_stepper {
 	struct mrdem_bodies bodies;
 	struct mrdem_id_index index;
+	/* what bodies and index were built from; a frame that matches it
+	 * keeps them (bind_key.h). rebind_always: rebuild them in every step
+	 * all the same (tests compare the two). */
+	struct mrdem_bind_key key;
+	int rebind_always;
 	struct mrdem_forces forces;
 	/* mrdem_stepper_synchronise: the forces and the state it closes */
 	struct mrdem_forces sync_forces;
 	struct mrdem_particles sync;
-	double *kinetic;          /* per particle, before the step (guard) */
+	/* per particle kinetic energy before and after the step (guard);
+	 * after_ready: the advance filled kinetic_after */
+	double *kinetic, *kinetic_after;
 	size_t kcap;
+	int after_ready;
+	/* in: whether this step's energy (below) is wanted; init sets it, a
+	 * caller that writes the step's statistics only on some steps clears
+	 * it for the others, so the step saves the pass over the frame */
+	int want_energy;
 	/* Account of the last step, about the state it started from (with
 	 * velocities synchronised, i.e. after closing pending half kicks). */
 	uint64_t step;
 	double time, dt;
 	int scheme;
 	size_t contacts;          /* contact records given */
+	/* energies of the step's start; NaN when want_energy was 0 */
 	struct mrdem_energy energy;
+	struct mrdem_guard_energy start; /* the same for the guards, every step */
 	struct mrdem_flow_account flow; /* particles the step's end removed and inserted */
 	/* forces on the walls in the step: begin takes them at the frame; an
 	 * implicit step takes them again at its converged iterate */
@@ -101,8 +127,16 @@ int mrdem_stepper_finish(struct mrdem_stepper *st, struct mrdem_scene *s,
 			 const struct mrdem_step_opts *o);
 
 /* Bodies and id index of the frame (part of begin; a step in progress
- * read back from a stream binds its iterate). 0, or -1 with a message. */
+ * read back from a stream binds its iterate), rebuilt only when the
+ * particles or shapes they are made of changed. 0, or -1 with a message. */
 int mrdem_stepper_bind(struct mrdem_stepper *st, const struct mrdem_scene *s);
+
+/* Room in st for the per-particle arrays of a step from n particles. */
+void mrdem_stepper_reserve(struct mrdem_stepper *st, size_t n);
+/* The start of a step read back (mrdem_decode_picard: its energy and the
+ * kinetic energies of its n particles, from a stepper whose begin wanted
+ * its energy): the guards' sums, the bits begin left. */
+void mrdem_stepper_resume(struct mrdem_stepper *st, size_t n);
 
 /* The account of the last step as named statistics (names in docs/dynamics.md). */
 void mrdem_stepper_stats(const struct mrdem_stepper *st, struct mrdem_stats *out);

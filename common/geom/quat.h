@@ -18,7 +18,8 @@ static inline void quat_identity(double q[4])
 static inline double quat_normalize(double q[4])
 {
 	double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-	if (n > 0)
+	/* dividing by exactly 1 changes no bit: a unit quaternion skips it */
+	if (n > 0 && n != 1)
 		for (int i = 0; i < 4; i++)
 			q[i] /= n;
 	return n;

@@ -226,17 +226,15 @@ int mrdem_decode_picard(const struct mrdem_record *rec, const char *src, struct 
 		return mrdem_record_done(rec, src, &c);
 	}
 	mrdem_picard_reserve(pc, (size_t)n);
-	if (n > st->kcap) {
-		st->kinetic = mrdem_xrealloc(st->kinetic, n * sizeof *st->kinetic);
-		st->kcap = n;
-	}
+	mrdem_stepper_reserve(st, (size_t)n);
 	struct column col[COLUMNS];
 	particle_columns(pc, st, col);
 	for (int i = 0; i < COLUMNS; i++)
 		mrdem_get_f64s(&c, col[i].v, col[i].per * n);
-	if (mrdem_record_done(rec, src, &c))
+	if (mrdem_record_done(rec, src, &c) || check_picard(rec, src, pc, st))
 		return -1;
-	return check_picard(rec, src, pc, st);
+	mrdem_stepper_resume(st, (size_t)n);
+	return 0;
 }
 
 /* ---- fronts */

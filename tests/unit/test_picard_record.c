@@ -56,8 +56,7 @@ static void random_state(struct mrdem_rng *r, struct mrdem_picard *pc, struct mr
 	pc->last.front.size = mrdem_rng_u64(r) >> 20;
 	pc->last.residual = mrdem_rng_uniform(r);
 	mrdem_picard_reserve(pc, n);
-	st->kinetic = realloc(st->kinetic, (n + 1) * sizeof *st->kinetic);
-	st->kcap = n + 1;
+	mrdem_stepper_reserve(st, n + 1);
 	double *arrays[] = { pc->x0, pc->q0, pc->v0, pc->w0, pc->guess, pc->inc, pc->weight,
 			     pc->gross_prev, st->kinetic };
 	size_t per[] = { 3, 4, 3, 3, 6, 6, 2, 1, 1 };
