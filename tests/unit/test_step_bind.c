@@ -80,7 +80,7 @@ static void start(struct run *r, const char *yaml, int scheme, int rebind_always
 	unlink(path);
 	r->s.setup.scheme = scheme;
 	struct mrdem_sim_opts o;
-	mrdem_sim_opts_default(&o, &r->s.setup);
+	mrdem_sim_opts_default(&o, &r->s);
 	if (mrdem_sim_init(&r->sim, &r->s, &o))
 		mrdem_die("cannot start the simulation");
 	r->sim.stepper.rebind_always = rebind_always;
