@@ -98,6 +98,13 @@ expect_success "--warm-start: refused where there are no fronts to keep, or the 
 	assert_exit 2 mrdem-run -q collide.yaml --warm-start --via-pipes -o x.mrd &&
 	assert_grep "warm-start keeps the fronts" err &&
 	assert_exit 2 mrdem-run -q collide.yaml --surrogate-damping 0.5 -o x.mrd &&
+	printf "shapes:\n  b: {analytic-sphere: {radius: 1}}\nparticles:\n  - {shape: b, position: [0, 0, 0]}\ntime: {dt: 1.0e-3, steps: 2, scheme: velocity-verlet}\n" >fast.yaml &&
+	assert_exit 2 mrdem-run -q fast.yaml --fast-spheres --warm-start -o x.mrd &&
+	assert_grep "warm-start" err &&
+	if [ -x "$MRDEM_BIN/mrdem-run-mpi" ]; then
+		assert_exit 2 mrdem-run-mpi -q collide.yaml --warm-start -o x.d &&
+		assert_grep "searches from the roots every step" err && ! test -e x.d
+	fi &&
 	! test -e x.mrd'
 
 done_testing
