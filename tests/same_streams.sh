@@ -27,49 +27,41 @@ LAT=$D/lattice-8-8-6/scene.yaml
 EX=$NEW/examples
 fail=0
 
-same() { # name mrdem-run arguments...
-	local name=$1 th
-	shift
+# the search's work counters: what --warm-start changes besides nothing
+WORK=comparisons,comparisons_real,iterative,fallbacks,unconverged,intersecting,undecided
+WORK=$WORK,pruned,sphere_pruned,$(seq -s, -f comparisons_round_%g 0 15)
+WORK=$WORK$(printf ',front_%s' unfolds narrows pinned guesses size skipped certificates)
+
+# name option except mrdem-run arguments...: REF's run against NEW's with
+# option (may be empty), the stats values named in except left out
+both() {
+	local name=$1 option=$2 except=$3 th tag=${2:+ $2}
+	shift 3
 	for th in 1 2; do
-		local ref=$D/$name.$th.ref.mrd new=$D/$name.$th.new.mrd
+		local ref=$D/$name.$th.ref.mrd new=$D/$name.$th.new${option:+-warm}.mrd
 		if [ ! -s "$ref" ]; then
 			OMP_NUM_THREADS=$th OMP_DYNAMIC=false "$REF/bin/mrdem-run" -q "$@" -o "$ref" \
 				>/dev/null 2>"$ref.err" || { echo "FAIL $name t$th: REF's run"; fail=1; }
 		fi
-		OMP_NUM_THREADS=$th OMP_DYNAMIC=false "$NEW/bin/mrdem-run" -q "$@" -o "$new" \
-			>/dev/null 2>"$new.err" || { echo "FAIL $name t$th: NEW's run"; fail=1; }
-		if python3 "$NEW/tests/lib/mrdem_stream.py" --same "$ref" "$new"; then
-			echo "same $name t$th"
+		OMP_NUM_THREADS=$th OMP_DYNAMIC=false "$NEW/bin/mrdem-run" -q "$@" $option -o "$new" \
+			>/dev/null 2>"$new.err" || { echo "FAIL $name t$th$tag: NEW's run"; fail=1; }
+		if python3 "$NEW/tests/lib/mrdem_stream.py" --same "$ref" "$new" ${except:+--except "$except"}; then
+			echo "same $name t$th$tag"
 		else
-			echo "DIFF $name t$th"
+			echo "DIFF $name t$th$tag"
 			fail=1
 		fi
 	done
 }
-
-# the search's work counters: what --warm-start changes besides nothing
-WORK=comparisons,comparisons_real,iterative,fallbacks,unconverged,intersecting,undecided
-WORK=$WORK,pruned,sphere_pruned,$(seq -s, -f comparisons_round_%g 0 15)
-WORK=$WORK,$(printf 'front_%s,' unfolds narrows pinned guesses size skipped certificates)
-
-warm() { # name mrdem-run arguments...: NEW with --warm-start against REF's cold search
-	local name=$1 th
+same() { # name mrdem-run arguments...
+	local name=$1
 	shift
-	for th in 1 2; do
-		local ref=$D/$name.$th.ref.mrd new=$D/$name.$th.warm.mrd
-		if [ ! -s "$ref" ]; then
-			OMP_NUM_THREADS=$th OMP_DYNAMIC=false "$REF/bin/mrdem-run" -q "$@" -o "$ref" \
-				>/dev/null 2>"$ref.err" || { echo "FAIL $name t$th: REF's run"; fail=1; }
-		fi
-		OMP_NUM_THREADS=$th OMP_DYNAMIC=false "$NEW/bin/mrdem-run" -q "$@" --warm-start \
-			-o "$new" >/dev/null 2>"$new.err" || { echo "FAIL $name t$th: NEW's run"; fail=1; }
-		if python3 "$NEW/tests/lib/mrdem_stream.py" --same "$ref" "$new" --except "$WORK"; then
-			echo "same $name t$th (warm)"
-		else
-			echo "DIFF $name t$th (warm)"
-			fail=1
-		fi
-	done
+	both "$name" "" "" "$@"
+}
+warm() { # name mrdem-run arguments...: NEW's search that remembers
+	local name=$1
+	shift
+	both "$name" --warm-start "$WORK" "$@"
 }
 
 for m in comparison iterative hybrid; do
