@@ -59,6 +59,10 @@ static const char usage_head[] =
 	"  --scheme S        explicit-euler, symplectic-euler, velocity-verlet or\n"
 	"                    implicit-euler\n";
 static const char usage_middle[] =
+	"                    With an explicit scheme (surrogate hierarchy, in process):\n"
+	"                    each mesh pair's search starts where the last step's\n"
+	"                    stopped (its front, kept with a motion bound; the same\n"
+	"                    contacts), or at the two roots, Alg. 5 (the default)\n"
 	"  --broad M         broad phase: sap, mr, mmr, grid or brute (default: the\n"
 	"                    scene's contact.broad, else grid); all give the same pairs\n"
 	"  --max-energy-growth X  stop when a step gains more energy than X times the\n"
@@ -67,12 +71,7 @@ static const char usage_middle[] =
 	"                    energy at their start (default 1; 0: both off)\n"
 	"  --allow-overlap   start even when the initial overlaps hold more energy than\n"
 	"                    the scene's kinetic and potential energy (as the scene key\n"
-	"                    contact.allow_overlap: true)\n"
-	"  --warm-start      explicit schemes, surrogate hierarchy: each mesh pair's\n"
-	"                    search starts where the last step's stopped (its front,\n"
-	"                    kept with a motion bound); the same contacts. In process\n"
-	"  --cold-start      ... from the two roots every step, the paper's Alg. 5\n"
-	"                    (default)\n";
+	"                    contact.allow_overlap: true)\n";
 #ifdef MRDEM_MPI
 static const char usage_mpi[] =
 	"\n"
