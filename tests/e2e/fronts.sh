@@ -36,8 +36,8 @@ shapes:
   paddle: {box: {size: [1.6, 0.2, 0.6]}}
 particles:
   - {shape: floor, position: [0, 0, 0], fixed: true, epsilon_abs: 0.01}
-  - {shape: brick, position: [-1.5, 0, 0.16], velocity: [1.5, 0, 0], density: 1000}
-  - {shape: ball, position: [0.5, -1.0, 0.31], velocity: [0, 1.5, 0], angular_velocity: [-5, 0, 0], density: 1000}
+  - {shape: brick, position: [-1.5, 0, 0.165], velocity: [1.5, 0, 0], density: 1000}
+  - {shape: ball, position: [0.5, -1.0, 0.315], velocity: [0, 1.5, 0], angular_velocity: [-5, 0, 0], density: 1000}
   - {shape: paddle, position: [0, 0, 0.45], fixed: true, motion: {rotate: {axis: [0, 0, 1], point: [0, 0, 0], omega: 3}}}
 gravity: [0, 0, -9.81]
 contact: {model: hooke, stiffness: 1.0e5, restitution: 0.3, friction: 0.3, epsilon_abs: 0.01}
