@@ -59,6 +59,10 @@ static const char usage_head[] =
 	"  --scheme S        explicit-euler, symplectic-euler, velocity-verlet or\n"
 	"                    implicit-euler\n";
 static const char usage_middle[] =
+	"                    With an explicit scheme (surrogate hierarchy, in process):\n"
+	"                    each mesh pair's search starts where the last step's\n"
+	"                    stopped (its front, kept with a motion bound; the same\n"
+	"                    contacts), or at the two roots, Alg. 5 (the default)\n"
 	"  --broad M         broad phase: sap, mr, mmr, grid or brute (default: the\n"
 	"                    scene's contact.broad, else sap for at most 256 particles\n"
 	"                    and no insert, mr otherwise); all give the same pairs\n"
@@ -236,8 +240,9 @@ static int write_meta(struct run *r, const char *scene, int argc, char **argv)
 struct options {
 	const char *scene, *out;
 	const char *steps, *every, *dt, *scheme, *broad, *growth;
-	/* Picard options given: for implicit-euler, for multiscale only */
-	int picard_given, multiscale_given;
+	/* Picard options given: for implicit-euler, for multiscale only;
+	 * --warm-start or --cold-start (start_given), warm the last of them */
+	int picard_given, multiscale_given, start_given, warm;
 	struct mrdem_picard_opts picard;
 	uint64_t steps_v, every_v;
 	double dt_v, growth_v;
@@ -256,7 +261,8 @@ struct options {
 static unsigned options_given(const struct options *o)
 {
 	return (o->log_view ? RUN_OPT_LOG_VIEW : 0) | (o->growth ? RUN_OPT_ENERGY_BOUND : 0) |
-	       (o->contact_given ? RUN_OPT_CONTACT : 0);
+	       (o->contact_given ? RUN_OPT_CONTACT : 0) |
+	       (o->contact.keep_fronts ? RUN_OPT_FRONTS : 0);
 }
 
 /* The backends an option chooses (struct run_backend, option). */
@@ -314,6 +320,9 @@ static int mrdem_parse_ranks(const char *arg, int v[3])
  * parsing: 0, or nonzero after reporting each that is wrong. */
 static int check_options(struct options *o, int bad)
 {
+	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
+	/* explicit schemes: the search of each step from the last one's fronts */
+	o->contact.keep_fronts = o->start_given && o->warm && !multiscale;
 	if (o->steps)
 		bad |= mrdem_parse_u64("--steps", o->steps, UINT64_MAX - 1, &o->steps_v);
 	if (o->every)
@@ -334,10 +343,17 @@ static int check_options(struct options *o, int bad)
 	if (o->ranks && mrdem_parse_ranks(o->ranks, o->ranks_v))
 		bad = 1;
 #endif
-	int multiscale = o->contact.hierarchy == MRDEM_HIERARCHY_MULTISCALE;
 	if (o->multiscale_given && !multiscale)
-		bad = mrdem_error("--surrogate-damping, --warm-start and --cold-start apply to "
-				  "--hierarchy multiscale only");
+		bad = mrdem_error("--surrogate-damping applies to --hierarchy multiscale only");
+	if (o->start_given && !multiscale && o->contact.hierarchy != MRDEM_HIERARCHY_SURROGATE)
+		bad = mrdem_error("--warm-start and --cold-start choose where the fronts of the "
+				  "surrogate trees start: --hierarchy %s has none",
+				  mrdem_hierarchy_name(o->contact.hierarchy));
+#ifdef MRDEM_MPI
+	if (o->contact.keep_fronts)
+		bad = mrdem_error("mrdem-run-mpi searches from the roots every step (--warm-start "
+				  "is mrdem-run's, docs/parallel.md)");
+#endif
 	if (mrdem_contact_opts_check(&o->contact))
 		bad = 1;
 	if (o->scheme && (o->scheme_v = mrdem_scheme_parse(o->scheme)) < 0)
@@ -348,7 +364,7 @@ static int check_options(struct options *o, int bad)
 }
 
 enum { OPT_STEPS = 256, OPT_EVERY, OPT_DT, OPT_SCHEME, OPT_BROAD, OPT_GROWTH, OPT_BACKEND,
-       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_LOG_VIEW,
+       OPT_NO_MERGE, OPT_CONTACT, OPT_PICARD, OPT_MULTISCALE, OPT_START, OPT_LOG_VIEW,
        OPT_GENERAL_PATH, OPT_ALLOW_OVERLAP, OPT_RANKS };
 static const struct option longopts[] = {
 	{"steps", required_argument, NULL, OPT_STEPS},
@@ -363,8 +379,8 @@ static const struct option longopts[] = {
 	{"picard-max", required_argument, NULL, OPT_PICARD},
 	{"picard-retries", required_argument, NULL, OPT_PICARD},
 	{"surrogate-damping", required_argument, NULL, OPT_MULTISCALE},
-	{"warm-start", no_argument, NULL, OPT_MULTISCALE},
-	{"cold-start", no_argument, NULL, OPT_MULTISCALE},
+	{"warm-start", no_argument, NULL, OPT_START},
+	{"cold-start", no_argument, NULL, OPT_START},
 	{"no-merge", no_argument, NULL, OPT_NO_MERGE},
 	{"log-view", no_argument, NULL, OPT_LOG_VIEW},
 	{"fast-spheres", no_argument, NULL, OPT_BACKEND},
@@ -413,6 +429,11 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case OPT_MULTISCALE:
 			bad |= mrdem_picard_opts_set(&o->picard, longopts[li].name, optarg);
 			*(c == OPT_PICARD ? &o->picard_given : &o->multiscale_given) = 1;
+			break;
+		case OPT_START:
+			bad |= mrdem_picard_opts_set(&o->picard, longopts[li].name, optarg);
+			o->start_given = 1;
+			o->warm = longopts[li].name[0] == 'w';
 			break;
 		case OPT_NO_MERGE: o->contact.merge = 0; o->contact_given = 1; break;
 		case OPT_CONTACT:
@@ -483,6 +504,12 @@ static int apply_options(struct run *r, const struct options *o)
 			    "implicit-euler (paper Alg. 6), and this run uses %s; add --scheme "
 			    "implicit-euler, or use flat or surrogate",
 			    mrdem_scheme_name(r->opts.step.scheme));
+		return 2;
+	}
+	if (implicit && o->start_given && o->contact.hierarchy != MRDEM_HIERARCHY_MULTISCALE) {
+		mrdem_error("--warm-start and --cold-start apply to the search of an explicit "
+			    "scheme or to --hierarchy multiscale, and this run uses implicit-euler "
+			    "with the %s hierarchy", mrdem_hierarchy_name(o->contact.hierarchy));
 		return 2;
 	}
 	if (!implicit && o->picard_given) {

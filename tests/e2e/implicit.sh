@@ -160,9 +160,11 @@ expect_success "multiscale with an explicit scheme, and multiscale options witho
 	assert_exit 2 mrdem-run rand.yaml --scheme explicit-euler --hierarchy multiscale -o x.mrd &&
 	assert_grep "multiscale fuses the search into the Picard loop" err &&
 	assert_exit 2 mrdem-run rand.yaml --warm-start -o x.mrd &&
-	assert_grep "apply to --hierarchy multiscale only" err &&
+	assert_grep "apply to the search of an explicit scheme or to --hierarchy multiscale" err &&
 	assert_exit 2 mrdem-run rand.yaml --hierarchy surrogate --cold-start -o x.mrd &&
-	assert_grep "apply to --hierarchy multiscale only" err &&
+	assert_grep "implicit-euler with the surrogate hierarchy" err &&
+	assert_exit 2 mrdem-run rand.yaml --surrogate-damping 0.5 -o x.mrd &&
+	assert_grep "surrogate-damping applies to --hierarchy multiscale only" err &&
 	assert_exit 2 mrdem-run rand.yaml --hierarchy multiscale --surrogate-damping 1.5 -o x.mrd &&
 	assert_grep "surrogate-damping: .1.5. must be at most 1" err &&
 	test ! -e x.mrd'

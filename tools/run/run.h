@@ -34,6 +34,7 @@ enum run_option {
 	RUN_OPT_ENERGY_BOUND = 2,   /* --max-energy-growth */
 	RUN_OPT_CONTACT = 4,        /* the contact options (--hierarchy, ...) */
 	RUN_OPT_OTHER_BACKEND = 8,  /* the option of another backend */
+	RUN_OPT_FRONTS = 16,        /* --warm-start of an explicit scheme */
 };
 
 /* A way to run the steps: the loop (loop.c) calls these, and nothing else

@@ -105,9 +105,10 @@ const struct run_backend run_sphere_fast = {
 	.synchronise = synchronise,
 	.summary = summary,
 	.automatic = 1,
-	.refuses = RUN_OPT_LOG_VIEW | RUN_OPT_ENERGY_BOUND | RUN_OPT_CONTACT | RUN_OPT_OTHER_BACKEND,
+	.refuses = RUN_OPT_LOG_VIEW | RUN_OPT_ENERGY_BOUND | RUN_OPT_CONTACT | RUN_OPT_OTHER_BACKEND |
+		   RUN_OPT_FRONTS,
 	.refusal = "--fast-spheres has no contact records, tools, stages or energy bound to take "
 		   "--via-pipes, --log-view, --max-energy-growth or contact options (--hierarchy, "
-		   "--method, --no-merge, ...)",
+		   "--method, --no-merge, --warm-start, ...)",
 	.memory_note = "",
 };

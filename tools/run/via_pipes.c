@@ -428,8 +428,9 @@ const struct run_backend run_via_pipes = {
 	.start_energies = start_energies,
 	/* no account: the tools wrote the step's records and timed it */
 	.contacts = contacts,
-	.refuses = RUN_OPT_LOG_VIEW,
-	.refusal = "--log-view times the stages in process; the tools of --via-pipes run apart "
-		   "(use one of the two)",
+	.refuses = RUN_OPT_LOG_VIEW | RUN_OPT_FRONTS,
+	.refusal = "--log-view times the stages in process, and --warm-start keeps the fronts of "
+		   "the explicit search in process; the tools of --via-pipes run apart, anew each "
+		   "step (use one of the two)",
 	.memory_note = "; this process (the tools of --via-pipes apart)",
 };

@@ -19,6 +19,9 @@ struct mrdem_contact_opts {
 	int hierarchy;   /* enum mrdem_hierarchy */
 	int merge;       /* merge contact points closer than the halo (remark 1) */
 	int tuned;       /* "iterations" or "threshold" was set (mrdem_contact_opts_set) */
+	/* surrogate hierarchy: each mesh pair's search starts at its front of
+	 * the finder's last call instead of the roots (particle_contacts.h) */
+	int keep_fronts;
 };
 /* hybrid kernels, automatic hierarchy, merging on. */
 void mrdem_contact_opts_default(struct mrdem_contact_opts *o);

@@ -26,6 +26,7 @@ struct pair_job {
 	int with_plane;
 	uint32_t plane;
 	struct mrdem_front *front;
+	int settle;                /* the front kept across calls: settled at the pose */
 	struct mrdem_feature_pair *track; /* two convex shapes: the warm start kept */
 	int worker;
 	size_t first, n, gfirst, gn;
@@ -83,6 +84,7 @@ struct mrdem_contact_finder {
 	uint32_t nsoups;
 	struct soup *soups;
 	struct mrdem_id_index index;
+	struct mrdem_front_store *kept; /* keep_fronts: the fronts of the last call */
 	struct pair_job *jobs;      /* the pairs of the call, kept for the next */
 	size_t jobs_cap;
 	struct mrdem_stage_log log; /* since the last mrdem_contact_finder_take_log */
@@ -139,6 +141,7 @@ void mrdem_contact_finder_free(struct mrdem_contact_finder *f)
 	}
 	free(f->w);
 	free(f->jobs);
+	mrdem_front_store_free(f->kept);
 	release_soups(f);
 	mrdem_id_index_release(&f->index);
 	free(f->convex.e);
@@ -244,6 +247,22 @@ static int convex_apart(struct worker *w, const struct mrdem_shape *sa,
 	return 1;
 }
 
+/* The hits of a front kept across calls, settled at pose x: the
+ * surrogate search's (Lemma 5.7), sorted, with the comparison kernel's
+ * points. Returns 0 when it did not settle (the front back at the roots,
+ * for the next call): the caller searches from the roots. */
+static int settled_front(struct worker *w, struct mrdem_front *front, const struct mrdem_shape *sa,
+			 const struct mrdem_shape *sb, float ea, float eb,
+			 const struct mrdem_xform *x, const struct mrdem_contact_opts *o)
+{
+	struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
+	if (mrdem_front_settle(w->search, front, &A, &B, x, &o->narrow, &w->hits, &w->guesses,
+			       &w->cnt.search, &w->cnt.front) > 0)
+		return 1;
+	mrdem_front_reset(front);
+	return 0;
+}
+
 /* Contacts of job j's particles into w->out, and with a front
  * (multiscale) its guesses into w->gout. */
 static void particle_pair(struct worker *w, const struct mrdem_scene *s,
@@ -278,16 +297,19 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	int unsorted = 0; /* hits not (yet) in (ta, tb) order */
 	w->hits.n = w->guesses.n = 0;
 	w->cnt.particle_pairs++;
-	if (sa->convex && sb->convex && !front &&
+	int settle = front && j->settle;
+	if (sa->convex && sb->convex && (!front || settle) &&
 	    convex_apart(w, sa, sb, &x, (double)ea + (double)eb, track)) {
 		w->search_s += mrdem_clock() - t0;
 		return;
 	}
-	if (front) {
+	if (front && !settle) {
 		struct mrdem_search_side A = {sa->tree, ea}, B = {sb->tree, eb};
 		mrdem_front_search(w->search, front, &A, &B, &x, &o->narrow, &w->hits, &w->guesses,
 				   &w->cnt.search, &w->cnt.front);
 		exact_done = 1; /* its hits have the comparison kernel's points */
+	} else if (settle && settled_front(w, front, sa, sb, ea, eb, &x, o)) {
+		exact_done = 1; /* sorted, with the comparison kernel's points */
 	} else if (o->hierarchy == MRDEM_HIERARCHY_SURROGATE) {
 		/* its last round takes the contacts' points from the comparison
 		 * kernel in passing: exact_points' work, without its gather */
@@ -320,7 +342,7 @@ static void particle_pair(struct worker *w, const struct mrdem_scene *s,
 	mrdem_hits_to_contacts(&hf, &w->hits, o->merge ? &w->merge : NULL,
 			       0.5 * (p->eps[ia] + p->eps[ib]), o->narrow.simd,
 			       unsorted ? w->search : NULL, out);
-	if (front) {
+	if (front && !settle) {
 		mrdem_hit_frame_init(&hf, s, ia, ib, &x, NULL, sa->tree, sb->tree);
 		mrdem_hits_to_contacts(&hf, &w->guesses, NULL, 0, o->narrow.simd, NULL, guess);
 	}
@@ -562,6 +584,27 @@ static void bind_convex(struct mrdem_contact_finder *f, const struct mrdem_scene
 		f->convex.cap = 0;
 }
 
+/* keep_fronts: each job of two meshes gets its front of the last call
+ * (one at the roots when it had none); fronts of pairs this call does not
+ * list are dropped, so that they follow the pairs, not every pair ever
+ * listed. */
+static void claim_kept(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
+		       struct pair_job *jobs, size_t njobs)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	if (!f->kept)
+		f->kept = mrdem_front_store_new();
+	mrdem_front_store_new_step(f->kept, 1);
+	for (size_t i = 0; i < njobs; i++) {
+		struct pair_job *j = &jobs[i];
+		if (j->with_plane || s->shapes[p->shape[j->ia]].kind != MRDEM_SHAPE_MESH ||
+		    s->shapes[p->shape[j->ib]].kind != MRDEM_SHAPE_MESH)
+			continue;
+		j->front = mrdem_front_store_claim(f->kept, s, j->ia, j->ib);
+		j->settle = 1;
+	}
+}
+
 /* The slices of the jobs, in job order, into out. */
 static void collate(const struct mrdem_contact_finder *f, const struct pair_job *jobs, size_t njobs,
 		    int guesses, struct mrdem_contacts *out)
@@ -627,6 +670,8 @@ static int find(struct mrdem_contact_finder *f, const struct mrdem_scene *s,
 	struct pair_job *jobs = f->jobs;
 	if (!fronts)
 		bind_convex(f, s, jobs, njobs);
+	if (!fronts && o->keep_fronts && o->hierarchy == MRDEM_HIERARCHY_SURROGATE)
+		claim_kept(f, s, jobs, njobs);
 	if (fronts)
 		for (size_t i = 0; i < njobs; i++)
 			if (!jobs[i].with_plane && mrdem_front_store_bind(fronts, s, jobs[i].ia,

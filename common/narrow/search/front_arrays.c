@@ -97,6 +97,7 @@ struct mrdem_front *mrdem_front_load(const struct mrdem_front_arrays *in, const 
 	for (size_t u = 0; u < ng; u++) {
 		const uint32_t *v = &in->groups[MRDEM_FRONT_GROUP_VALUES * u];
 		fr->g[u] = (struct front_group){v[0], v[1], v[2], v[3], v[4], 0};
+		fr->pins += v[4] != 0;
 	}
 	if (in->nmemory)
 		memcpy(fr->memory, in->memory, in->nmemory * sizeof(uint64_t));

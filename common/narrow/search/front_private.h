@@ -54,6 +54,14 @@ struct mrdem_front {
 	 * order of the flat search's hits; made with the live list */
 	uint32_t *order;
 	size_t norder, ordercap;
+	/* copies of the pairs of live and order, side by side: an iteration
+	 * reads them in a row instead of a few here and there across the
+	 * front, most of it FAR (a cache miss each on large fronts) */
+	struct front_pair *livep, *orderp;
+	size_t livepcap, orderpcap;
+	/* groups pinned in this step, narrowed ones too: none, or some for
+	 * mrdem_front_new_step to unpin */
+	size_t pins;
 	/* where the uncertified pairs are: nfresh runs [first, end), in front
 	 * order (fresh_ok: all of them; else every pair is looked at) */
 	uint32_t *fresh;

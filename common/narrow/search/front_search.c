@@ -44,6 +44,8 @@ void mrdem_front_free(struct mrdem_front *fr)
 	free(fr->memory);
 	free(fr->live);
 	free(fr->order);
+	free(fr->livep);
+	free(fr->orderp);
 	free(fr->fresh);
 	free(fr);
 }
@@ -57,8 +59,9 @@ void mrdem_front_reset(struct mrdem_front *fr)
 void mrdem_front_new_step(struct mrdem_front *fr)
 {
 	fr->nmem = 0;
-	for (size_t u = 0; u < fr->ng; u++)
+	for (size_t u = 0; u < fr->ng && fr->pins; u++)
 		fr->g[u].pinned = 0;
+	fr->pins = 0;
 }
 
 size_t mrdem_front_size(const struct mrdem_front *fr)
@@ -143,6 +146,7 @@ static void unfold(struct mrdem_front *fr, size_t *nq, const struct mrdem_tree *
 	*g = (struct front_group){a, b, group, 0, remembered(fr, node_key(a, b)), 0};
 	fc->unfolds++;
 	fc->pinned += g->pinned;
+	fr->pins += g->pinned;
 	uint32_t ca = ta->child_count[a], cb = tb->child_count[b];
 	uint16_t real = !ca && !cb;
 	uint32_t fa, na, fb, nb;
@@ -198,11 +202,6 @@ static struct front_pair item(const struct mrdem_front *fr, size_t n, size_t k)
 		return fr->p[k];
 	const struct front_group *g = &fr->g[k - n];
 	return (struct front_pair){g->a, g->b, g->group, 0, UNCERTIFIED};
-}
-
-static int fr_real(const struct mrdem_front *fr, size_t n, size_t k)
-{
-	return k < n && fr->p[k].real;
 }
 
 /* Per group scratch: whether it may not narrow in this iteration (it or a
@@ -268,14 +267,16 @@ struct front_iter {
 	size_t n, ng, nres;
 };
 
-/* Test the m items idx[] of the iteration it (item()) with the kernels'
- * options o, both halos of every pair widened by inflate / 2: the
+/* Test the m items idx[] of the iteration it (item(), or ps[j] for idx[j]
+ * where ps is given) with the kernels' options o, both halos of every
+ * pair widened by inflate / 2: the
  * bounding spheres, then the kernels. Node pairs go sorted by round
  * (counted per round) after the *nres results already in s->res, real
  * pairs in list order into s->res2; slot[k] becomes where item k's result
  * is, or SPHERE_SEPARATE. */
-static void test_items(const struct front_iter *it, const uint32_t *idx, size_t m,
-		       const struct mrdem_narrow_opts *o, float inflate, size_t *nres)
+static void test_items(const struct front_iter *it, const uint32_t *idx,
+		       const struct front_pair *ps, size_t m, const struct mrdem_narrow_opts *o,
+		       float inflate, size_t *nres)
 {
 	struct mrdem_tree_search *s = it->s;
 	const struct mrdem_front *fr = it->fr;
@@ -289,7 +290,7 @@ static void test_items(const struct front_iter *it, const uint32_t *idx, size_t 
 	s->real = mrdem_search_grow(s->real, &s->real_cap, 2 * m + 2, sizeof *s->real);
 	for (size_t j = 0; j < m; j++) {
 		uint32_t k = idx[j];
-		struct front_pair p = item(fr, n, k);
+		struct front_pair p = ps ? ps[j] : item(fr, n, k);
 		int apart;
 		if (p.real) {
 			uint32_t leaf = fr->g[p.group].b;
@@ -323,9 +324,9 @@ static void test_items(const struct front_iter *it, const uint32_t *idx, size_t 
 	s->cur = mrdem_search_grow(s->cur, &s->cur_cap, 2 * (nnode + 1), sizeof *s->cur);
 	for (size_t j = 0; j < m && nnode; j++) {
 		uint32_t k = idx[j];
-		if (s->slot[k] == SPHERE_SEPARATE || fr_real(fr, n, k))
+		struct front_pair p = ps ? ps[j] : item(fr, n, k);
+		if (s->slot[k] == SPHERE_SEPARATE || p.real)
 			continue;
-		struct front_pair p = item(fr, n, k);
 		size_t at = fill[round_of(ta, tb, p.a, p.b)]++;
 		s->cur[2 * at] = p.a;
 		s->cur[2 * at + 1] = p.b;
@@ -496,6 +497,9 @@ static void list_live(struct mrdem_tree_search *s, struct mrdem_front *fr,
 			m += fr->p[k].real;
 		}
 	fr->live_ok = 1;
+	fr->livep = mrdem_search_grow(fr->livep, &fr->livepcap, fr->nlive + 1, sizeof *fr->livep);
+	for (size_t j = 0; j < fr->nlive; j++)
+		fr->livep[j] = fr->p[fr->live[j]];
 	s->keys = mrdem_search_grow(s->keys, &s->keys_cap, 2 * m + 1, sizeof *s->keys);
 	m = 0;
 	for (size_t j = 0; j < fr->nlive; j++) {
@@ -506,8 +510,11 @@ static void list_live(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	}
 	const struct mrdem_hit_key *sorted = mrdem_search_sort_keys(s, m);
 	fr->order = mrdem_search_grow(fr->order, &fr->ordercap, m + 1, sizeof *fr->order);
-	for (size_t j = 0; j < m; j++)
+	fr->orderp = mrdem_search_grow(fr->orderp, &fr->orderpcap, m + 1, sizeof *fr->orderp);
+	for (size_t j = 0; j < m; j++) {
 		fr->order[j] = sorted[j].i;
+		fr->orderp[j] = fr->p[sorted[j].i];
+	}
 	fr->norder = m;
 }
 
@@ -535,7 +542,7 @@ static void add_real_hits(struct mrdem_tree_search *s, const struct mrdem_front 
 	/* the pairs to compare, then where their results are in s->res2 */
 	s->real = mrdem_search_grow(s->real, &s->real_cap, 3 * nr + 1, sizeof *s->real);
 	for (size_t j = 0; j < nr; j++) {
-		const struct front_pair *p = &fr->p[fr->order[j]];
+		const struct front_pair *p = &fr->orderp[j];
 		uint32_t at = s->slot[fr->order[j]];
 		if (at >= NO_RESULT)
 			continue;
@@ -602,7 +609,7 @@ static void test_uncertified(struct front_iter *it, float inflate)
 					idx[m++] = (uint32_t)k;
 			}
 	}
-	test_items(it, idx, m, it->o, inflate, &it->nres);
+	test_items(it, idx, NULL, m, it->o, inflate, &it->nres);
 	for (size_t j = 0; j < m; j++)
 		fr->p[idx[j]].standing =
 			found_apart(s, s->slot[idx[j]], fr->p[idx[j]].real) ? FAR : NEAR;
@@ -624,23 +631,30 @@ static void test_nodes(struct front_iter *it, uint32_t *t)
 	struct mrdem_front *fr = it->fr;
 	size_t n = it->n, ng = it->ng, m = 0;
 	uint32_t *idx = s->items;
+	s->item_pairs = mrdem_search_grow(s->item_pairs, &s->item_pairs_cap, fr->nlive + ng + 1,
+					  sizeof(struct front_pair));
+	struct front_pair *ps = s->item_pairs;
 	for (size_t u = 0; u < ng; u++)
 		t[PER_GROUP * u + HELD] = fr->g[u].pinned;
 	for (size_t j = 0; j < fr->norder; j++) {
 		uint32_t k = fr->order[j];
 		if (s->slot[k] < NO_RESULT && s->res2[s->slot[k]].status == MRDEM_TRI_CONTACT)
-			t[PER_GROUP * fr->p[k].group + HELD] = 1;
+			t[PER_GROUP * fr->orderp[j].group + HELD] = 1;
 	}
 	propagate_held(fr, t);
 	for (size_t j = 0; j < fr->nlive; j++)
-		if (!fr->p[fr->live[j]].real)
+		if (!fr->livep[j].real) {
+			ps[m] = fr->livep[j];
 			idx[m++] = fr->live[j];
+		}
 	for (size_t u = 0; u < ng; u++)
-		if (t[PER_GROUP * u + HELD])
+		if (t[PER_GROUP * u + HELD]) {
 			s->slot[n + u] = HELD_SLOT;
-		else
+		} else {
+			ps[m] = item(fr, n, n + u);
 			idx[m++] = (uint32_t)(n + u);
-	test_items(it, idx, m, it->o, 0, &it->nres);
+		}
+	test_items(it, idx, ps, m, it->o, 0, &it->nres);
 }
 
 /* Groups first, parents before children: the topmost separate one takes
@@ -672,7 +686,7 @@ static int take_live(struct front_iter *it, const uint32_t *t, struct mrdem_tri_
 	size_t gfirst = guesses->n;
 	for (size_t j = 0; j < fr->nlive; j++) {
 		uint32_t k = fr->live[j];
-		struct front_pair p = fr->p[k];
+		struct front_pair p = fr->livep[j];
 		uint32_t at = s->slot[k];
 		s->slot[k] = 0;
 		if (at >= NO_RESULT || p.real)
@@ -762,7 +776,7 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 	struct mrdem_narrow_opts real_opts = *o;
 	real_opts.fallback = !merged && o->fallback;
 	it.nres = 0;
-	test_items(&it, fr->order, fr->norder, &real_opts, 0, &it.nres);
+	test_items(&it, fr->order, fr->orderp, fr->norder, &real_opts, 0, &it.nres);
 	add_real_hits(s, fr, a, b, o, merged, hits, &cnt->real);
 	s->tally = mrdem_search_grow(s->tally, &s->tally_cap, PER_GROUP * ng + 1, sizeof *s->tally);
 	uint32_t *t = s->tally;

@@ -119,4 +119,19 @@ void mrdem_front_search(struct mrdem_tree_search *s, struct mrdem_front *fr,
 			struct mrdem_tri_hits *hits, struct mrdem_tri_hits *guesses,
 			struct mrdem_search_counts *cnt, struct mrdem_front_counts *fc);
 
+/* Iterate the front at the one pose xb until an iteration unfolds
+ * nothing (its memory set emptied and pins released first, as at a new
+ * step): that iteration's real contacts, the flat search's bit for bit
+ * (Lemma 5.7), are appended to hits, sorted by (ta, tb), with the
+ * comparison kernel's points. guesses is scratch (left as it was). For a
+ * search that remembers across steps (the explicit schemes' fronts,
+ * particle_contacts.h). Returns the iterations, or -1 (hits as they were)
+ * when the front did not settle within a cap, or settled with node pairs
+ * in contact (neither should happen): then search from the roots. */
+int mrdem_front_settle(struct mrdem_tree_search *s, struct mrdem_front *fr,
+		       const struct mrdem_search_side *a, const struct mrdem_search_side *b,
+		       const struct mrdem_xform *xb, const struct mrdem_narrow_opts *o,
+		       struct mrdem_tri_hits *hits, struct mrdem_tri_hits *guesses,
+		       struct mrdem_search_counts *cnt, struct mrdem_front_counts *fc);
+
 #endif

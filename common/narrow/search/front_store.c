@@ -10,6 +10,9 @@ struct store_slot {
 	struct mrdem_front *front; /* NULL: empty slot */
 	int used;                  /* searched since the last new step */
 	int unchecked;             /* loaded, not yet checked against the trees */
+	/* the trees it was last searched on: a particle id given to a particle
+	 * of another shape starts its pairs' fronts anew */
+	const struct mrdem_tree *ta, *tb;
 };
 
 struct mrdem_front_store {
@@ -68,7 +71,7 @@ static struct store_slot *store_get(struct mrdem_front_store *fr, uint64_t a, ui
 		store_rehash(fr, fr->cap ? 2 * fr->cap : 64, 0);
 	struct store_slot *e = &fr->e[store_find(fr, a, b)];
 	if (!e->front) {
-		*e = (struct store_slot){a, b, mrdem_front_new(), 0, 0};
+		*e = (struct store_slot){a, b, mrdem_front_new(), 0, 0, NULL, NULL};
 		fr->n++;
 	}
 	e->used = 1;
@@ -92,6 +95,26 @@ int mrdem_front_store_bind(struct mrdem_front_store *fr, const struct mrdem_scen
 	}
 	*front = e->front;
 	return 0;
+}
+
+struct mrdem_front *mrdem_front_store_claim(struct mrdem_front_store *fr,
+					    const struct mrdem_scene *s, size_t ia, size_t ib)
+{
+	const struct mrdem_particles *p = &s->frame.p;
+	size_t n = fr->n;
+	if (2 * (n + 1) > fr->cap)
+		store_rehash(fr, fr->cap ? 2 * fr->cap : 64, 0);
+	struct store_slot *e = &fr->e[store_find(fr, p->id[ia], p->id[ib])];
+	if (e->front && e->used)
+		return NULL;
+	const struct mrdem_tree *ta = s->shapes[p->shape[ia]].tree;
+	const struct mrdem_tree *tb = s->shapes[p->shape[ib]].tree;
+	e = store_get(fr, p->id[ia], p->id[ib]);
+	if (e->ta != ta || e->tb != tb)
+		mrdem_front_reset(e->front);
+	e->ta = ta;
+	e->tb = tb;
+	return e->front;
 }
 
 static int entry_order(const void *x, const void *y)

@@ -42,4 +42,12 @@ int mrdem_front_store_load(struct mrdem_front_store *fr, const struct mrdem_fron
 int mrdem_front_store_bind(struct mrdem_front_store *fr, const struct mrdem_scene *s, size_t ia,
 			   size_t ib, struct mrdem_front **front);
 
+/* The front of particles ia and ib of s for a search that remembers
+ * across calls (particle_contacts.h): their front of the last call, or one
+ * at the roots when the pair had none or their shapes' trees changed; NULL
+ * when the pair was claimed since the last new step already (listed
+ * twice: its second search starts at the roots, without a front). */
+struct mrdem_front *mrdem_front_store_claim(struct mrdem_front_store *fr,
+					    const struct mrdem_scene *s, size_t ia, size_t ib);
+
 #endif

@@ -25,7 +25,7 @@ void mrdem_tree_search_free(struct mrdem_tree_search *s)
 			   s->chunk_at[1], s->chunk_stamp[0], s->chunk_stamp[1], s->status, s->res, s->eps_a, s->eps_b,
 			   s->node_b, s->soup_b, s->nsph_b, s->tsph_b, s->node_stamp,
 			   s->leaf_stamp, s->slot, s->res2, s->exact, s->tally, s->wide_a, s->wide_b, s->items,
-			   s->keys, s->packed, s->spare };
+			   s->item_pairs, s->keys, s->packed, s->spare };
 	for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
 		free(arrays[k]);
 	free(s);

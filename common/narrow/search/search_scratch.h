@@ -66,9 +66,12 @@ struct mrdem_tree_search {
 	/* front search: node halos widened to certify pairs apart */
 	float *wide_a, *wide_b;
 	size_t wide_a_cap, wide_b_cap;
-	/* front search: the items an iteration tests */
+	/* front search: the items an iteration tests, and their pairs side
+	 * by side (struct front_pair: read in a row, not across the front) */
 	uint32_t *items;
 	size_t items_cap;
+	void *item_pairs;
+	size_t item_pairs_cap;
 	/* mrdem_search_sort_keys: the keys to sort, twice (merge room) */
 	struct mrdem_hit_key *keys;
 	size_t keys_cap;
