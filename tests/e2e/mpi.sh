@@ -19,7 +19,7 @@ export MRDEM_MPI_TEST_NAN= MRDEM_MPI_TEST_CUTS= MRDEM_MPI_TEST_LOSE=
 # leaks (Open MPI's plugins keep allocations to the exit and are unloaded
 # before LeakSanitizer could name them; the tools without MPI are checked
 # for leaks as everywhere); and the slower runs take the cases that tell
-# most (every feature on 2 and 3 ranks), the rest being the same code.
+# most (every feature on 2 ranks, failures on 3), the rest being the same code.
 RANK_ASAN=${ASAN_OPTIONS:-}
 if [ -n "${MRDEM_ASAN:-}" ]; then
 	RANK_ASAN="${RANK_ASAN:+$RANK_ASAN:}detect_leaks=0"
@@ -46,11 +46,11 @@ ranks_same() { # ranks dir mrdem-run-mpi arguments...
 	python3 "$TOP/tests/lib/mrdem_stream.py" --same one.mrd "$dir.mrd" --except "$WORK"
 }
 
-expect_success "mixed shapes, hertz springs, materials, a shaking floor: 1 to 4 ranks equal one (2 and 3 under the sanitizers)" '
+expect_success "mixed shapes, hertz springs, materials, a shaking floor: 1 to 4 ranks equal one (2 under the sanitizers)" '
 	mrdem-run -q "$SCENES/mixed.yaml" --steps 3000 --every 500 -o one.mrd &&
 	ranks_same 2 r2x "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 2,1,1 &&
-	ranks_same 3 r3 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
 	{ ! full || {
+		ranks_same 3 r3 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
 		ranks_same 1 r1 "$SCENES/mixed.yaml" --steps 3000 --every 500 &&
 		ranks_same 2 r2y "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 1,2,1 &&
 		ranks_same 4 r4 "$SCENES/mixed.yaml" --steps 3000 --every 500 --ranks 2,2,1; }; }'
