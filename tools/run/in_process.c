@@ -65,9 +65,7 @@ static void sum_counters(struct run *r)
 
 static int log_stats(struct run *r, double t_iter)
 {
-	const struct mrdem_sim *sim = sim_of(r);
-	return run_write_log_stats(r, &sim->log, sim->log.calls[MRDEM_STAGE_INTEGRATE] ?
-				   sim->stepper.step : r->scene.frame.step, t_iter);
+	return run_write_log_stats(r, &sim_of(r)->log, sim_of(r)->stepper.step, t_iter);
 }
 
 /* The run's account of one detection (and step): stages and counters. */

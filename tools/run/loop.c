@@ -123,14 +123,16 @@ static int write_flow_stats(struct run *r)
 	return rc ? -1 : 0;
 }
 
-int run_write_log_stats(struct run *r, const struct mrdem_stage_log *log, uint64_t step,
+int run_write_log_stats(struct run *r, const struct mrdem_stage_log *log, uint64_t stepped,
 			double t_iter)
 {
 	struct mrdem_stats st;
 	struct mrdem_stage_log l = *log;
 	l.seconds[MRDEM_STAGE_OUTPUT] = r->out_step;
 	l.seconds[MRDEM_STAGE_OUTPUT_WAIT] = r->wait_step;
-	mrdem_stats_init(&st, "mrdem-run", step);
+	/* after the last frame no step followed its detection */
+	mrdem_stats_init(&st, "mrdem-run",
+			 log->calls[MRDEM_STAGE_INTEGRATE] ? stepped : r->scene.frame.step);
 	mrdem_sim_log_stats(&l, r->opts.step.scheme == MRDEM_SCHEME_IMPLICIT_EULER, &st);
 	mrdem_stats_add(&st, "time_step", mrdem_clock() - t_iter);
 	int rc = mrdem_write_stats(&r->w, &st);

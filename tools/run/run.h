@@ -185,9 +185,9 @@ void run_output_done(struct run *r, struct run_out_mark m);
  * (loop.c). */
 int run_write_frame(struct run *r, const struct mrdem_contacts *c);
 /* --log-view's record of a turn of the loop: the stage times of log (the
- * frame's detection and the step from it, of step), the output so far,
- * the turn's wall time since t_iter. 0 or -1 (loop.c). */
-int run_write_log_stats(struct run *r, const struct mrdem_stage_log *log, uint64_t step,
+ * frame's detection and the step from it, from step stepped, if any), the
+ * output so far, the turn's wall time since t_iter. 0 or -1 (loop.c). */
+int run_write_log_stats(struct run *r, const struct mrdem_stage_log *log, uint64_t stepped,
 			double t_iter);
 /* Add a detection's search counters to the run's sums (the summary). */
 void run_add_search_counts(struct run *r, const struct mrdem_contact_counts *c);

@@ -11,8 +11,7 @@
 int log_ranks_stats(struct run *r, double t_iter)
 {
 	const struct mpi_run *m = r->backend_state;
-	return run_write_log_stats(r, &m->log, m->log.calls[MRDEM_STAGE_INTEGRATE] ?
-				   m->stepper.step : r->scene.frame.step, t_iter);
+	return run_write_log_stats(r, &m->log, m->stepper.step, t_iter);
 }
 
 /* Per rank: the stages, the run loop, the loop less the exchange (time
